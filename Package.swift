@@ -1,0 +1,99 @@
+// swift-tools-version: 6.1
+//
+// Ubiquity for Linux: the iCloud Documents model as a daemon (`ubqd`), a helper (`ubq`) and a
+// Swift library (`Ubiquity`). Targets form a DAG, from pure cores up to thin executables:
+//
+//   pure:      PredicateKit  KeyedArchive  Diary  IgnoreRules  FileEvents  UbiquitySettings  APIModel
+//   C shims:   CInotifyTools  CMagic  CStatx
+//   I/O:       Watching  ContentTypes  MetadataIndex  Indexing  Coordination  DaemonClient
+//   services:  UbiquityDaemon            library: Ubiquity          commands: UbqCLI
+//   programs:  ubqd  ubq
+import PackageDescription
+
+let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
+let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
+let grdb = Target.Dependency.product(name: "GRDB", package: "GRDB.swift")
+let serviceLifecycle = Target.Dependency.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
+let hummingbird = Target.Dependency.product(name: "Hummingbird", package: "hummingbird")
+let nioCore = Target.Dependency.product(name: "NIOCore", package: "swift-nio")
+let nioPosix = Target.Dependency.product(name: "NIOPosix", package: "swift-nio")
+let nioHTTP1 = Target.Dependency.product(name: "NIOHTTP1", package: "swift-nio")
+let system = Target.Dependency.product(name: "SystemPackage", package: "swift-system")
+let toml = Target.Dependency.product(name: "TOMLKit", package: "TOMLKit")
+
+let package = Package(
+    name: "Ubiquity",
+    products: [
+        .library(name: "Ubiquity", targets: ["Ubiquity"]),
+        .library(name: "PredicateKit", targets: ["PredicateKit"]),
+        .library(name: "KeyedArchive", targets: ["KeyedArchive"]),
+        .executable(name: "ubqd", targets: ["ubqd"]),
+        .executable(name: "ubq", targets: ["ubq"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
+    ],
+    targets: [
+        // MARK: Pure cores (no I/O)
+        .target(name: "PredicateKit"),
+        .target(name: "KeyedArchive"),
+        .target(name: "FileEvents", dependencies: [system]),
+        .target(name: "IgnoreRules"),
+        .target(name: "APIModel"),
+        .target(name: "UbiquitySettings", dependencies: [toml]),
+
+        // MARK: System libraries
+        .systemLibrary(name: "CInotifyTools", providers: [.apt(["libinotifytools0-dev"])]),
+        .systemLibrary(name: "CMagic", providers: [.apt(["libmagic-dev"])]),
+        .target(name: "CStatx"),
+
+        // MARK: I/O shells
+        .target(name: "Watching", dependencies: ["CInotifyTools", "FileEvents", system, logging]),
+        .target(name: "ContentTypes", dependencies: ["CMagic"]),
+        .target(name: "MetadataIndex", dependencies: ["PredicateKit", "APIModel", system, grdb]),
+        .target(name: "Indexing", dependencies: [
+            "MetadataIndex", "ContentTypes", "FileEvents", "IgnoreRules", "Watching", "UbiquitySettings", "CStatx",
+            system, logging,
+        ]),
+        .target(name: "Coordination"),
+        .target(name: "Diary", dependencies: ["KeyedArchive"]),
+        .target(name: "DaemonClient", dependencies: ["APIModel", "UbiquitySettings", nioCore, nioPosix, nioHTTP1]),
+
+        // MARK: Services, library, commands
+        .target(name: "CommandLineSettings", dependencies: ["UbiquitySettings", argumentParser]),
+        .target(name: "UbiquityDaemon", dependencies: [
+            "Indexing", "MetadataIndex", "UbiquitySettings", "APIModel", "PredicateKit",
+            logging, serviceLifecycle, hummingbird,
+        ]),
+        .target(name: "Ubiquity", dependencies: [
+            "DaemonClient", "UbiquitySettings", "Coordination", "KeyedArchive", "Diary", "APIModel", "PredicateKit",
+        ]),
+        .target(name: "UbqCLI", dependencies: [
+            "Ubiquity", "DaemonClient", "PredicateKit", "KeyedArchive", "Diary", "APIModel", "UbiquitySettings",
+            "CommandLineSettings", argumentParser,
+        ]),
+
+        // MARK: Programs (thin)
+        .executableTarget(name: "ubqd", dependencies: ["UbiquityDaemon", "UbiquitySettings", "CommandLineSettings", argumentParser, logging]),
+        .executableTarget(name: "ubq", dependencies: ["UbqCLI"]),
+
+        // MARK: Tests
+        .testTarget(name: "PredicateKitTests", dependencies: ["PredicateKit"]),
+        .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive"]),
+        .testTarget(name: "FileEventsTests", dependencies: ["FileEvents"]),
+        .testTarget(name: "IgnoreRulesTests", dependencies: ["IgnoreRules"]),
+        .testTarget(name: "DiaryTests", dependencies: ["Diary", "KeyedArchive"]),
+        .testTarget(name: "UbiquitySettingsTests", dependencies: ["UbiquitySettings"]),
+        .testTarget(name: "ContentTypesTests", dependencies: ["ContentTypes"]),
+        .testTarget(name: "MetadataIndexTests", dependencies: ["MetadataIndex", "PredicateKit", "APIModel"]),
+        .testTarget(name: "CoordinationTests", dependencies: ["Coordination"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["APIModel"]),
+    ]
+)

@@ -1,0 +1,24 @@
+#define _GNU_SOURCE
+#include "cstatx.h"
+#include <fcntl.h>
+#include <sys/stat.h>
+
+int ubq_file_status_at(int dirfd, const char *path, ubq_file_status *status) {
+    struct statx info;
+    unsigned int wanted = STATX_BASIC_STATS | STATX_BTIME;
+    if (statx(dirfd, path, AT_SYMLINK_NOFOLLOW | AT_STATX_SYNC_AS_STAT, wanted, &info) != 0) {
+        return -1;
+    }
+    status->mode = info.stx_mode;
+    status->device = ((uint64_t)info.stx_dev_major << 32) | info.stx_dev_minor;
+    status->inode = info.stx_ino;
+    status->size = (int64_t)info.stx_size;
+    status->modified_seconds = info.stx_mtime.tv_sec;
+    status->modified_nanoseconds = info.stx_mtime.tv_nsec;
+    status->changed_seconds = info.stx_ctime.tv_sec;
+    status->changed_nanoseconds = info.stx_ctime.tv_nsec;
+    status->has_birth_time = (info.stx_mask & STATX_BTIME) != 0;
+    status->birth_seconds = info.stx_btime.tv_sec;
+    status->birth_nanoseconds = info.stx_btime.tv_nsec;
+    return 0;
+}

@@ -1,0 +1,26 @@
+#ifndef UBIQUITY_CSTATX_H
+#define UBIQUITY_CSTATX_H
+#include <stdint.h>
+
+/// What the indexer needs to know of an item, from one statx(2) call (Swift's Glibc
+/// module does not import statx, which is the only call that gives the birth time).
+typedef struct {
+    uint32_t mode;
+    uint64_t device;
+    uint64_t inode;
+    int64_t size;
+    int64_t modified_seconds;
+    uint32_t modified_nanoseconds;
+    int64_t changed_seconds;
+    uint32_t changed_nanoseconds;
+    /// 0 when the filesystem keeps no birth time.
+    int has_birth_time;
+    int64_t birth_seconds;
+    uint32_t birth_nanoseconds;
+} ubq_file_status;
+
+/// The status of `path` (relative to `dirfd`, or absolute), not following a final
+/// symlink. Returns 0, or -1 with errno set.
+int ubq_file_status_at(int dirfd, const char *path, ubq_file_status *status);
+
+#endif
