@@ -1,0 +1,88 @@
+/// Gives each file its Apple-style content type: `kMDItemContentType` and
+/// `kMDItemContentTypeTree`.
+///
+/// The MIME type comes from the shared-mime-info database, by file name (the spec's glob
+/// rules) and, when the name does not decide, from libmagic on the first bytes of the
+/// file; `TypeCatalog` turns it into a UTI.
+///
+/// Threads: a detector owns a libmagic cookie, which is not thread-safe, and a small
+/// cache. Use one detector per thread or task at a time (it is deliberately not
+/// `Sendable`); detectors can share one loaded `MimeDatabase`, which is `Sendable`.
+public final class ContentTypeDetector {
+    /// How many leading bytes to pass to `contentType(fileName:leadingBytes:)`.
+    public static let recommendedSniffLength = 4096
+
+    public static let folder = ContentType.folder
+    public static let symlink = ContentType.symlink
+
+    public let database: MimeDatabase
+    private let catalog: TypeCatalog
+    private let sniffer: MagicSniffer
+    private var cache: [String: ContentType] = [:]
+
+    /// Loads the database from `databaseDirectories` (most important first), or from the
+    /// XDG default folders when nil, and opens libmagic.
+    public convenience init(databaseDirectories: [String]? = nil) throws(ContentTypeError) {
+        try self.init(database: MimeDatabase(directories: databaseDirectories))
+    }
+
+    public init(database: MimeDatabase) throws(ContentTypeError) {
+        self.database = database
+        self.catalog = TypeCatalog(database: database)
+        self.sniffer = try MagicSniffer()
+    }
+
+    /// True when the name alone does not decide the type, so the caller should read the
+    /// first `recommendedSniffLength` bytes and pass them in.
+    public func needsContent(fileName: some Collection<UInt8>) -> Bool {
+        decidedByName(database.mimeTypes(forFileName: fileName)) == nil
+    }
+
+    public func needsContent(fileName: String) -> Bool {
+        needsContent(fileName: Array(fileName.utf8))
+    }
+
+    /// The type of a regular file named `fileName` (raw bytes, any encoding).
+    /// `leadingBytes`: its first bytes, or nil to decide by name only; `[]` for an empty
+    /// file. Without a name match the type comes from the content, and is `public.data`
+    /// when nothing is known (as macOS does for unknown and empty files).
+    public func contentType(fileName: some Collection<UInt8>, leadingBytes: [UInt8]?) -> ContentType {
+        let candidates = database.mimeTypes(forFileName: fileName)
+        if let decided = decidedByName(candidates) { return contentType(mimeType: decided) }
+        guard let leadingBytes else {
+            return contentType(mimeType: candidates.first ?? "application/octet-stream")
+        }
+        guard !leadingBytes.isEmpty else {
+            return contentType(mimeType: candidates.first ?? "application/x-zerosize")
+        }
+        let sniffed = sniffer.mimeType(of: leadingBytes).map(database.canonical) ?? "application/octet-stream"
+        // The spec: a glob candidate equal to or more specific than the sniffed type wins
+        // (a text file called x.doc stays text); otherwise the best glob, then the sniff.
+        if let match = candidates.first(where: { database.isSubclass($0, of: sniffed) }) {
+            return contentType(mimeType: match)
+        }
+        return contentType(mimeType: candidates.first ?? sniffed)
+    }
+
+    public func contentType(fileName: String, leadingBytes: [UInt8]?) -> ContentType {
+        contentType(fileName: Array(fileName.utf8), leadingBytes: leadingBytes)
+    }
+
+    /// The ContentType of a MIME type (aliases accepted).
+    public func contentType(mimeType: String) -> ContentType {
+        if let cached = cache[mimeType] { return cached }
+        let type = catalog.contentType(mimeType: mimeType)
+        cache[mimeType] = type
+        return type
+    }
+
+    /// The one MIME type the name decides: a single candidate, or among several the one
+    /// every other candidate is a subclass of (`*.json`: application/json over
+    /// application/schema+json) — content could only ever confirm it.
+    private func decidedByName(_ candidates: [String]) -> String? {
+        if candidates.count == 1 { return candidates[0] }
+        return candidates.first { general in
+            candidates.allSatisfy { database.isSubclass($0, of: general) }
+        }
+    }
+}
