@@ -1,0 +1,12 @@
+import SystemPackage
+
+/// A change that has settled and can be acted on: look at the disk there and make the
+/// index (or the mirror) match it.
+public enum SettledChange: Sendable, Hashable {
+    /// Look at the item at this path: it may now exist, differ or be gone.
+    case look(FilePath)
+    /// Reconcile the whole subtree below this path with the disk.
+    case rescan(FilePath)
+    /// A folder moved inside the tree; the items below it moved with it.
+    case moved(from: FilePath, to: FilePath)
+}

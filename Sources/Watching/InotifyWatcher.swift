@@ -1,0 +1,60 @@
+import CInotifyTools
+import FileEvents
+import Foundation
+import Logging
+import SystemPackage
+
+/// Watches a folder tree with libinotifytools and streams `WatchEvent`s.
+///
+/// libinotifytools is not thread-safe (one static fd, one static event buffer, a global
+/// error: LINUX-NOTES.md), so every call into it happens on one dedicated thread, and at
+/// most one watcher may run per process. Everything the thread decides about events is
+/// done by the pure `EventTranslator`; this type only carries out its actions.
+public final class InotifyWatcher: Sendable {
+    public let root: FilePath
+    public let events: AsyncStream<WatchEvent>
+    private let continuation: AsyncStream<WatchEvent>.Continuation
+    private let control: WatcherControl
+    private let logger: Logger
+
+    /// - Parameters:
+    ///   - pollInterval: how often folders that could not be watched (out of inotify
+    ///     watches) are rescanned instead.
+    public init(root: FilePath, pollInterval: Duration = .seconds(5), logger: Logger) {
+        self.root = root
+        self.logger = logger
+        (events, continuation) = AsyncStream.makeStream(of: WatchEvent.self, bufferingPolicy: .unbounded)
+        control = WatcherControl(pollInterval: pollInterval)
+    }
+
+    /// Starts the watcher thread and returns once the whole tree is watched, so that a
+    /// scan started afterwards misses nothing.
+    public func start() async throws(WatcherError) {
+        try control.claimProcessWideLibrary()
+        let thread = WatcherThread(root: root, control: control, output: continuation, logger: logger)
+        let started: Result<Void, WatcherError> = await withCheckedContinuation { ready in
+            let posixThread = Thread { thread.run(onReady: { ready.resume(returning: $0) }) }
+            posixThread.name = "ubq-inotify"
+            posixThread.start()
+        }
+        try started.get()
+    }
+
+    /// Asks the thread to stop; it notices within a second (the library's timeout is in
+    /// whole seconds) and finishes the event stream.
+    public func stop() {
+        control.requestStop()
+    }
+
+    /// The number of folders currently watched, and those polled instead.
+    public var watchedFolderCount: Int { control.watchedFolders }
+    public var polledFolderCount: Int { control.polledFolders }
+}
+
+/// An error starting the watcher, with what to do about it.
+public struct WatcherError: Error, Sendable, CustomStringConvertible {
+    public enum Code: Sendable { case alreadyRunning, initializationFailed, rootNotWatchable }
+    public var code: Code
+    public var message: String
+    public var description: String { message }
+}

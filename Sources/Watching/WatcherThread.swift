@@ -1,0 +1,152 @@
+import CInotifyTools
+import FileEvents
+import Foundation
+import Glibc
+import Logging
+import SystemPackage
+
+/// The body of the one thread that calls libinotifytools.
+final class WatcherThread: @unchecked Sendable {
+    // @unchecked: every stored var is touched only by the watcher thread.
+    private let root: FilePath
+    private let control: WatcherControl
+    private let output: AsyncStream<WatchEvent>.Continuation
+    private let logger: Logger
+    private var translator = EventTranslator()
+    private var polledFolders: Set<FilePath> = []
+    private var lastPoll = ContinuousClock.now
+    private var warnedAboutWatchLimit = false
+
+    init(root: FilePath, control: WatcherControl, output: AsyncStream<WatchEvent>.Continuation, logger: Logger) {
+        self.root = root
+        self.control = control
+        self.output = output
+        self.logger = logger
+    }
+
+    func run(onReady: @escaping (Result<Void, WatcherError>) -> Void) {
+        defer {
+            inotifytools_cleanup()
+            control.releaseProcessWideLibrary()
+            output.finish()
+        }
+        guard inotifytools_initialize() != 0 else {
+            let reason = String(cString: strerror(inotifytools_error()))
+            onReady(.failure(WatcherError(code: .initializationFailed, message: "inotify could not start: \(reason)")))
+            return
+        }
+        guard watchSubtree(FilePath()) else {
+            onReady(.failure(WatcherError(code: .rootNotWatchable, message: "cannot watch \(root): \(String(cString: strerror(inotifytools_error())))")))
+            return
+        }
+        onReady(.success(()))
+        loop()
+    }
+
+    private func loop() {
+        while !control.stopRequested {
+            guard let event = inotifytools_next_event(1) else {
+                perform(translator.flushPendingMove())
+                pollUnwatchedFolders()
+                continue
+            }
+            perform(translator.translate(copy(event)))
+        }
+    }
+
+    private func copy(_ event: UnsafeMutablePointer<inotify_event>) -> KernelEvent {
+        var name: [UInt8] = []
+        if event.pointee.len > 0 {
+            var namePointer: UnsafePointer<CChar>?
+            var folderLength = 0
+            _ = inotifytools_filename_from_event(event, &namePointer, &folderLength)
+            if let namePointer { name = Array(UnsafeBufferPointer(start: namePointer, count: strlen(namePointer))).map { UInt8(bitPattern: $0) } }
+        }
+        return KernelEvent(
+            watch: event.pointee.wd,
+            mask: InotifyMask(rawValue: event.pointee.mask),
+            cookie: event.pointee.cookie,
+            name: name)
+    }
+
+    private func perform(_ actions: [EventTranslator.Action]) {
+        for action in actions {
+            switch action {
+            case .emit(let event):
+                output.yield(event)
+            case .watchSubtree(let path):
+                _ = watchSubtree(path)
+                output.yield(.rescan(path))
+            case .unwatch(let watches):
+                for watch in watches { inotifytools_remove_watch_by_wd(watch) }
+                polledFolders = polledFolders.filter { !isGone($0) }
+            case .renameInLibrary(let from, let to):
+                let old = libraryName(from)
+                let new = libraryName(to)
+                inotifytools_replace_filename(old, new)
+            }
+        }
+        control.record(watched: translator.table.count, polled: polledFolders.count)
+    }
+
+    /// Watches `relative` and every folder below it. Returns false only when `relative`
+    /// itself could not be watched.
+    @discardableResult
+    private func watchSubtree(_ relative: FilePath) -> Bool {
+        var pending = [relative]
+        var first = true
+        while let folder = pending.popLast() {
+            let watched = watchFolder(folder)
+            if first && !watched && relative.isEmpty { return false }
+            first = false
+            pending += DirectoryListing.subfolders(of: absolute(folder), relative: folder)
+        }
+        return true
+    }
+
+    private func watchFolder(_ folder: FilePath) -> Bool {
+        let name = libraryName(folder)
+        if inotifytools_watch_file(name, Int32(bitPattern: InotifyMask.watched.rawValue)) != 0 {
+            let watch = inotifytools_wd_from_filename(name)
+            if watch >= 0 { translator.registerWatch(watch, path: folder) }
+            return true
+        }
+        let error = inotifytools_error()
+        if error == ENOSPC { startPolling(folder) }
+        else if error != ENOENT && error != ENOTDIR { logger.warning("cannot watch \(absolute(folder)): \(String(cString: strerror(error)))") }
+        return false
+    }
+
+    private func startPolling(_ folder: FilePath) {
+        polledFolders.insert(folder)
+        guard !warnedAboutWatchLimit else { return }
+        warnedAboutWatchLimit = true
+        let limit = (try? String(contentsOfFile: "/proc/sys/fs/inotify/max_user_watches", encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
+        logger.warning(
+            "out of inotify watches (fs.inotify.max_user_watches = \(limit)); folders from \(absolute(folder)) on are polled every \(control.pollInterval) instead. Fix: sudo sysctl fs.inotify.max_user_watches=524288 (and add it to /etc/sysctl.d/).")
+    }
+
+    private func pollUnwatchedFolders() {
+        guard !polledFolders.isEmpty, ContinuousClock.now - lastPoll >= control.pollInterval else { return }
+        lastPoll = .now
+        for folder in polledFolders.sorted(by: { $0.string < $1.string }) { output.yield(.rescan(folder)) }
+    }
+
+    private func isGone(_ folder: FilePath) -> Bool {
+        var info = stat()
+        return absolute(folder).withPlatformString { lstat($0, &info) } != 0
+    }
+
+    private func absolute(_ relative: FilePath) -> FilePath {
+        root.appending(relative.components)
+    }
+
+    /// libinotifytools names folders with a trailing slash. Built from the raw bytes, so
+    /// names that are not valid UTF-8 survive.
+    private func libraryName(_ relative: FilePath) -> [CChar] {
+        absolute(relative).withPlatformString { path in
+            Array(UnsafeBufferPointer(start: path, count: strlen(path))) + [0x2F, 0]
+        }
+    }
+}
