@@ -1,0 +1,23 @@
+import Glibc
+import SystemPackage
+import UbiquitySettings
+
+/// Finds the container folders under the root (every folder whose name is a container
+/// id with '.' written as '~').
+public enum ContainerDiscovery {
+    public static func folderNames(in root: FilePath) -> [String] {
+        guard let handle = root.withPlatformString({ opendir($0) }) else { return [] }
+        defer { closedir(handle) }
+        var names: [String] = []
+        while let entry = readdir(handle) {
+            guard entry.pointee.d_type == DT_DIR else { continue }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+            names.append(name)
+        }
+        return names.sorted()
+    }
+
+    public static func containers(in root: FilePath) -> [ContainerID] {
+        folderNames(in: root).compactMap(ContainerID.init(folderName:))
+    }
+}

@@ -1,0 +1,63 @@
+import CStatx
+import Glibc
+import MetadataIndex
+import SystemPackage
+
+/// One status read of an item (statx), with its birth time where the filesystem keeps one.
+struct FileStatus {
+    var signature: FileSignature
+    var created: Double?
+    var modified: Double
+
+    /// Seconds between 1970 and 2001 (NSDate's reference date).
+    static let referenceOffset: Double = 978_307_200
+
+    /// Reads the status of `path` without following a final symlink; nil if it is gone.
+    static func read(_ path: FilePath) throws(IndexingError) -> FileStatus? {
+        var raw = ubq_file_status()
+        guard path.withPlatformString({ ubq_file_status_at(AT_FDCWD, $0, &raw) }) == 0 else {
+            if errno == ENOENT || errno == ENOTDIR { return nil }
+            throw IndexingError(path: path, operation: "statx", errno: errno)
+        }
+        return FileStatus(raw)
+    }
+
+    /// Reads the status of `name` inside an open folder; nil if it is gone.
+    static func read(folderFD: Int32, name: [UInt8]) -> FileStatus? {
+        var raw = ubq_file_status()
+        guard name.withCString({ ubq_file_status_at(folderFD, $0, &raw) }) == 0 else { return nil }
+        return FileStatus(raw)
+    }
+
+    init(_ raw: ubq_file_status) {
+        let mtime = raw.modified_seconds * 1_000_000_000 + Int64(raw.modified_nanoseconds)
+        let ctime = raw.changed_seconds * 1_000_000_000 + Int64(raw.changed_nanoseconds)
+        signature = FileSignature(
+            kind: Self.kind(mode_t(raw.mode)), device: raw.device, inode: raw.inode,
+            size: raw.size, modifiedNanoseconds: mtime, changedNanoseconds: ctime)
+        modified = Double(mtime) / 1e9 - Self.referenceOffset
+        if raw.has_birth_time != 0 {
+            created = Double(raw.birth_seconds) + Double(raw.birth_nanoseconds) / 1e9 - Self.referenceOffset
+        }
+    }
+
+    static func kind(_ mode: mode_t) -> FileSignature.Kind {
+        switch mode & S_IFMT {
+        case S_IFREG: return .file
+        case S_IFDIR: return .folder
+        case S_IFLNK: return .symlink
+        default: return .other
+        }
+    }
+}
+
+/// A failed filesystem call while indexing, naming the path and the call.
+public struct IndexingError: Error, Sendable, CustomStringConvertible {
+    public var path: FilePath
+    public var operation: String
+    public var errno: Int32
+
+    public var description: String {
+        "\(operation) \(path.readable): \(String(cString: strerror(errno)))"
+    }
+}

@@ -1,0 +1,88 @@
+import ContentTypes
+import Glibc
+import MetadataIndex
+import SystemPackage
+
+/// Reads what the index records of one item: status, content type and, for text, the
+/// text to search. Reads a file's bytes only when its type needs sniffing or its text is
+/// indexed. An item that cannot be read is still recorded, with what could be known and
+/// the reason in `readError`.
+final class ItemInspector {
+    /// Text beyond this many bytes is not indexed (the whole file still is).
+    static let maximumTextBytes = 1 << 20
+    private static let sniffBytes = 4096
+    private let detector: ContentTypeDetector
+
+    init(detector: ContentTypeDetector) {
+        self.detector = detector
+    }
+
+    func snapshot(container: String, displayName: String, relativePath: FilePath, absolutePath: FilePath, status: FileStatus) -> ItemSnapshot {
+        var item = ItemSnapshot(
+            container: container, containerDisplayName: displayName, relativePath: relativePath,
+            absolutePath: absolutePath, signature: status.signature, created: status.created,
+            modified: status.modified, contentType: "public.item", contentTypeTree: ["public.item"])
+        switch status.signature.kind {
+        case .folder: item.setType(ContentTypeDetector.folder)
+        case .symlink:
+            item.setType(ContentTypeDetector.symlink)
+            item.symlinkTarget = readLink(absolutePath)
+        case .other: item.setType(contentType(of: relativePath, leadingBytes: nil))
+        case .file: inspectFile(&item)
+        }
+        return item
+    }
+
+    private func inspectFile(_ item: inout ItemSnapshot) {
+        let name = item.relativePath.lastComponent.map { FilePath(root: nil, [$0]).rawBytes } ?? []
+        var type = detector.contentType(fileName: name, leadingBytes: nil)
+        if detector.needsContent(fileName: name) || type.isText {
+            switch readPrefix(item.absolutePath, count: type.isText ? Self.maximumTextBytes : Self.sniffBytes) {
+            case .success(let bytes):
+                if detector.needsContent(fileName: name) {
+                    type = detector.contentType(fileName: name, leadingBytes: Array(bytes.prefix(Self.sniffBytes)))
+                }
+                if type.isText { item.textContent = String(decoding: bytes, as: UTF8.self) }
+            case .failure(let error):
+                item.readError = error.description
+            }
+        }
+        item.setType(type)
+    }
+
+    private func contentType(of path: FilePath, leadingBytes: [UInt8]?) -> ContentType {
+        detector.contentType(fileName: path.lastComponent.map { FilePath(root: nil, [$0]).rawBytes } ?? [], leadingBytes: leadingBytes)
+    }
+
+    private func readPrefix(_ path: FilePath, count: Int) -> Result<[UInt8], IndexingError> {
+        // O_NOFOLLOW: the item was a regular file at lstat; if it became a symlink since,
+        // do not follow it out of the container. O_NONBLOCK: never hang on a FIFO.
+        let fd = path.withPlatformString { open($0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
+        guard fd >= 0 else { return .failure(IndexingError(path: path, operation: "open", errno: errno)) }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, count - filled) }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { return .failure(IndexingError(path: path, operation: "read", errno: errno)) }
+            if n == 0 { break }
+            filled += n
+        }
+        return .success(Array(buffer.prefix(filled)))
+    }
+
+    private func readLink(_ path: FilePath) -> [UInt8]? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let n = path.withPlatformString { readlink($0, &buffer, buffer.count - 1) }
+        guard n >= 0 else { return nil }
+        return buffer.prefix(n).map { UInt8(bitPattern: $0) }
+    }
+}
+
+extension ItemSnapshot {
+    fileprivate mutating func setType(_ type: ContentType) {
+        contentType = type.identifier
+        contentTypeTree = type.tree
+    }
+}

@@ -1,0 +1,108 @@
+import APIModel
+import Foundation
+import GRDB
+import PredicateKit
+
+/// How attributes map to columns, for SQL compilation and for reading rows back.
+enum ItemColumns {
+    /// The schema predicates compile against.
+    static let schema = SQLSchema(table: "items", columns: columnsByAttribute)
+
+    private static let columnsByAttribute: [String: SQLColumn] = [
+        "kMDItemFSName": .scalar(name: "items.fs_name", type: .text, folded: "items.fs_name_fold"),
+        "kMDItemDisplayName": .scalar(name: "items.display_name", type: .text, folded: "items.display_name_fold"),
+        "kMDItemPath": .scalar(name: "items.path", type: .text, folded: "items.path_fold"),
+        "kMDItemURL": .scalar(name: "items.url", type: .text, folded: nil),
+        "kMDItemFSSize": .scalar(name: "items.size", type: .integer, folded: nil),
+        "kMDItemFSCreationDate": .scalar(name: "items.created", type: .date, folded: nil),
+        "kMDItemFSContentChangeDate": .scalar(name: "items.modified", type: .date, folded: nil),
+        "kMDItemContentType": .scalar(name: "items.content_type", type: .text, folded: nil),
+        "kMDItemContentTypeTree": .multiValued(table: "item_types", itemColumn: "item_id", valueColumn: "uti", type: .text),
+        "kMDItemTextContent": .fullText(table: "item_text"),
+        "NSMetadataUbiquitousItemDownloadingStatusKey": .scalar(name: "items.downloading_status", type: .text, folded: nil),
+        "NSMetadataUbiquitousItemIsDownloadingKey": .scalar(name: "items.is_downloading", type: .boolean, folded: nil),
+        "NSMetadataUbiquitousItemPercentDownloadedKey": .scalar(name: "items.percent_downloaded", type: .real, folded: nil),
+        "NSMetadataUbiquitousItemIsUploadedKey": .scalar(name: "items.is_uploaded", type: .boolean, folded: nil),
+        "NSMetadataUbiquitousItemIsUploadingKey": .scalar(name: "items.is_uploading", type: .boolean, folded: nil),
+        "NSMetadataUbiquitousItemPercentUploadedKey": .scalar(name: "items.percent_uploaded", type: .real, folded: nil),
+        "NSMetadataUbiquitousItemHasUnresolvedConflictsKey": .scalar(name: "items.has_conflicts", type: .boolean, folded: nil),
+        "NSMetadataUbiquitousItemDownloadingErrorKey": .scalar(name: "items.downloading_error", type: .text, folded: nil),
+        "NSMetadataUbiquitousItemUploadingErrorKey": .scalar(name: "items.uploading_error", type: .text, folded: nil),
+        "NSMetadataUbiquitousItemContainerDisplayNameKey": .scalar(name: "items.container_display_name", type: .text, folded: nil),
+    ]
+
+    /// The SQL column an attribute sorts by, if it has a single one.
+    static func sortColumn(_ attribute: String) -> String? {
+        guard case .scalar(let name, _, _) = columnsByAttribute[attribute] else { return nil }
+        return name
+    }
+
+    static let selectList = """
+        items.id, items.rel, items.kind, items.fs_name, items.display_name, items.path, items.url, items.size,
+        items.created, items.modified, items.content_type, items.downloading_status, items.is_downloading,
+        items.percent_downloaded, items.is_uploaded, items.is_uploading, items.percent_uploaded, items.has_conflicts,
+        items.downloading_error, items.uploading_error, items.container_display_name, items.container, items.read_error,
+        (SELECT group_concat(uti, char(31)) FROM item_types WHERE item_id = items.id) AS tree
+        """
+
+    /// Reads one row's attributes. Text content is fetched only when asked for.
+    static func attributes(_ row: Row, db: Database, includeText: Bool) throws -> [String: AttributeValue] {
+        var values: [String: AttributeValue] = [
+            "kMDItemFSName": .string(row["fs_name"]),
+            "kMDItemDisplayName": .string(row["display_name"]),
+            "kMDItemPath": .string(row["path"]),
+            "kMDItemURL": .string(row["url"]),
+            "kMDItemFSSize": .int(row["size"]),
+            "kMDItemFSCreationDate": (row["created"] as Double?).map(AttributeValue.date) ?? .null,
+            "kMDItemFSContentChangeDate": (row["modified"] as Double?).map(AttributeValue.date) ?? .null,
+            "kMDItemContentType": .string(row["content_type"]),
+            "kMDItemContentTypeTree": .array(((row["tree"] as String?) ?? "").split(separator: "\u{1F}").map { .string(String($0)) }),
+            "NSMetadataUbiquitousItemDownloadingStatusKey": .string(row["downloading_status"]),
+            "NSMetadataUbiquitousItemIsDownloadingKey": .bool(row["is_downloading"]),
+            "NSMetadataUbiquitousItemPercentDownloadedKey": .double(row["percent_downloaded"]),
+            "NSMetadataUbiquitousItemIsUploadedKey": .bool(row["is_uploaded"]),
+            "NSMetadataUbiquitousItemIsUploadingKey": .bool(row["is_uploading"]),
+            "NSMetadataUbiquitousItemPercentUploadedKey": .double(row["percent_uploaded"]),
+            "NSMetadataUbiquitousItemHasUnresolvedConflictsKey": .bool(row["has_conflicts"]),
+            "NSMetadataUbiquitousItemDownloadingErrorKey": (row["downloading_error"] as String?).map(AttributeValue.string) ?? .null,
+            "NSMetadataUbiquitousItemUploadingErrorKey": (row["uploading_error"] as String?).map(AttributeValue.string) ?? .null,
+            "NSMetadataUbiquitousItemContainerDisplayNameKey": .string(row["container_display_name"]),
+        ]
+        if includeText {
+            let text = try String.fetchOne(db, sql: "SELECT content FROM item_text WHERE rowid = ?", arguments: [row["id"] as Int64])
+            values["kMDItemTextContent"] = text.map(AttributeValue.string) ?? .null
+        }
+        return values
+    }
+
+    /// One result item with the requested attributes.
+    static func resultItem(_ row: Row, attributes requested: [String], db: Database) throws -> ResultItem {
+        let all = try attributes(row, db: db, includeText: requested.contains("kMDItemTextContent"))
+        var chosen: [String: AttributeValue] = [:]
+        for name in requested { chosen[name] = all[name] ?? .null }
+        return ResultItem(attributes: chosen, rawPath: rawPath(row))
+    }
+
+    static func rawPath(_ row: Row) -> Data {
+        // `path` is the readable rendering; the raw path is rebuilt from the URL, which
+        // percent-encodes every byte.
+        let url: String = row["url"]
+        return Data(percentDecoded(url.dropFirst("file://".count)))
+    }
+
+    private static func percentDecoded(_ text: Substring) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var iterator = Array(text.utf8).makeIterator()
+        while let byte = iterator.next() {
+            if byte == UInt8(ascii: "%"), let high = iterator.next(), let low = iterator.next(),
+                let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
+            {
+                bytes.append(value)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        if bytes.count > 1 && bytes.last == UInt8(ascii: "/") { bytes.removeLast() }
+        return bytes
+    }
+}

@@ -1,0 +1,67 @@
+import SystemPackage
+
+/// What the index records of an item's identity on disk, to tell whether it changed
+/// without reading it again.
+public struct FileSignature: Sendable, Hashable {
+    public enum Kind: String, Sendable { case file, folder, symlink, other }
+
+    public var kind: Kind
+    public var device: UInt64
+    public var inode: UInt64
+    public var size: Int64
+    public var modifiedNanoseconds: Int64
+    public var changedNanoseconds: Int64
+
+    public init(kind: Kind, device: UInt64, inode: UInt64, size: Int64, modifiedNanoseconds: Int64, changedNanoseconds: Int64) {
+        self.kind = kind
+        self.device = device
+        self.inode = inode
+        self.size = size
+        self.modifiedNanoseconds = modifiedNanoseconds
+        self.changedNanoseconds = changedNanoseconds
+    }
+}
+
+/// Everything the index stores about one item, as read from the disk.
+public struct ItemSnapshot: Sendable, Equatable {
+    public var container: String
+    public var containerDisplayName: String
+    /// The path below the container folder.
+    public var relativePath: FilePath
+    public var absolutePath: FilePath
+    public var signature: FileSignature
+    /// Seconds since 2001-01-01 (birth time where the filesystem records it).
+    public var created: Double?
+    public var modified: Double
+    public var contentType: String
+    public var contentTypeTree: [String]
+    public var symlinkTarget: [UInt8]?
+    /// The text for full-text search; nil when the item is not text or was not read.
+    public var textContent: String?
+    /// Why the item could not be read, if it could not.
+    public var readError: String?
+
+    public init(container: String, containerDisplayName: String, relativePath: FilePath, absolutePath: FilePath, signature: FileSignature, created: Double?, modified: Double, contentType: String, contentTypeTree: [String], symlinkTarget: [UInt8]? = nil, textContent: String? = nil, readError: String? = nil) {
+        self.container = container
+        self.containerDisplayName = containerDisplayName
+        self.relativePath = relativePath
+        self.absolutePath = absolutePath
+        self.signature = signature
+        self.created = created
+        self.modified = modified
+        self.contentType = contentType
+        self.contentTypeTree = contentTypeTree
+        self.symlinkTarget = symlinkTarget
+        self.textContent = textContent
+        self.readError = readError
+    }
+}
+
+/// One change to apply to the index.
+public enum IndexChange: Sendable, Equatable {
+    case upsert(ItemSnapshot)
+    /// Removes the item at the path and everything below it.
+    case remove(container: String, relativePath: FilePath)
+    /// A folder moved: its row and every row below it follow.
+    case move(container: String, from: FilePath, to: FilePath, absoluteTo: FilePath)
+}

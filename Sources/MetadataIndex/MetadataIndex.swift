@@ -1,0 +1,76 @@
+import APIModel
+import Foundation
+import GRDB
+import SystemPackage
+
+/// The metadata index: one SQLite database (WAL) in the state folder.
+///
+/// Writes come from one indexer; reads (queries) run concurrently on the pool's readers.
+public final class MetadataIndex: Sendable {
+    let pool: DatabasePool
+    /// The root folder the rows' absolute paths were computed for.
+    public let root: FilePath
+
+    /// Opens (creating or migrating) the index at `path`. An index built for another
+    /// root is emptied: its absolute paths would all be wrong, and a scan rebuilds it.
+    public init(path: String, root: FilePath) throws {
+        var configuration = Configuration()
+        configuration.journalMode = .wal
+        configuration.busyMode = .timeout(5)
+        pool = try DatabasePool(path: path, configuration: configuration)
+        self.root = root
+        try Schema.migrator().migrate(pool)
+        try pool.write { db in try Self.adopt(root: root, db) }
+    }
+
+    private static func adopt(root: FilePath, _ db: Database) throws {
+        let recorded = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'root'")
+        guard recorded != root.readable else { return }
+        try db.execute(sql: "DELETE FROM items")
+        try db.execute(sql: "INSERT OR REPLACE INTO meta(key, value) VALUES ('root', ?)", arguments: [root.readable])
+    }
+
+    /// Applies a batch of changes in one transaction.
+    public func apply(_ changes: [IndexChange]) throws {
+        guard !changes.isEmpty else { return }
+        try pool.write { db in
+            var writer = IndexWriter(db: db)
+            for change in changes { try writer.apply(change) }
+        }
+    }
+
+    /// The signatures of the item at `relativePath` and of everything below it, keyed by
+    /// path below the container; what a reconciliation compares the disk with.
+    public func signatures(container: String, under relativePath: FilePath) throws -> [FilePath: FileSignature] {
+        try pool.read { db in try IndexReader.signatures(db, container: container, under: relativePath) }
+    }
+
+    /// Items per container.
+    public func counts() throws -> [String: Int] {
+        try pool.read { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT container, count(*) AS n FROM items GROUP BY container")
+            return Dictionary(uniqueKeysWithValues: rows.map { ($0["container"] as String, $0["n"] as Int) })
+        }
+    }
+
+    /// Every attribute of one item, or nil if the index has no such item.
+    public func item(container: String, relativePath: FilePath) throws -> ResultItem? {
+        try pool.read { db in
+            let sql = "SELECT \(ItemColumns.selectList) FROM items WHERE container = ? AND rel = ?"
+            guard let row = try Row.fetchOne(db, sql: sql, arguments: [container, Data(relativePath.rawBytes)]) else { return nil }
+            return try ItemColumns.resultItem(row, attributes: MetadataAttribute.all.map(\.name), db: db)
+        }
+    }
+}
+
+extension MetadataIndex {
+    /// The signature of one item, or nil if the index has none.
+    public func signature(container: String, relativePath: FilePath) throws -> FileSignature? {
+        try pool.read { db in
+            let row = try Row.fetchOne(
+                db, sql: "SELECT kind, device, inode, size, mtime_ns, ctime_ns FROM items WHERE container = ? AND rel = ?",
+                arguments: [container, Data(relativePath.rawBytes)])
+            return row.map(IndexReader.signature)
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import APIModel
+import PredicateKit
+
+/// A metadata query turned into SQL once: the predicate parsed (NSPredicate or Spotlight
+/// syntax), its attribute aliases made canonical, checked against NSMetadataQuery's rules
+/// and compiled with bound parameters, plus what must still run in memory.
+public struct QueryPlan: Sendable {
+    public var predicate: Predicate?
+    public var compiled: CompiledQuery?
+    public var request: QueryRequest
+
+    public init(_ request: QueryRequest) throws(QueryPlanError) {
+        self.request = request
+        guard let text = request.predicate, text.contains(where: { !$0.isWhitespace }) else { return }
+        let parsed: Predicate
+        do {
+            parsed = try Predicate(query: text)
+        } catch {
+            throw QueryPlanError(kind: "parse", message: error.rendered(source: text), position: error.position)
+        }
+        let canonical = parsed.mapKeyPaths(MetadataAttribute.canonicalName)
+        do {
+            try canonical.validate(for: .metadataQuery(attributes: Set(MetadataAttribute.all.map(\.name))))
+            compiled = try canonical.compile(for: ItemColumns.schema)
+        } catch let error as PredicateValidationError {
+            throw QueryPlanError(kind: "predicate", message: "\(error)")
+        } catch {
+            throw QueryPlanError(kind: "predicate", message: "\(error)")
+        }
+        predicate = canonical
+        try Self.checkSortKeys(request.sort)
+    }
+
+    private static func checkSortKeys(_ keys: [SortKey]) throws(QueryPlanError) {
+        for key in keys where ItemColumns.sortColumn(MetadataAttribute.canonicalName(key.attribute)) == nil {
+            throw QueryPlanError(kind: "sort", message: "cannot sort by \(key.attribute): sort by one of \(MetadataAttribute.all.filter { ItemColumns.sortColumn($0.name) != nil }.map(\.name).joined(separator: ", "))")
+        }
+    }
+
+    /// The attributes each item of the answer carries.
+    public var attributes: [String] {
+        (request.attributes ?? MetadataAttribute.all.map(\.name)).map(MetadataAttribute.canonicalName)
+    }
+}
+
+/// Why a query could not be planned; `kind` is "parse", "predicate" or "sort".
+public struct QueryPlanError: Error, Sendable, CustomStringConvertible {
+    public var kind: String
+    public var message: String
+    public var position: Int?
+
+    public var description: String { message }
+}

@@ -1,0 +1,82 @@
+import GRDB
+
+/// The index's tables, created and evolved by migrations.
+///
+/// `items` holds one row per item below a container folder; its identity is
+/// (`container`, `rel`), where `rel` is the raw bytes of the path below the container
+/// folder (names need not be valid UTF-8). Every `*_fold` column holds
+/// `PredicateFolding.fold(value, caseInsensitive: true, diacriticInsensitive: true)`, so
+/// `[cd]` comparisons use an index. Dates are seconds since 2001-01-01 (NSDate's
+/// reference date), so predicates with `CAST(n, "NSDate")` compare directly.
+enum Schema {
+    static func migrator() -> DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: items, types, text") { db in
+            try db.execute(sql: createItems + createTypes + createText)
+        }
+        return migrator
+    }
+
+    private static let createItems = """
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE items (
+            id INTEGER PRIMARY KEY,
+            container TEXT NOT NULL,
+            rel BLOB NOT NULL,
+            scope TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            fs_name TEXT NOT NULL,
+            fs_name_fold TEXT NOT NULL,
+            display_name TEXT NOT NULL,
+            display_name_fold TEXT NOT NULL,
+            path TEXT NOT NULL,
+            path_fold TEXT NOT NULL,
+            url TEXT NOT NULL,
+            size INTEGER NOT NULL,
+            created REAL,
+            modified REAL,
+            content_type TEXT NOT NULL,
+            symlink_target BLOB,
+            device INTEGER NOT NULL,
+            inode INTEGER NOT NULL,
+            mtime_ns INTEGER NOT NULL,
+            ctime_ns INTEGER NOT NULL,
+            read_error TEXT,
+            downloading_status TEXT NOT NULL DEFAULT 'NSMetadataUbiquitousItemDownloadingStatusCurrent',
+            is_downloading INTEGER NOT NULL DEFAULT 0,
+            percent_downloaded REAL NOT NULL DEFAULT 100,
+            is_uploaded INTEGER NOT NULL DEFAULT 0,
+            is_uploading INTEGER NOT NULL DEFAULT 0,
+            percent_uploaded REAL NOT NULL DEFAULT 0,
+            has_conflicts INTEGER NOT NULL DEFAULT 0,
+            downloading_error TEXT,
+            uploading_error TEXT,
+            container_display_name TEXT NOT NULL,
+            UNIQUE (container, rel)
+        );
+        CREATE INDEX items_fs_name ON items(fs_name);
+        CREATE INDEX items_fs_name_fold ON items(fs_name_fold);
+        CREATE INDEX items_modified ON items(modified);
+        CREATE INDEX items_size ON items(size);
+        CREATE INDEX items_content_type ON items(content_type);
+
+        """
+
+    private static let createTypes = """
+        CREATE TABLE item_types (
+            item_id INTEGER NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            uti TEXT NOT NULL,
+            PRIMARY KEY (item_id, position)
+        ) WITHOUT ROWID;
+        CREATE INDEX item_types_uti ON item_types(uti, item_id);
+
+        """
+
+    private static let createText = """
+        CREATE VIRTUAL TABLE item_text USING fts5(content, tokenize = 'porter unicode61 remove_diacritics 2');
+        CREATE TRIGGER items_delete_text AFTER DELETE ON items BEGIN
+            DELETE FROM item_text WHERE rowid = old.id;
+        END;
+        """
+}
