@@ -1,0 +1,75 @@
+import APIModel
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// Talks to `ubqd` over its Unix socket: HTTP/1.1 with JSON bodies (DESIGN.md, decision 8).
+public struct DaemonClient: Sendable {
+    public let socketPath: String
+
+    public init(socketPath: String) {
+        self.socketPath = socketPath
+    }
+
+    public func get<Response: Decodable>(_ route: String, as type: Response.Type = Response.self) async throws(DaemonClientError) -> Response {
+        try decode(try await send(method: .GET, route: route, body: nil), as: type)
+    }
+
+    public func post<Response: Decodable>(_ route: String, body: some Encodable, as type: Response.Type = Response.self) async throws(DaemonClientError) -> Response {
+        let data: Data
+        do { data = try JSONEncoder().encode(body) } catch { throw DaemonClientError(.protocolError, "cannot encode the request: \(error)") }
+        return try decode(try await send(method: .POST, route: route, body: data), as: type)
+    }
+
+    private func decode<Response: Decodable>(_ reply: HTTPReply, as type: Response.Type) throws(DaemonClientError) -> Response {
+        guard (200..<300).contains(reply.status.code) else {
+            if let apiError = try? JSONDecoder().decode(APIError.self, from: reply.body) { throw DaemonClientError(apiError) }
+            throw DaemonClientError(.protocolError, "ubqd answered \(reply.status): \(String(decoding: reply.body, as: UTF8.self))")
+        }
+        do {
+            return try JSONDecoder().decode(type, from: reply.body)
+        } catch {
+            throw DaemonClientError(.protocolError, "cannot read ubqd's answer: \(error)")
+        }
+    }
+
+    func send(method: HTTPMethod, route: String, body: Data?) async throws(DaemonClientError) -> HTTPReply {
+        let channel: any Channel
+        let loop = MultiThreadedEventLoopGroup.singleton.next()
+        let reply = loop.makePromise(of: HTTPReply.self)
+        let collector = ReplyCollector(reply: reply)
+        do {
+            channel = try await ClientBootstrap(group: loop)
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHTTPClientHandlers()
+                        try channel.pipeline.syncOperations.addHandler(collector)
+                    }
+                }
+                .connect(unixDomainSocketPath: socketPath).get()
+        } catch {
+            reply.fail(error)
+            throw DaemonClientError.notRunning(socketPath: socketPath, cause: error)
+        }
+        var head = HTTPRequestHead(version: .http1_1, method: method, uri: route)
+        head.headers.add(name: "Host", value: "ubqd")
+        head.headers.add(name: "Connection", value: "close")
+        head.headers.add(name: "Content-Length", value: String(body?.count ?? 0))
+        if body != nil { head.headers.add(name: "Content-Type", value: "application/json") }
+        channel.write(HTTPClientRequestPart.head(head), promise: nil)
+        if let body { channel.write(HTTPClientRequestPart.body(.byteBuffer(ByteBuffer(bytes: body))), promise: nil) }
+        channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
+        do {
+            return try await reply.futureResult.get()
+        } catch {
+            throw DaemonClientError(.protocolError, "the connection to ubqd failed: \(error)")
+        }
+    }
+}
+
+/// A whole HTTP response.
+struct HTTPReply: Sendable {
+    var status: HTTPResponseStatus
+    var body: Data
+}

@@ -1,0 +1,111 @@
+import APIModel
+import Foundation
+import Hummingbird
+import Indexing
+import Logging
+import MetadataIndex
+import SystemPackage
+import UbiquitySettings
+
+/// The handlers of the local API (see `docs/API.md`).
+struct APIRoutes: Sendable {
+    let settings: Settings
+    let index: MetadataIndex
+    let pipeline: IndexPipeline
+    let state: DaemonState
+    let logger: Logger
+    /// How long a query waits for its sync cookie before answering anyway.
+    let syncTimeout: Duration = .seconds(5)
+
+    func register(on router: Router<BasicRequestContext>) {
+        router.get(RouterPath(Route.status)) { _, _ in try await status() }
+        router.get(RouterPath(Route.containers)) { _, _ in try containers() }
+        router.post(RouterPath(Route.query)) { request, context in try await query(request, context) }
+        router.post(RouterPath(Route.item)) { request, context in try await item(request, context) }
+        router.post(RouterPath(Route.sync)) { _, _ in
+            try await sync()
+            return JSONResponse.encode(["synced": true])
+        }
+    }
+
+    private func status() async throws -> Response {
+        let counts = try index.counts()
+        let pending = await pipeline.pendingCount
+        let items = counts.values.reduce(0, +)
+        let containerCount = settings.containers(discovered: ContainerDiscovery.folderNames(in: FilePath(settings.root))).count
+        return JSONResponse.encode(DaemonStatus(
+            version: DaemonVersion.current, pid: getpid(), root: settings.root, containers: containerCount, items: items,
+            pending: pending, watchedFolders: state.watcher?.watchedFolderCount ?? 0,
+            polledFolders: state.watcher?.polledFolderCount ?? 0,
+            summary: StatusLine.text(containers: containerCount, items: items, pending: pending)))
+    }
+
+    private func containers() throws -> Response {
+        let counts = try index.counts()
+        let list = settings.containers(discovered: ContainerDiscovery.folderNames(in: FilePath(settings.root))).map {
+            ContainerInfo(id: $0.id.identifier, url: $0.folder, documents: $0.documents, items: counts[$0.id.identifier] ?? 0)
+        }
+        return JSONResponse.encode(list)
+    }
+
+    private func query(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let body = try await request.decode(as: QueryRequest.self, context: context)
+        let plan: QueryPlan
+        do {
+            plan = try QueryPlan(body)
+        } catch {
+            return JSONResponse.error(.badRequest, APIError(error: error.kind, message: error.message, position: error.position))
+        }
+        if body.sync && !body.explain { try await sync() }
+        return JSONResponse.encode(try index.run(plan))
+    }
+
+    private func item(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+        let body = try await request.decode(as: ItemRequest.self, context: context)
+        try await sync()
+        let path = FilePath(rawBytes: body.rawPath).lexicallyNormalized()
+        let layout = ContainerLayout(root: FilePath(settings.root))
+        guard path.starts(with: layout.root), let location = layout.locate(FilePath(root: nil, path.components.dropFirst(layout.root.components.count))),
+            let item = try index.item(container: location.container.identifier, relativePath: location.relativePath)
+        else {
+            return JSONResponse.error(.notFound, APIError(error: "not-found", message: "\(path.readable) is not an indexed item of a container under \(settings.root)"))
+        }
+        return JSONResponse.encode(item)
+    }
+
+    /// Waits until every change completed before this call is in the index.
+    private func sync() async throws {
+        let cookie = try await pipeline.makeCookie()
+        let pipeline = self.pipeline
+        let timeout = syncTimeout
+        let logger = self.logger
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await pipeline.waitForCookie(cookie) }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                if !Task.isCancelled {
+                    logger.warning("sync cookie \(cookie) not seen after \(timeout); answering without it")
+                    await pipeline.abandonCookie(cookie)
+                }
+            }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+}
+
+/// Builds JSON responses.
+enum JSONResponse {
+    static func encode(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(value)) ?? Data(#"{"error":"internal","message":"could not encode the response"}"#.utf8)
+        return Response(
+            status: status, headers: [.contentType: "application/json"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    static func error(_ status: HTTPResponse.Status, _ error: APIError) -> Response {
+        encode(error, status: status)
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Hummingbird
+import Indexing
+import Logging
+import MetadataIndex
+import NIOCore
+import ServiceLifecycle
+import SystemPackage
+import UbiquitySettings
+import Watching
+
+/// What the API reads about the running daemon.
+struct DaemonState: Sendable {
+    var watcher: InotifyWatcher?
+}
+
+/// `ubqd`: watches the containers, keeps the index, serves the local API.
+///
+/// Start-up order matters (DESIGN.md, decision 10): the tree is watched before the first
+/// scan, so nothing changed during the scan is missed; the socket is bound after the
+/// scan; `READY=1` is sent only once both are done.
+public struct Daemon {
+    let settings: Settings
+    let logger: Logger
+    let notifier = SystemdNotifier()
+
+    public init(settings: Settings, logger: Logger) {
+        self.settings = settings
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        let containers = settings.containers(discovered: ContainerDiscovery.folderNames(in: FilePath(settings.root)))
+        try Folders.prepare(settings, containers: containers)
+        let lock = try InstanceLock(stateDirectory: settings.stateDirectory)
+        let root = FilePath(settings.root)
+        let index = try MetadataIndex(path: settings.indexPath, root: root)
+        let indexer = try Indexer(root: root, index: index, extraIgnorePatterns: settings.ignorePatterns, logger: logger)
+        let pipeline = IndexPipeline(indexer: indexer, root: root, settleMilliseconds: settings.settleMilliseconds, logger: logger)
+
+        let watcher = InotifyWatcher(root: root, logger: logger)
+        try await watcher.start()
+        notifier.notify("STATUS=scanning \(settings.root)")
+        let scanStart = ContinuousClock.now
+        await pipeline.reconcileEverything()
+        let items = (try? index.counts().values.reduce(0, +)) ?? 0
+        logger.info("indexed \(items) items in \(containers.count) containers in \(ContinuousClock.now - scanStart)")
+
+        let routes = APIRoutes(settings: settings, index: index, pipeline: pipeline, state: DaemonState(watcher: watcher), logger: logger)
+        let server = try makeServer(routes: routes, status: StatusLine.text(containers: containers.count, items: items, pending: 0))
+        let services: [any Service] = [IndexService(watcher: watcher, pipeline: pipeline, logger: logger), server]
+        let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
+        notifier.notify("STOPPING=1")
+        withExtendedLifetime(lock) {}
+    }
+
+    private func makeServer(routes: APIRoutes, status: String) throws -> some Service {
+        let socketPath = settings.socketPath
+        try removeStaleSocket(socketPath)
+        let router = Router()
+        routes.register(on: router)
+        let notifier = self.notifier
+        let logger = self.logger
+        return Application(
+            router: router,
+            configuration: .init(address: .unixDomainSocket(path: socketPath), serverName: "ubqd"),
+            onServerRunning: { _ in
+                chmod(socketPath, 0o600)
+                logger.info("listening on \(socketPath)")
+                notifier.notify("READY=1", "STATUS=\(status)", "MAINPID=\(getpid())")
+            },
+            logger: logger)
+    }
+
+    /// A socket file left by a daemon that died. Safe to remove: the instance lock says
+    /// no other daemon uses this state folder.
+    private func removeStaleSocket(_ path: String) throws {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return }
+        guard (info.st_mode & S_IFMT) == S_IFSOCK else {
+            throw DaemonError(message: "\(path) exists and is not a socket; remove it or set UBQ_RUNTIME_DIR")
+        }
+        unlink(path)
+    }
+}

@@ -1,0 +1,104 @@
+import FileEvents
+import Foundation
+import Indexing
+import Logging
+import MetadataIndex
+import SystemPackage
+
+/// Everything between the watcher and the index, serialized in one actor: raw events go
+/// into the settler; settled changes go to the indexer; sync cookies wake the queries
+/// waiting for them once every change completed before the cookie is in the index.
+actor IndexPipeline {
+    private var settler: EventSettler
+    private let indexer: Indexer
+    private let root: FilePath
+    private let logger: Logger
+    private var cookieWaiters: [String: CheckedContinuation<Void, Never>] = [:]
+    private var cookieCounter = 0
+
+    init(indexer: Indexer, root: FilePath, settleMilliseconds: Int, logger: Logger) {
+        self.indexer = indexer
+        self.root = root
+        self.logger = logger
+        settler = EventSettler(
+            quietPeriodNanoseconds: UInt64(settleMilliseconds) * 1_000_000,
+            openFileTimeoutNanoseconds: 2_000_000_000)
+    }
+
+    /// The first reconciliation: the index becomes equal to the disk.
+    func reconcileEverything() {
+        run { try indexer.reconcileEverything() }
+    }
+
+    func record(_ event: WatchEvent) {
+        settler.record(event, at: Self.now())
+        if case .cookie = event {
+            applyCompleted()
+        } else if case .touched = event {
+            return
+        } else if case .removed = event {
+            return
+        } else {
+            applySettled()
+        }
+    }
+
+    /// Applies every path that has settled by now.
+    func applySettled() {
+        apply(settler.takeSettled(at: Self.now()))
+    }
+
+    /// Nanoseconds from now until the next path settles, if any is pending.
+    func nanosecondsUntilNextDeadline() -> UInt64? {
+        guard let deadline = settler.nextDeadline else { return nil }
+        let now = Self.now()
+        return deadline > now ? deadline - now : 0
+    }
+
+    var pendingCount: Int { settler.pendingCount }
+
+    private func applyCompleted() {
+        apply(settler.takeCompleted())
+        for name in settler.takeCookies() {
+            unlink(root.appending(name).string)
+            cookieWaiters.removeValue(forKey: name)?.resume()
+        }
+    }
+
+    private func apply(_ changes: [SettledChange]) {
+        guard !changes.isEmpty else { return }
+        run { try indexer.apply(changes) }
+    }
+
+    private func run(_ work: () throws -> Void) {
+        do { try work() } catch { logger.error("indexing failed: \(error)") }
+    }
+
+    /// Creates a cookie file in the root and returns its name; `waitForCookie` then
+    /// returns once the watcher has delivered it (watchman's sync cookies).
+    func makeCookie() throws -> String {
+        cookieCounter += 1
+        let name = "\(WatchEvent.cookiePrefix)\(getpid())-\(cookieCounter)"
+        let path = root.appending(name).string
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw DaemonError.syscall("create sync cookie", path: path) }
+        close(fd)
+        return name
+    }
+
+    func waitForCookie(_ name: String) async {
+        await withCheckedContinuation { cookieWaiters[name] = $0 }
+    }
+
+    /// Gives up on a cookie (the watcher did not deliver it in time).
+    func abandonCookie(_ name: String) {
+        cookieWaiters.removeValue(forKey: name)?.resume()
+        unlink(root.appending(name).string)
+    }
+
+    private static func now() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+}

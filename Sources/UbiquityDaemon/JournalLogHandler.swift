@@ -1,0 +1,49 @@
+import Foundation
+import Logging
+
+/// Writes log lines to standard error. Under systemd (`JOURNAL_STREAM` set) each line
+/// starts with a `<N>` syslog priority, which journald turns into the entry's priority;
+/// otherwise lines read as plain text with a time stamp.
+public struct JournalLogHandler: LogHandler {
+    public var metadata: Logger.Metadata = [:]
+    public var logLevel: Logger.Level
+    private let label: String
+    private let journald: Bool
+
+    public init(label: String, level: Logger.Level, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.label = label
+        logLevel = level
+        journald = environment["JOURNAL_STREAM"] != nil
+    }
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    public func log(event: LogEvent) {
+        var merged = metadata
+        if let extra = event.metadata { merged.merge(extra) { $1 } }
+        let details = merged.isEmpty ? "" : " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        let line = journald
+            ? "<\(Self.priority(event.level))>\(event.message)\(details)\n"
+            : "\(Self.timestamp()) \(event.level) \(label): \(event.message)\(details)\n"
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
+    /// syslog priorities (sd-daemon.h): 2 crit, 3 err, 4 warning, 5 notice, 6 info, 7 debug.
+    static func priority(_ level: Logger.Level) -> Int {
+        switch level {
+        case .critical: return 2
+        case .error: return 3
+        case .warning: return 4
+        case .notice: return 5
+        case .info: return 6
+        case .debug, .trace: return 7
+        }
+    }
+
+    private static func timestamp() -> String {
+        Date().formatted(.iso8601.time(includingFractionalSeconds: true))
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import Glibc
+
+/// Sends sd_notify messages (`READY=1`, `STATUS=...`, `STOPPING=1`) as datagrams to
+/// `$NOTIFY_SOCKET`. Does nothing when the daemon was not started by systemd.
+public struct SystemdNotifier: Sendable {
+    private let socketPath: String?
+
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        socketPath = environment["NOTIFY_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    public var isActive: Bool { socketPath != nil }
+
+    public func notify(_ fields: String...) {
+        guard let socketPath else { return }
+        send(fields.joined(separator: "\n"), to: socketPath)
+    }
+
+    private func send(_ message: String, to path: String) {
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        // A leading '@' names an abstract socket: its first byte is NUL.
+        var bytes = Array(path.utf8)
+        if bytes.first == UInt8(ascii: "@") { bytes[0] = 0 }
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        guard bytes.count < capacity else { return }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in raw.copyBytes(from: bytes) }
+        let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count)
+        _ = message.withCString { text in
+            withUnsafePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    sendto(fd, text, strlen(text), Int32(MSG_NOSIGNAL), $0, length)
+                }
+            }
+        }
+    }
+}

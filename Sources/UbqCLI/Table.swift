@@ -1,0 +1,31 @@
+/// A plain text table for terminals.
+enum Table {
+    static func render(header: [String], rows: [[String]], rightAligned: Set<Int> = []) -> String {
+        let all = [header] + rows
+        let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+        return all.map { row in
+            row.enumerated().map { column, cell in
+                let padding = String(repeating: " ", count: widths[column] - cell.count)
+                if column == row.count - 1 && !rightAligned.contains(column) { return cell }
+                return rightAligned.contains(column) ? padding + cell : cell + padding
+            }.joined(separator: "  ")
+        }.joined(separator: "\n")
+    }
+
+    /// Makes a name safe to print on a terminal: control characters (a newline in a file
+    /// name, an escape sequence) are shown escaped instead of acting.
+    static func terminalSafe(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": result += "\\n"
+            case "\t": result += "\\t"
+            case "\r": result += "\\r"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value):
+                result += "\\u{\(String(scalar.value, radix: 16))}"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,14 @@
+import ArgumentParser
+
+/// `ubq`: the command-line helper. Each subcommand is a thin client of `ubqd`'s local
+/// API, except the ones that need no daemon (`predicate`, `archive`).
+public struct UbqCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "ubq",
+        abstract: "Query and manage Ubiquity containers (talks to ubqd).",
+        subcommands: [
+            ListCommand.self, MetadataCommand.self, ContainersCommand.self, StatusCommand.self, PredicateCommand.self,
+        ])
+
+    public init() {}
+}

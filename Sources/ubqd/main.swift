@@ -1,0 +1,31 @@
+import ArgumentParser
+import CommandLineSettings
+import Foundation
+import Logging
+import UbiquityDaemon
+import UbiquitySettings
+
+/// `ubqd`: the Ubiquity daemon. Thin: resolves settings, makes the logger, runs `Daemon`.
+@main
+struct UbqDaemonCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ubqd",
+        abstract: "Watch the ubiquity containers, index their documents and serve the local API.",
+        discussion: "Settings resolve as flags > environment (UBQ_ROOT, UBQ_MIRROR, UBQ_STATE_DIR, UBQ_RUNTIME_DIR, UBQ_CONFIG, UBQ_LOG_LEVEL) > config file > XDG defaults.")
+
+    @OptionGroup var location: SettingsOptions
+
+    func run() async throws {
+        let settings = try location.resolve()
+        LoggingSystem.bootstrap { label in
+            JournalLogHandler(label: label, level: Logger.Level(rawValue: settings.logLevel.lowercased()) ?? .info)
+        }
+        let logger = Logger(label: "ubqd")
+        do {
+            try await Daemon(settings: settings, logger: logger).run()
+        } catch let error as DaemonError {
+            logger.critical("\(error.message)")
+            throw ExitCode(1)
+        }
+    }
+}
