@@ -3,7 +3,7 @@
 // Ubiquity for Linux: the iCloud Documents model as a daemon (`ubqd`), a helper (`ubq`) and a
 // Swift library (`Ubiquity`). Targets form a DAG, from pure cores up to thin executables:
 //
-//   pure:      PredicateKit  KeyedArchive  Diary  IgnoreRules  FileEvents  UbiquitySettings  APIModel
+//   pure:      RawPaths  PredicateKit  KeyedArchive  Diary  IgnoreRules  FileEvents  UbiquitySettings  APIModel
 //   C shims:   CInotifyTools  CMagic  CStatx
 //   I/O:       Watching  ContentTypes  MetadataIndex  Indexing  Coordination  DaemonClient
 //   services:  UbiquityDaemon            library: Ubiquity          commands: UbqCLI
@@ -18,7 +18,6 @@ let hummingbird = Target.Dependency.product(name: "Hummingbird", package: "hummi
 let nioCore = Target.Dependency.product(name: "NIOCore", package: "swift-nio")
 let nioPosix = Target.Dependency.product(name: "NIOPosix", package: "swift-nio")
 let nioHTTP1 = Target.Dependency.product(name: "NIOHTTP1", package: "swift-nio")
-let system = Target.Dependency.product(name: "SystemPackage", package: "swift-system")
 let toml = Target.Dependency.product(name: "TOMLKit", package: "TOMLKit")
 
 let package = Package(
@@ -38,13 +37,13 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
-        .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
     ],
     targets: [
         // MARK: Pure cores (no I/O)
         .target(name: "PredicateKit"),
         .target(name: "KeyedArchive"),
-        .target(name: "FileEvents", dependencies: [system]),
+        .target(name: "RawPaths"),
+        .target(name: "FileEvents", dependencies: ["RawPaths"]),
         .target(name: "IgnoreRules"),
         .target(name: "APIModel"),
         .target(name: "UbiquitySettings", dependencies: [toml]),
@@ -55,12 +54,12 @@ let package = Package(
         .target(name: "CStatx"),
 
         // MARK: I/O shells
-        .target(name: "Watching", dependencies: ["CInotifyTools", "FileEvents", system, logging]),
+        .target(name: "Watching", dependencies: ["CInotifyTools", "FileEvents", "RawPaths", logging]),
         .target(name: "ContentTypes", dependencies: ["CMagic"]),
-        .target(name: "MetadataIndex", dependencies: ["PredicateKit", "APIModel", system, grdb]),
+        .target(name: "MetadataIndex", dependencies: ["PredicateKit", "APIModel", "RawPaths", grdb]),
         .target(name: "Indexing", dependencies: [
             "MetadataIndex", "ContentTypes", "FileEvents", "IgnoreRules", "Watching", "UbiquitySettings", "CStatx",
-            system, logging,
+            "RawPaths", logging,
         ]),
         .target(name: "Coordination"),
         .target(name: "Diary", dependencies: ["KeyedArchive"]),
@@ -69,7 +68,7 @@ let package = Package(
         // MARK: Services, library, commands
         .target(name: "CommandLineSettings", dependencies: ["UbiquitySettings", argumentParser]),
         .target(name: "UbiquityDaemon", dependencies: [
-            "Indexing", "MetadataIndex", "UbiquitySettings", "APIModel", "PredicateKit",
+            "Indexing", "MetadataIndex", "UbiquitySettings", "APIModel", "PredicateKit", "RawPaths",
             logging, serviceLifecycle, hummingbird,
         ]),
         .target(name: "Ubiquity", dependencies: [
@@ -84,10 +83,19 @@ let package = Package(
         .executableTarget(name: "ubqd", dependencies: ["UbiquityDaemon", "UbiquitySettings", "CommandLineSettings", argumentParser, logging]),
         .executableTarget(name: "ubq", dependencies: ["UbqCLI"]),
 
+        // MARK: Benchmarks and test helpers (not products)
+        .executableTarget(name: "coordination-probe", dependencies: ["Coordination"], path: "Tests/CoordinationProbe"),
+        .executableTarget(name: "coordination-bench", dependencies: ["Coordination"], path: "Benchmarks/CoordinationBench"),
+        .executableTarget(
+            name: "archive-bench", dependencies: ["KeyedArchive", "Diary"], path: "Benchmarks/ArchiveBench",
+            exclude: ["bpylist2_bench.py"]),
+        .executableTarget(name: "predicate-bench", dependencies: ["PredicateKit"], path: "Benchmarks/PredicateBench"),
+
         // MARK: Tests
         .testTarget(name: "PredicateKitTests", dependencies: ["PredicateKit"]),
         .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive"]),
-        .testTarget(name: "FileEventsTests", dependencies: ["FileEvents"]),
+        .testTarget(name: "FileEventsTests", dependencies: ["FileEvents", "RawPaths"]),
+        .testTarget(name: "RawPathsTests", dependencies: ["RawPaths"]),
         .testTarget(name: "IgnoreRulesTests", dependencies: ["IgnoreRules"]),
         .testTarget(name: "DiaryTests", dependencies: ["Diary", "KeyedArchive"]),
         .testTarget(name: "UbiquitySettingsTests", dependencies: ["UbiquitySettings"]),

@@ -1,4 +1,4 @@
-import SystemPackage
+import RawPaths
 
 /// Merges raw watcher events per path and releases each path once it has settled
 /// (DESIGN.md, decision 2): closed and quiet for `quietPeriod`, or, for a file a writer
@@ -8,20 +8,27 @@ import SystemPackage
 /// dozen events on a path. Settling turns them into one `look` per path. Time is passed
 /// in (monotonic nanoseconds) so the settler is deterministic and needs no clock.
 ///
+/// Each event appends its path and deadline to one of two queues (quiet, open). Events
+/// come in time order and each queue uses one fixed delay, so each queue is ordered by
+/// deadline: settling pops from the fronts and costs O(settled paths), whatever the
+/// number pending. An entry whose path saw a later event is stale and skipped.
+///
 /// Structural events (folder moves and rescans) are released at once, in order, after the
 /// pending paths they affect were re-keyed: a pending `a/x` becomes `b/x` when `a` moves
 /// to `b`, so the look lands where the file now is.
 public struct EventSettler: Sendable {
-    public var quietPeriod: UInt64
-    public var openFileTimeout: UInt64
+    public let quietPeriod: UInt64
+    public let openFileTimeout: UInt64
 
-    private var pending: [FilePath: PendingPath] = [:]
+    private var pending: [RawPath: PendingPath] = [:]
+    private var quietQueue = DeadlineQueue()
+    private var openQueue = DeadlineQueue()
     private var immediate: [SettledChange] = []
     private var cookies: [String] = []
 
     public init(quietPeriodNanoseconds: UInt64, openFileTimeoutNanoseconds: UInt64) {
-        self.quietPeriod = quietPeriodNanoseconds
-        self.openFileTimeout = openFileTimeoutNanoseconds
+        quietPeriod = quietPeriodNanoseconds
+        openFileTimeout = openFileTimeoutNanoseconds
     }
 
     /// The number of paths waiting to settle.
@@ -30,30 +37,34 @@ public struct EventSettler: Sendable {
     /// Records one event seen at monotonic time `now`.
     public mutating func record(_ event: WatchEvent, at now: UInt64) {
         switch event {
-        case .touched(let path, let stillOpen):
-            pending[path, default: PendingPath(lastEvent: now)].touch(at: now, stillOpen: stillOpen)
-        case .removed(let path):
-            pending[path, default: PendingPath(lastEvent: now)].remove(at: now)
-        case .rescan(let path):
-            immediate.append(.rescan(path))
+        case .touched(let path, let stillOpen): schedule(path, at: now, stillOpen: stillOpen)
+        case .removed(let path): schedule(path, at: now, stillOpen: false)
+        case .rescan(let path): immediate.append(.rescan(path))
         case .moved(let from, let to):
             rekeyPending(under: from, to: to)
             immediate.append(.moved(from: from, to: to))
-        case .cookie(let name):
-            cookies.append(name)
+        case .cookie(let name): cookies.append(name)
         }
     }
 
-    /// Releases the structural changes and every path that has settled by `now`.
+    /// Releases the structural changes and every path that has settled by `now`, in the
+    /// order they settled.
     public mutating func takeSettled(at now: UInt64) -> [SettledChange] {
         var settled = immediate
         immediate.removeAll()
-        let due = pending.filter { $0.value.isSettled(at: now, quiet: quietPeriod, openTimeout: openFileTimeout) }
-        for path in due.keys.sorted(by: { $0.string < $1.string }) {
-            pending[path] = nil
-            settled.append(.look(path))
-        }
+        Self.release(from: &quietQueue, pending: &pending, dueBy: now, into: &settled)
+        Self.release(from: &openQueue, pending: &pending, dueBy: now, into: &settled)
         return settled
+    }
+
+    /// Pops the queue's due entries; those still current for their path settle it.
+    private static func release(from queue: inout DeadlineQueue, pending: inout [RawPath: PendingPath], dueBy now: UInt64, into settled: inout [SettledChange]) {
+        while let entry = queue.front, entry.deadline <= now {
+            queue.popFront()
+            guard let state = pending[entry.path], state.deadline == entry.deadline else { continue }
+            pending[entry.path] = nil
+            settled.append(.look(entry.path))
+        }
     }
 
     /// Releases every pending path whose writer has closed it, quiet or not, plus the
@@ -63,8 +74,7 @@ public struct EventSettler: Sendable {
     public mutating func takeCompleted() -> [SettledChange] {
         var settled = immediate
         immediate.removeAll()
-        let closed = pending.filter { !$0.value.stillOpen }
-        for path in closed.keys.sorted(by: { $0.string < $1.string }) {
+        for (path, state) in pending where !state.stillOpen {
             pending[path] = nil
             settled.append(.look(path))
         }
@@ -77,43 +87,54 @@ public struct EventSettler: Sendable {
         return cookies
     }
 
-    /// The earliest monotonic time at which `takeSettled` will release something, if any.
+    /// The earliest monotonic time at which `takeSettled` may release something, if any.
+    /// (It may release nothing then, when that entry went stale; the next call says more.)
     public var nextDeadline: UInt64? {
         if !immediate.isEmpty || !cookies.isEmpty { return 0 }
-        return pending.values.map { $0.deadline(quiet: quietPeriod, openTimeout: openFileTimeout) }.min()
+        if pending.isEmpty { return nil }
+        return [quietQueue.front?.deadline, openQueue.front?.deadline].compactMap { $0 }.min()
     }
 
-    private mutating func rekeyPending(under from: FilePath, to: FilePath) {
-        let moved = pending.keys.filter { $0 == from || $0.starts(with: from) }
+    private mutating func schedule(_ path: RawPath, at now: UInt64, stillOpen: Bool) {
+        let deadline = now &+ (stillOpen ? openFileTimeout : quietPeriod)
+        pending[path] = PendingPath(deadline: deadline, stillOpen: stillOpen)
+        if stillOpen { openQueue.append(path, deadline) } else { quietQueue.append(path, deadline) }
+    }
+
+    private mutating func rekeyPending(under from: RawPath, to: RawPath) {
+        let moved = pending.keys.filter { $0.isSame(orBelow: from) }
         for old in moved {
             guard let state = pending.removeValue(forKey: old) else { continue }
-            var new = to
-            new.append(old.components.dropFirst(from.components.count))
+            let new = old.rebased(from: from, to: to)
             pending[new] = state
+            if state.stillOpen { openQueue.append(new, state.deadline) } else { quietQueue.append(new, state.deadline) }
         }
     }
 }
 
-/// What the settler knows about one path.
+/// What the settler knows about one path: when it settles, and whether a writer still
+/// has it open.
 struct PendingPath: Sendable {
-    var lastEvent: UInt64
-    var stillOpen = false
+    var deadline: UInt64
+    var stillOpen: Bool
+}
 
-    mutating func touch(at now: UInt64, stillOpen: Bool) {
-        lastEvent = now
-        self.stillOpen = stillOpen
+/// A FIFO of (path, deadline) with amortized O(1) pops.
+struct DeadlineQueue: Sendable {
+    private var entries: [(path: RawPath, deadline: UInt64)] = []
+    private var head = 0
+
+    var front: (path: RawPath, deadline: UInt64)? { head < entries.count ? entries[head] : nil }
+
+    mutating func append(_ path: RawPath, _ deadline: UInt64) {
+        entries.append((path, deadline))
     }
 
-    mutating func remove(at now: UInt64) {
-        lastEvent = now
-        stillOpen = false
-    }
-
-    func deadline(quiet: UInt64, openTimeout: UInt64) -> UInt64 {
-        lastEvent &+ (stillOpen ? openTimeout : quiet)
-    }
-
-    func isSettled(at now: UInt64, quiet: UInt64, openTimeout: UInt64) -> Bool {
-        now >= deadline(quiet: quiet, openTimeout: openTimeout)
+    mutating func popFront() {
+        head += 1
+        if head > 1024 && head * 2 > entries.count {
+            entries.removeFirst(head)
+            head = 0
+        }
     }
 }

@@ -1,4 +1,4 @@
-import SystemPackage
+import RawPaths
 
 /// Turns kernel events into `WatchEvent`s and the watch-table work they imply.
 ///
@@ -12,19 +12,19 @@ public struct EventTranslator: Sendable {
         case emit(WatchEvent)
         /// Watch this folder and every folder below it, then rescan it (files created right
         /// after `mkdir` came before the watch existed).
-        case watchSubtree(FilePath)
+        case watchSubtree(RawPath)
         /// Drop these watches: their folders left the tree.
         case unwatch([Int32])
         /// The library's own name map must follow a rename.
-        case renameInLibrary(from: FilePath, to: FilePath)
+        case renameInLibrary(from: RawPath, to: RawPath)
     }
 
     public private(set) var table = WatchTable()
-    private var pendingFolderMove: (cookie: UInt32, path: FilePath)?
+    private var pendingFolderMove: (cookie: UInt32, path: RawPath)?
 
     public init() {}
 
-    public mutating func registerWatch(_ watch: Int32, path: FilePath) {
+    public mutating func registerWatch(_ watch: Int32, path: RawPath) {
         table.insert(watch: watch, path: path)
     }
 
@@ -32,14 +32,14 @@ public struct EventTranslator: Sendable {
     public mutating func translate(_ event: KernelEvent) -> [Action] {
         var actions = resolvePendingMove(before: event)
         if event.mask.contains(.queueOverflow) {
-            actions.append(.emit(.rescan(FilePath())))
+            actions.append(.emit(.rescan(RawPath())))
             return actions
         }
         guard let folder = table.path(of: event.watch) else { return actions }
         if event.name.isEmpty {
             actions += translateSelfEvent(event, folder: folder)
         } else {
-            let path = folder.appending(rawName: event.name)
+            let path = folder.appending(event.name)
             actions += event.mask.contains(.isDirectory)
                 ? translateFolderEvent(event, path: path)
                 : translateFileEvent(event, path: path, inRoot: folder.isEmpty)
@@ -63,13 +63,13 @@ public struct EventTranslator: Sendable {
         return movedOut(pending.path)
     }
 
-    private mutating func movedOut(_ path: FilePath) -> [Action] {
+    private mutating func movedOut(_ path: RawPath) -> [Action] {
         let watches = table.watches(under: path)
         for watch in watches { table.remove(watch: watch) }
         return [.unwatch(watches), .emit(.removed(path))]
     }
 
-    private mutating func translateSelfEvent(_ event: KernelEvent, folder: FilePath) -> [Action] {
+    private mutating func translateSelfEvent(_ event: KernelEvent, folder: RawPath) -> [Action] {
         if event.mask.contains(.ignored) {
             table.remove(watch: event.watch)
             return [.unwatch([event.watch])]
@@ -80,7 +80,7 @@ public struct EventTranslator: Sendable {
         return []
     }
 
-    private mutating func translateFolderEvent(_ event: KernelEvent, path: FilePath) -> [Action] {
+    private mutating func translateFolderEvent(_ event: KernelEvent, path: RawPath) -> [Action] {
         let mask = event.mask
         if mask.contains(.movedFrom) {
             pendingFolderMove = (event.cookie, path)
@@ -100,12 +100,10 @@ public struct EventTranslator: Sendable {
         return []
     }
 
-    private func translateFileEvent(_ event: KernelEvent, path: FilePath, inRoot: Bool) -> [Action] {
+    private func translateFileEvent(_ event: KernelEvent, path: RawPath, inRoot: Bool) -> [Action] {
         let mask = event.mask
-        if inRoot, mask.contains(.create), let name = path.lastComponent?.string,
-            name.hasPrefix(WatchEvent.cookiePrefix)
-        {
-            return [.emit(.cookie(name))]
+        if inRoot, mask.contains(.create), event.name.starts(with: WatchEvent.cookiePrefix.utf8) {
+            return [.emit(.cookie(String(decoding: event.name, as: UTF8.self)))]
         }
         if mask.contains(.movedFrom) || mask.contains(.delete) { return [.emit(.removed(path))] }
         if mask.contains(.modify) { return [.emit(.touched(path, stillOpen: true))] }

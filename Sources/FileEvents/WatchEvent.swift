@@ -1,4 +1,4 @@
-import SystemPackage
+import RawPaths
 
 /// What a watcher saw, already translated from kernel masks into what it means for the tree.
 ///
@@ -9,14 +9,14 @@ public enum WatchEvent: Sendable, Hashable {
     /// A file (or symlink) at `path` was created, written, renamed into place or had its
     /// attributes changed. `stillOpen` is true while a writer may still be writing
     /// (`IN_CREATE`/`IN_MODIFY` without `IN_CLOSE_WRITE` yet).
-    case touched(FilePath, stillOpen: Bool)
+    case touched(RawPath, stillOpen: Bool)
     /// Whatever was at `path` is gone (deleted or moved away).
-    case removed(FilePath)
+    case removed(RawPath)
     /// A folder appeared (created, or moved in from outside the tree) or must be re-read
     /// as a whole (queue overflow, a failed watch): reconcile the subtree with the disk.
-    case rescan(FilePath)
+    case rescan(RawPath)
     /// A folder inside the tree was renamed or moved to another place inside the tree.
-    case moved(from: FilePath, to: FilePath)
+    case moved(from: RawPath, to: RawPath)
     /// A sync cookie file came through the watcher: every change made before the cookie
     /// was created has now been seen.
     case cookie(String)

@@ -1,12 +1,12 @@
 import Glibc
-import SystemPackage
+import RawPaths
 import UbiquitySettings
 
 /// Finds the container folders under the root (every folder whose name is a container
 /// id with '.' written as '~').
 public enum ContainerDiscovery {
-    public static func folderNames(in root: FilePath) -> [String] {
-        guard let handle = root.withPlatformString({ opendir($0) }) else { return [] }
+    public static func folderNames(in root: RawPath) -> [String] {
+        guard let handle = root.withCString({ opendir($0) }) else { return [] }
         defer { closedir(handle) }
         var names: [String] = []
         while let entry = readdir(handle) {
@@ -17,7 +17,7 @@ public enum ContainerDiscovery {
         return names.sorted()
     }
 
-    public static func containers(in root: FilePath) -> [ContainerID] {
+    public static func containers(in root: RawPath) -> [ContainerID] {
         folderNames(in: root).compactMap(ContainerID.init(folderName:))
     }
 }

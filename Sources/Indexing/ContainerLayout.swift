@@ -1,4 +1,4 @@
-import SystemPackage
+import RawPaths
 import UbiquitySettings
 
 /// Where a path below the root belongs: which container, and the path inside it.
@@ -7,30 +7,30 @@ import UbiquitySettings
 /// folder (`iCloud~com~example~Diary`). Anything at the root that is not a container
 /// folder is not indexed.
 public struct ContainerLayout: Sendable {
-    public let root: FilePath
+    public let root: RawPath
 
-    public init(root: FilePath) {
+    public init(root: RawPath) {
         self.root = root
     }
 
     public struct Location: Sendable, Hashable {
         public var container: ContainerID
         /// The path below the container folder; empty for the container folder itself.
-        public var relativePath: FilePath
+        public var relativePath: RawPath
     }
 
     /// The container location of a root-relative path, or nil when it is not inside a container.
-    public func locate(_ rootRelative: FilePath) -> Location? {
-        guard let first = rootRelative.components.first, let id = ContainerID(folderName: first.string) else { return nil }
-        return Location(container: id, relativePath: FilePath(root: nil, rootRelative.components.dropFirst()))
+    public func locate(_ rootRelative: RawPath) -> Location? {
+        guard let first = rootRelative.firstComponent, let id = ContainerID(folderName: String(decoding: first, as: UTF8.self)) else { return nil }
+        return Location(container: id, relativePath: rootRelative.droppingFirst(1))
     }
 
-    public func folder(of container: ContainerID) -> FilePath {
+    public func folder(of container: ContainerID) -> RawPath {
         root.appending(container.folderName)
     }
 
-    public func absolute(_ location: Location) -> FilePath {
-        folder(of: location.container).appending(location.relativePath.components)
+    public func absolute(_ location: Location) -> RawPath {
+        folder(of: location.container).appending(location.relativePath)
     }
 
     /// "Diary" for `iCloud.com.example.Diary`: what NSMetadataUbiquitousItemContainerDisplayNameKey shows.

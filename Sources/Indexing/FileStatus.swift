@@ -1,7 +1,7 @@
 import CStatx
 import Glibc
 import MetadataIndex
-import SystemPackage
+import RawPaths
 
 /// One status read of an item (statx), with its birth time where the filesystem keeps one.
 struct FileStatus {
@@ -13,9 +13,9 @@ struct FileStatus {
     static let referenceOffset: Double = 978_307_200
 
     /// Reads the status of `path` without following a final symlink; nil if it is gone.
-    static func read(_ path: FilePath) throws(IndexingError) -> FileStatus? {
+    static func read(_ path: RawPath) throws(IndexingError) -> FileStatus? {
         var raw = ubq_file_status()
-        guard path.withPlatformString({ ubq_file_status_at(AT_FDCWD, $0, &raw) }) == 0 else {
+        guard path.withCString({ ubq_file_status_at(AT_FDCWD, $0, &raw) }) == 0 else {
             if errno == ENOENT || errno == ENOTDIR { return nil }
             throw IndexingError(path: path, operation: "statx", errno: errno)
         }
@@ -53,7 +53,7 @@ struct FileStatus {
 
 /// A failed filesystem call while indexing, naming the path and the call.
 public struct IndexingError: Error, Sendable, CustomStringConvertible {
-    public var path: FilePath
+    public var path: RawPath
     public var operation: String
     public var errno: Int32
 

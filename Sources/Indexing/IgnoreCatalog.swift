@@ -1,7 +1,7 @@
 import Foundation
 import IgnoreRules
 import Logging
-import SystemPackage
+import RawPaths
 import UbiquitySettings
 
 /// The ignore rules of each container: the editor and sync temporaries, the patterns of
@@ -40,7 +40,7 @@ final class IgnoreCatalog {
 
     private func load(_ container: ContainerID) -> IgnoreRules {
         let file = layout.folder(of: container).appending(Self.fileName)
-        guard let text = try? String(contentsOfFile: file.string, encoding: .utf8) else { return base }
+        guard let text = try? String(contentsOfFile: file.readable, encoding: .utf8) else { return base }
         do {
             return base.adding(try IgnoreRules(parsing: text, baseDirectory: ""))
         } catch {

@@ -3,7 +3,7 @@ import FileEvents
 import IgnoreRules
 import Logging
 import MetadataIndex
-import SystemPackage
+import RawPaths
 import UbiquitySettings
 
 /// Keeps the metadata index equal to the disk: applies settled watcher changes and
@@ -19,8 +19,10 @@ public final class Indexer {
     private let logger: Logger
     /// Upserts are written in transactions of this many items.
     private let batchSize = 2000
+    /// What reconciliations did since the last `takeStatistics()`.
+    private var statistics = ReconcileStatistics()
 
-    public init(root: FilePath, index: MetadataIndex, extraIgnorePatterns: [String], logger: Logger) throws {
+    public init(root: RawPath, index: MetadataIndex, extraIgnorePatterns: [String], logger: Logger) throws {
         layout = ContainerLayout(root: root)
         self.index = index
         inspector = ItemInspector(detector: try ContentTypeDetector())
@@ -33,53 +35,69 @@ public final class Indexer {
     public func reconcileEverything() throws {
         let present = ContainerDiscovery.containers(in: layout.root)
         for (container, _) in try index.counts() where !present.contains(where: { $0.identifier == container }) {
-            try index.apply([.remove(container: container, relativePath: FilePath())])
+            try index.apply([.remove(container: container, relativePath: RawPath())])
         }
-        for container in present { try reconcile(container, FilePath()) }
+        for container in present { try reconcile(container, RawPath()) }
     }
 
     /// Applies settled changes from the watcher, reading the disk at each path.
+    /// Consecutive looks are handled as one batch: one read for their signatures, one
+    /// transaction for their upserts.
     public func apply(_ changes: [SettledChange]) throws {
-        var pending: [IndexChange] = []
+        var looks: [RawPath] = []
         for change in changes {
             switch change {
-            case .look(let path): try look(path, into: &pending)
+            case .look(let path): looks.append(path)
             case .rescan(let path):
-                try flush(&pending)
+                try look(looks)
+                looks.removeAll()
                 try rescan(path)
             case .moved(let from, let to):
-                try flush(&pending)
+                try look(looks)
+                looks.removeAll()
                 try moved(from: from, to: to)
             }
         }
-        try flush(&pending)
+        try look(looks)
     }
 
-    private func flush(_ pending: inout [IndexChange]) throws {
+    /// Looks at each path and at its parent folder: adding, removing or renaming an entry
+    /// changes the folder's own size and modification time, and inotify reports that only
+    /// as an event on the entry.
+    private func look(_ rootRelativePaths: [RawPath]) throws {
+        guard !rootRelativePaths.isEmpty else { return }
+        var seen = Set<RawPath>()
+        let withParents = rootRelativePaths.flatMap { [$0, $0.removingLastComponent()] }.filter { seen.insert($0).inserted }
+        let located = withParents.compactMap { path in layout.locate(path).map { (path, $0) } }
+        let known = try index.signatures(of: located.map { ($0.1.container.identifier, $0.1.relativePath) })
+        var pending: [IndexChange] = []
+        for (path, location) in located {
+            let signature = known[location.container.identifier]?[location.relativePath]
+            if let change = try look(path, location, known: signature) { pending.append(change) }
+        }
         try index.apply(pending)
-        pending.removeAll()
     }
 
-    private func look(_ rootRelative: FilePath, into pending: inout [IndexChange]) throws {
-        guard let location = layout.locate(rootRelative) else { return }
-        if location.relativePath.isEmpty { return try rescan(rootRelative) }
-        if location.relativePath == FilePath(IgnoreCatalog.fileName) { ignores.invalidate(location.container) }
-        let container = location.container.identifier
-        let absolute = layout.absolute(location)
-        guard let status = try FileStatus.read(absolute), !isIgnored(location, status) else {
-            pending.append(.remove(container: container, relativePath: location.relativePath))
-            return
+    /// What one settled path means for the index. Folders that newly appeared are
+    /// reconciled at once (their contents may predate the watch).
+    private func look(_ rootRelative: RawPath, _ location: ContainerLayout.Location, known: FileSignature?) throws -> IndexChange? {
+        if location.relativePath.isEmpty {
+            // A container folder: only its disappearance matters here.
+            let gone = try FileStatus.read(layout.absolute(location)) == nil
+            return gone ? .remove(container: location.container.identifier, relativePath: RawPath()) : nil
         }
-        let known = try index.signature(container: container, relativePath: location.relativePath)
+        if location.relativePath == RawPath(IgnoreCatalog.fileName) { ignores.invalidate(location.container) }
+        guard let status = try FileStatus.read(layout.absolute(location)), !isIgnored(location, status) else {
+            return known == nil ? nil : .remove(container: location.container.identifier, relativePath: location.relativePath)
+        }
         if status.signature.kind == .folder && known?.kind != .folder {
-            try flush(&pending)
-            return try reconcile(location.container, location.relativePath)
+            try reconcile(location.container, location.relativePath)
+            return nil
         }
-        guard known != status.signature else { return }
-        pending.append(.upsert(snapshot(location, status)))
+        return known == status.signature ? nil : .upsert(snapshot(location, status))
     }
 
-    private func rescan(_ rootRelative: FilePath) throws {
+    private func rescan(_ rootRelative: RawPath) throws {
         guard let location = layout.locate(rootRelative) else {
             if rootRelative.isEmpty { try reconcileEverything() }
             return
@@ -88,7 +106,7 @@ public final class Indexer {
         try reconcile(location.container, location.relativePath)
     }
 
-    private func moved(from: FilePath, to: FilePath) throws {
+    private func moved(from: RawPath, to: RawPath) throws {
         guard let source = layout.locate(from), let target = layout.locate(to),
             source.container == target.container, !source.relativePath.isEmpty, !target.relativePath.isEmpty
         else {
@@ -100,7 +118,7 @@ public final class Indexer {
     }
 
     /// Makes the index equal to the disk for `relativePath` and everything below it.
-    public func reconcile(_ container: ContainerID, _ relativePath: FilePath) throws {
+    public func reconcile(_ container: ContainerID, _ relativePath: RawPath) throws {
         let rules = ignores.rules(for: container)
         var scanner = TreeScanner(ignore: rules)
         let location = ContainerLayout.Location(container: container, relativePath: relativePath)
@@ -110,22 +128,33 @@ public final class Indexer {
             disk[relativePath] = status
         }
         let indexed = try index.signatures(container: container.identifier, under: relativePath)
-        try index.apply(Self.removals(indexed: indexed, disk: disk, container: container.identifier))
+        let removals = Self.removals(indexed: indexed, disk: disk, container: container.identifier)
+        try index.apply(removals)
+        statistics.removed += removals.count
         var batch: [IndexChange] = []
         for (path, status) in disk where indexed[path] != status.signature {
+            statistics.record(status.signature.kind)
             batch.append(.upsert(snapshot(.init(container: container, relativePath: path), status)))
-            if batch.count >= batchSize { try flush(&batch) }
+            if batch.count >= batchSize {
+                try index.apply(batch)
+                batch.removeAll()
+            }
         }
-        try flush(&batch)
+        try index.apply(batch)
+    }
+
+    /// Returns and resets what reconciliations did.
+    public func takeStatistics() -> ReconcileStatistics {
+        defer { statistics = ReconcileStatistics() }
+        return statistics
     }
 
     /// The topmost indexed paths that are gone from the disk (removing a folder removes
     /// everything below it).
-    static func removals(indexed: [FilePath: FileSignature], disk: [FilePath: FileStatus], container: String) -> [IndexChange] {
-        let gone = indexed.keys.filter { disk[$0] == nil }.sorted { $0.components.count < $1.components.count }
-        var removed: [FilePath] = []
-        for path in gone where !removed.contains(where: { path.starts(with: $0) }) { removed.append(path) }
-        return removed.map { .remove(container: container, relativePath: $0) }
+    static func removals(indexed: [RawPath: FileSignature], disk: [RawPath: FileStatus], container: String) -> [IndexChange] {
+        let gone = Set(indexed.keys.filter { disk[$0] == nil })
+        let topmost = gone.filter { path in !path.ancestors.contains(where: gone.contains) }
+        return topmost.sorted().map { .remove(container: container, relativePath: $0) }
     }
 
     private func isIgnored(_ location: ContainerLayout.Location, _ status: FileStatus) -> Bool {
@@ -136,5 +165,21 @@ public final class Indexer {
         inspector.snapshot(
             container: location.container.identifier, displayName: ContainerLayout.displayName(of: location.container),
             relativePath: location.relativePath, absolutePath: layout.absolute(location), status: status)
+    }
+}
+
+/// What reconciliations changed: how many items had to be read again (new or changed
+/// signature), folders updated, and topmost paths removed.
+public struct ReconcileStatistics: Sendable, CustomStringConvertible {
+    public var filesRead = 0
+    public var foldersUpdated = 0
+    public var removed = 0
+
+    mutating func record(_ kind: FileSignature.Kind) {
+        if kind == .folder { foldersUpdated += 1 } else { filesRead += 1 }
+    }
+
+    public var description: String {
+        "\(filesRead) items read, \(foldersUpdated) folders updated, \(removed) removed"
     }
 }

@@ -1,7 +1,7 @@
 import ContentTypes
 import Glibc
 import MetadataIndex
-import SystemPackage
+import RawPaths
 
 /// Reads what the index records of one item: status, content type and, for text, the
 /// text to search. Reads a file's bytes only when its type needs sniffing or its text is
@@ -17,7 +17,7 @@ final class ItemInspector {
         self.detector = detector
     }
 
-    func snapshot(container: String, displayName: String, relativePath: FilePath, absolutePath: FilePath, status: FileStatus) -> ItemSnapshot {
+    func snapshot(container: String, displayName: String, relativePath: RawPath, absolutePath: RawPath, status: FileStatus) -> ItemSnapshot {
         var item = ItemSnapshot(
             container: container, containerDisplayName: displayName, relativePath: relativePath,
             absolutePath: absolutePath, signature: status.signature, created: status.created,
@@ -34,7 +34,7 @@ final class ItemInspector {
     }
 
     private func inspectFile(_ item: inout ItemSnapshot) {
-        let name = item.relativePath.lastComponent.map { FilePath(root: nil, [$0]).rawBytes } ?? []
+        let name = item.relativePath.lastComponent ?? []
         var type = detector.contentType(fileName: name, leadingBytes: nil)
         if detector.needsContent(fileName: name) || type.isText {
             switch readPrefix(item.absolutePath, count: type.isText ? Self.maximumTextBytes : Self.sniffBytes) {
@@ -50,14 +50,14 @@ final class ItemInspector {
         item.setType(type)
     }
 
-    private func contentType(of path: FilePath, leadingBytes: [UInt8]?) -> ContentType {
-        detector.contentType(fileName: path.lastComponent.map { FilePath(root: nil, [$0]).rawBytes } ?? [], leadingBytes: leadingBytes)
+    private func contentType(of path: RawPath, leadingBytes: [UInt8]?) -> ContentType {
+        detector.contentType(fileName: path.lastComponent ?? [], leadingBytes: leadingBytes)
     }
 
-    private func readPrefix(_ path: FilePath, count: Int) -> Result<[UInt8], IndexingError> {
+    private func readPrefix(_ path: RawPath, count: Int) -> Result<[UInt8], IndexingError> {
         // O_NOFOLLOW: the item was a regular file at lstat; if it became a symlink since,
         // do not follow it out of the container. O_NONBLOCK: never hang on a FIFO.
-        let fd = path.withPlatformString { open($0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
+        let fd = path.withCString { open($0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
         guard fd >= 0 else { return .failure(IndexingError(path: path, operation: "open", errno: errno)) }
         defer { close(fd) }
         var buffer = [UInt8](repeating: 0, count: count)
@@ -72,9 +72,9 @@ final class ItemInspector {
         return .success(Array(buffer.prefix(filled)))
     }
 
-    private func readLink(_ path: FilePath) -> [UInt8]? {
+    private func readLink(_ path: RawPath) -> [UInt8]? {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let n = path.withPlatformString { readlink($0, &buffer, buffer.count - 1) }
+        let n = path.withCString { readlink($0, &buffer, buffer.count - 1) }
         guard n >= 0 else { return nil }
         return buffer.prefix(n).map { UInt8(bitPattern: $0) }
     }

@@ -1,7 +1,7 @@
 import FileEvents
 import Glibc
 import IgnoreRules
-import SystemPackage
+import RawPaths
 
 /// Walks a folder tree and reports the status of every item, never following symlinks.
 ///
@@ -17,9 +17,9 @@ struct TreeScanner {
     }
 
     /// The items below `folder` (absolute), keyed by their path relative to `base` + `prefix`.
-    mutating func scan(folder: FilePath, prefix: FilePath) -> [FilePath: FileStatus] {
-        var found: [FilePath: FileStatus] = [:]
-        let fd = folder.withPlatformString { open($0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
+    mutating func scan(folder: RawPath, prefix: RawPath) -> [RawPath: FileStatus] {
+        var found: [RawPath: FileStatus] = [:]
+        let fd = folder.withCString { open($0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
         guard fd >= 0 else {
             if errno != ENOENT && errno != ENOTDIR { failures.append(IndexingError(path: folder, operation: "open", errno: errno)) }
             return found
@@ -29,7 +29,7 @@ struct TreeScanner {
     }
 
     /// Reads one folder (taking ownership of `fd`) and recurses into its subfolders.
-    private mutating func walk(fd: Int32, absolute: FilePath, relative: FilePath, into found: inout [FilePath: FileStatus]) {
+    private mutating func walk(fd: Int32, absolute: RawPath, relative: RawPath, into found: inout [RawPath: FileStatus]) {
         guard let handle = fdopendir(fd) else {
             failures.append(IndexingError(path: absolute, operation: "fdopendir", errno: errno))
             close(fd)
@@ -37,7 +37,7 @@ struct TreeScanner {
         }
         defer { closedir(handle) }
         for name in Self.entryNames(handle) {
-            let childRelative = relative.appending(rawName: name)
+            let childRelative = relative.appending(name)
             guard let status = FileStatus.read(folderFD: fd, name: name) else { continue }
             let isFolder = status.signature.kind == .folder
             if ignore.isIgnored(relativePath: childRelative.readable, isDirectory: isFolder) { continue }
@@ -45,9 +45,9 @@ struct TreeScanner {
             guard isFolder else { continue }
             let childFD = name.withCString { openat(fd, $0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
             if childFD >= 0 {
-                walk(fd: childFD, absolute: absolute.appending(rawName: name), relative: childRelative, into: &found)
+                walk(fd: childFD, absolute: absolute.appending(name), relative: childRelative, into: &found)
             } else if errno != ENOENT {
-                failures.append(IndexingError(path: absolute.appending(rawName: name), operation: "openat", errno: errno))
+                failures.append(IndexingError(path: absolute.appending(name), operation: "openat", errno: errno))
             }
         }
     }

@@ -1,9 +1,9 @@
 import Foundation
 import GRDB
-import SystemPackage
+import RawPaths
 
 enum IndexReader {
-    static func signatures(_ db: Database, container: String, under path: FilePath) throws -> [FilePath: FileSignature] {
+    static func signatures(_ db: Database, container: String, under path: RawPath) throws -> [RawPath: FileSignature] {
         let (low, high) = IndexWriter.subtreeRange(path)
         let rows = try Row.fetchCursor(
             db,
@@ -11,10 +11,10 @@ enum IndexReader {
                 SELECT rel, kind, device, inode, size, mtime_ns, ctime_ns FROM items
                 WHERE container = ? AND (rel = ? OR (rel > ? AND rel < ?))
                 """,
-            arguments: [container, Data(path.rawBytes), path.isEmpty ? Data() : low, path.isEmpty ? Data([0xFF]) : high])
-        var result: [FilePath: FileSignature] = [:]
+            arguments: [container, Data(path.bytes), path.isEmpty ? Data() : low, path.isEmpty ? Data([0xFF]) : high])
+        var result: [RawPath: FileSignature] = [:]
         while let row = try rows.next() {
-            result[FilePath(rawBytes: row["rel"] as Data)] = signature(row)
+            result[RawPath(bytes: row["rel"] as Data)] = signature(row)
         }
         return result
     }

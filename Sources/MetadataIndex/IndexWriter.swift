@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import PredicateKit
-import SystemPackage
+import RawPaths
 
 /// Writes changes inside one transaction, with cached statements (100k upserts in one
 /// transaction take about a second this way: LINUX-NOTES.md).
@@ -36,36 +36,40 @@ struct IndexWriter {
         try db.cachedStatement(sql: "INSERT INTO item_text(rowid, content) VALUES (?, ?)").execute(arguments: [id, text])
     }
 
-    private func remove(container: String, _ path: FilePath) throws {
+    private func remove(container: String, _ path: RawPath) throws {
+        if path.isEmpty {
+            try db.cachedStatement(sql: "DELETE FROM items WHERE container = ?").execute(arguments: [container])
+            return
+        }
         let (low, high) = Self.subtreeRange(path)
         try db.cachedStatement(sql: "DELETE FROM items WHERE container = ? AND (rel = ? OR (rel > ? AND rel < ?))")
-            .execute(arguments: [container, Data(path.rawBytes), low, high])
+            .execute(arguments: [container, Data(path.bytes), low, high])
     }
 
     /// Moves a folder's row and all rows below it, recomputing their path columns.
-    private func move(container: String, from: FilePath, to: FilePath, absoluteTo: FilePath) throws {
+    private func move(container: String, from: RawPath, to: RawPath, absoluteTo: RawPath) throws {
         try remove(container: container, to)
         let (low, high) = Self.subtreeRange(from)
         let rows = try Row.fetchAll(
             db, sql: "SELECT id, rel, kind FROM items WHERE container = ? AND (rel = ? OR (rel > ? AND rel < ?))",
-            arguments: [container, Data(from.rawBytes), low, high])
+            arguments: [container, Data(from.bytes), low, high])
         let update = try db.cachedStatement(sql: """
             UPDATE items SET rel = ?, scope = ?, fs_name = ?, fs_name_fold = ?, display_name = ?, display_name_fold = ?,
                 path = ?, path_fold = ?, url = ? WHERE id = ?
             """)
         let containerFolder = absoluteTo.removingLastComponents(to.components.count)
         for row in rows {
-            let oldRel = FilePath(rawBytes: row["rel"] as Data)
-            let newRel = oldRel.rebasedPath(from: from, to: to)
-            let names = PathColumns(relative: newRel, absolute: containerFolder.appending(newRel.components), isFolder: row["kind"] == "folder")
-            let values: [(any DatabaseValueConvertible)?] = [Data(newRel.rawBytes), names.scope] + names.textColumns + [row["id"] as Int64]
+            let oldRel = RawPath(bytes: row["rel"] as Data)
+            let newRel = oldRel.rebased(from: from, to: to)
+            let names = PathColumns(relative: newRel, absolute: containerFolder.appending(newRel), isFolder: row["kind"] == "folder")
+            let values: [(any DatabaseValueConvertible)?] = [Data(newRel.bytes), names.scope] + names.textColumns + [row["id"] as Int64]
             try update.execute(arguments: StatementArguments(values))
         }
     }
 
     /// Blob bounds of everything strictly below `path`: `path/` ≤ rel < `path0` ('0' follows '/').
-    static func subtreeRange(_ path: FilePath) -> (Data, Data) {
-        let bytes = path.rawBytes
+    static func subtreeRange(_ path: RawPath) -> (Data, Data) {
+        let bytes = path.bytes
         return (Data(bytes + [0x2F]), Data(bytes + [0x30]))
     }
 
@@ -87,7 +91,7 @@ struct IndexWriter {
     static func values(of item: ItemSnapshot) -> [(any DatabaseValueConvertible)?] {
         let signature = item.signature
         let names = PathColumns(relative: item.relativePath, absolute: item.absolutePath, isFolder: signature.kind == .folder)
-        let head: [(any DatabaseValueConvertible)?] = [item.container, Data(item.relativePath.rawBytes), names.scope, signature.kind.rawValue]
+        let head: [(any DatabaseValueConvertible)?] = [item.container, Data(item.relativePath.bytes), names.scope, signature.kind.rawValue]
         let tail: [(any DatabaseValueConvertible)?] = [
             signature.size, item.created, item.modified, item.contentType, item.symlinkTarget.map { Data($0) },
             Int64(bitPattern: signature.device), Int64(bitPattern: signature.inode), signature.modifiedNanoseconds,
@@ -102,10 +106,10 @@ struct PathColumns {
     var scope: String
     var textColumns: [(any DatabaseValueConvertible)?]
 
-    init(relative: FilePath, absolute: FilePath, isFolder: Bool) {
-        let name = relative.lastComponent.map { FilePath(root: nil, [$0]).readable } ?? ""
+    init(relative: RawPath, absolute: RawPath, isFolder: Bool) {
+        let name = relative.lastComponent.map { String(decoding: $0, as: UTF8.self) } ?? ""
         let path = absolute.readable
-        scope = relative.components.first?.string == "Documents" ? "documents" : "data"
+        scope = relative.firstComponent == Array("Documents".utf8) ? "documents" : "data"
         textColumns = [name, Self.fold(name), name, Self.fold(name), path, Self.fold(path), absolute.fileURLString(isFolder: isFolder)]
     }
 
@@ -114,16 +118,10 @@ struct PathColumns {
     }
 }
 
-extension FilePath {
-    func rebasedPath(from: FilePath, to: FilePath) -> FilePath {
-        var result = to
-        result.append(components.dropFirst(from.components.count))
-        return result
-    }
-
-    func removingLastComponents(_ count: Int) -> FilePath {
+extension RawPath {
+    func removingLastComponents(_ count: Int) -> RawPath {
         var result = self
-        for _ in 0..<count { result.removeLastComponent() }
+        for _ in 0..<count { result = result.removingLastComponent() }
         return result
     }
 }

@@ -2,6 +2,7 @@ import APIModel
 import Foundation
 import GRDB
 import PredicateKit
+import RawPaths
 
 /// How attributes map to columns, for SQL compilation and for reading rows back.
 enum ItemColumns {
@@ -85,24 +86,7 @@ enum ItemColumns {
 
     static func rawPath(_ row: Row) -> Data {
         // `path` is the readable rendering; the raw path is rebuilt from the URL, which
-        // percent-encodes every byte.
-        let url: String = row["url"]
-        return Data(percentDecoded(url.dropFirst("file://".count)))
-    }
-
-    private static func percentDecoded(_ text: Substring) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var iterator = Array(text.utf8).makeIterator()
-        while let byte = iterator.next() {
-            if byte == UInt8(ascii: "%"), let high = iterator.next(), let low = iterator.next(),
-                let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
-            {
-                bytes.append(value)
-            } else {
-                bytes.append(byte)
-            }
-        }
-        if bytes.count > 1 && bytes.last == UInt8(ascii: "/") { bytes.removeLast() }
-        return bytes
+        // percent-encodes every byte that needs it.
+        Data(RawPath(fileURLString: row["url"])?.bytes ?? [])
     }
 }

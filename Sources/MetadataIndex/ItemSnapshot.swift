@@ -1,4 +1,4 @@
-import SystemPackage
+import RawPaths
 
 /// What the index records of an item's identity on disk, to tell whether it changed
 /// without reading it again.
@@ -27,8 +27,8 @@ public struct ItemSnapshot: Sendable, Equatable {
     public var container: String
     public var containerDisplayName: String
     /// The path below the container folder.
-    public var relativePath: FilePath
-    public var absolutePath: FilePath
+    public var relativePath: RawPath
+    public var absolutePath: RawPath
     public var signature: FileSignature
     /// Seconds since 2001-01-01 (birth time where the filesystem records it).
     public var created: Double?
@@ -41,7 +41,7 @@ public struct ItemSnapshot: Sendable, Equatable {
     /// Why the item could not be read, if it could not.
     public var readError: String?
 
-    public init(container: String, containerDisplayName: String, relativePath: FilePath, absolutePath: FilePath, signature: FileSignature, created: Double?, modified: Double, contentType: String, contentTypeTree: [String], symlinkTarget: [UInt8]? = nil, textContent: String? = nil, readError: String? = nil) {
+    public init(container: String, containerDisplayName: String, relativePath: RawPath, absolutePath: RawPath, signature: FileSignature, created: Double?, modified: Double, contentType: String, contentTypeTree: [String], symlinkTarget: [UInt8]? = nil, textContent: String? = nil, readError: String? = nil) {
         self.container = container
         self.containerDisplayName = containerDisplayName
         self.relativePath = relativePath
@@ -61,7 +61,7 @@ public struct ItemSnapshot: Sendable, Equatable {
 public enum IndexChange: Sendable, Equatable {
     case upsert(ItemSnapshot)
     /// Removes the item at the path and everything below it.
-    case remove(container: String, relativePath: FilePath)
+    case remove(container: String, relativePath: RawPath)
     /// A folder moved: its row and every row below it follow.
-    case move(container: String, from: FilePath, to: FilePath, absoluteTo: FilePath)
+    case move(container: String, from: RawPath, to: RawPath, absoluteTo: RawPath)
 }

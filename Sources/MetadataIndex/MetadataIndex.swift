@@ -1,7 +1,7 @@
 import APIModel
 import Foundation
 import GRDB
-import SystemPackage
+import RawPaths
 
 /// The metadata index: one SQLite database (WAL) in the state folder.
 ///
@@ -9,21 +9,26 @@ import SystemPackage
 public final class MetadataIndex: Sendable {
     let pool: DatabasePool
     /// The root folder the rows' absolute paths were computed for.
-    public let root: FilePath
+    public let root: RawPath
 
     /// Opens (creating or migrating) the index at `path`. An index built for another
     /// root is emptied: its absolute paths would all be wrong, and a scan rebuilds it.
-    public init(path: String, root: FilePath) throws {
+    public init(path: String, root: RawPath) throws {
         var configuration = Configuration()
         configuration.journalMode = .wal
         configuration.busyMode = .timeout(5)
+        // WAL with synchronous=NORMAL: commits do not fsync, and a crash can lose only the
+        // last transactions, never corrupt the file. The index is derived data that the
+        // start-up reconciliation rebuilds from the disk, so durability is not worth an
+        // fsync per batch of changes.
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         pool = try DatabasePool(path: path, configuration: configuration)
         self.root = root
         try Schema.migrator().migrate(pool)
         try pool.write { db in try Self.adopt(root: root, db) }
     }
 
-    private static func adopt(root: FilePath, _ db: Database) throws {
+    private static func adopt(root: RawPath, _ db: Database) throws {
         let recorded = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'root'")
         guard recorded != root.readable else { return }
         try db.execute(sql: "DELETE FROM items")
@@ -41,7 +46,7 @@ public final class MetadataIndex: Sendable {
 
     /// The signatures of the item at `relativePath` and of everything below it, keyed by
     /// path below the container; what a reconciliation compares the disk with.
-    public func signatures(container: String, under relativePath: FilePath) throws -> [FilePath: FileSignature] {
+    public func signatures(container: String, under relativePath: RawPath) throws -> [RawPath: FileSignature] {
         try pool.read { db in try IndexReader.signatures(db, container: container, under: relativePath) }
     }
 
@@ -54,23 +59,26 @@ public final class MetadataIndex: Sendable {
     }
 
     /// Every attribute of one item, or nil if the index has no such item.
-    public func item(container: String, relativePath: FilePath) throws -> ResultItem? {
+    public func item(container: String, relativePath: RawPath) throws -> ResultItem? {
         try pool.read { db in
             let sql = "SELECT \(ItemColumns.selectList) FROM items WHERE container = ? AND rel = ?"
-            guard let row = try Row.fetchOne(db, sql: sql, arguments: [container, Data(relativePath.rawBytes)]) else { return nil }
+            guard let row = try Row.fetchOne(db, sql: sql, arguments: [container, Data(relativePath.bytes)]) else { return nil }
             return try ItemColumns.resultItem(row, attributes: MetadataAttribute.all.map(\.name), db: db)
         }
     }
 }
 
 extension MetadataIndex {
-    /// The signature of one item, or nil if the index has none.
-    public func signature(container: String, relativePath: FilePath) throws -> FileSignature? {
+    /// The signatures of the items at these paths (those the index has), in one read.
+    public func signatures(of items: [(container: String, relativePath: RawPath)]) throws -> [String: [RawPath: FileSignature]] {
         try pool.read { db in
-            let row = try Row.fetchOne(
-                db, sql: "SELECT kind, device, inode, size, mtime_ns, ctime_ns FROM items WHERE container = ? AND rel = ?",
-                arguments: [container, Data(relativePath.rawBytes)])
-            return row.map(IndexReader.signature)
+            let statement = try db.cachedStatement(sql: "SELECT kind, device, inode, size, mtime_ns, ctime_ns FROM items WHERE container = ? AND rel = ?")
+            var result: [String: [RawPath: FileSignature]] = [:]
+            for item in items {
+                guard let row = try Row.fetchOne(statement, arguments: [item.container, Data(item.relativePath.bytes)]) else { continue }
+                result[item.container, default: [:]][item.relativePath] = IndexReader.signature(row)
+            }
+            return result
         }
     }
 }

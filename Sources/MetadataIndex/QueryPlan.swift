@@ -11,6 +11,7 @@ public struct QueryPlan: Sendable {
 
     public init(_ request: QueryRequest) throws(QueryPlanError) {
         self.request = request
+        try Self.checkSortKeys(request.sort)
         guard let text = request.predicate, text.contains(where: { !$0.isWhitespace }) else { return }
         let parsed: Predicate
         do {
@@ -28,7 +29,6 @@ public struct QueryPlan: Sendable {
             throw QueryPlanError(kind: "predicate", message: "\(error)")
         }
         predicate = canonical
-        try Self.checkSortKeys(request.sort)
     }
 
     private static func checkSortKeys(_ keys: [SortKey]) throws(QueryPlanError) {

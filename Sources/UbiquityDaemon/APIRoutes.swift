@@ -4,7 +4,7 @@ import Hummingbird
 import Indexing
 import Logging
 import MetadataIndex
-import SystemPackage
+import RawPaths
 import UbiquitySettings
 
 /// The handlers of the local API (see `docs/API.md`).
@@ -14,8 +14,10 @@ struct APIRoutes: Sendable {
     let pipeline: IndexPipeline
     let state: DaemonState
     let logger: Logger
-    /// How long a query waits for its sync cookie before answering anyway.
-    let syncTimeout: Duration = .seconds(5)
+    /// How long a query waits for its sync cookie before answering anyway (watchman's
+    /// default sync timeout). Only a stuck watcher makes it expire: under a burst of
+    /// changes the cookie simply queues behind them.
+    let syncTimeout: Duration = .seconds(60)
 
     func register(on router: Router<BasicRequestContext>) {
         router.get(RouterPath(Route.status)) { _, _ in try await status() }
@@ -32,7 +34,7 @@ struct APIRoutes: Sendable {
         let counts = try index.counts()
         let pending = await pipeline.pendingCount
         let items = counts.values.reduce(0, +)
-        let containerCount = settings.containers(discovered: ContainerDiscovery.folderNames(in: FilePath(settings.root))).count
+        let containerCount = settings.containers(discovered: ContainerDiscovery.folderNames(in: RawPath(settings.root))).count
         return JSONResponse.encode(DaemonStatus(
             version: DaemonVersion.current, pid: getpid(), root: settings.root, containers: containerCount, items: items,
             pending: pending, watchedFolders: state.watcher?.watchedFolderCount ?? 0,
@@ -42,7 +44,7 @@ struct APIRoutes: Sendable {
 
     private func containers() throws -> Response {
         let counts = try index.counts()
-        let list = settings.containers(discovered: ContainerDiscovery.folderNames(in: FilePath(settings.root))).map {
+        let list = settings.containers(discovered: ContainerDiscovery.folderNames(in: RawPath(settings.root))).map {
             ContainerInfo(id: $0.id.identifier, url: $0.folder, documents: $0.documents, items: counts[$0.id.identifier] ?? 0)
         }
         return JSONResponse.encode(list)
@@ -63,9 +65,9 @@ struct APIRoutes: Sendable {
     private func item(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let body = try await request.decode(as: ItemRequest.self, context: context)
         try await sync()
-        let path = FilePath(rawBytes: body.rawPath).lexicallyNormalized()
-        let layout = ContainerLayout(root: FilePath(settings.root))
-        guard path.starts(with: layout.root), let location = layout.locate(FilePath(root: nil, path.components.dropFirst(layout.root.components.count))),
+        let path = RawPath(bytes: body.rawPath).lexicallyNormalized()
+        let layout = ContainerLayout(root: RawPath(settings.root))
+        guard path.isSame(orBelow: layout.root), let location = layout.locate(path.droppingFirst(layout.root.components.count)),
             let item = try index.item(container: location.container.identifier, relativePath: location.relativePath)
         else {
             return JSONResponse.error(.notFound, APIError(error: "not-found", message: "\(path.readable) is not an indexed item of a container under \(settings.root)"))

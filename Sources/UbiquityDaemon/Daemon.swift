@@ -5,7 +5,7 @@ import Logging
 import MetadataIndex
 import NIOCore
 import ServiceLifecycle
-import SystemPackage
+import RawPaths
 import UbiquitySettings
 import Watching
 
@@ -30,10 +30,10 @@ public struct Daemon {
     }
 
     public func run() async throws {
-        let containers = settings.containers(discovered: ContainerDiscovery.folderNames(in: FilePath(settings.root)))
+        let containers = settings.containers(discovered: ContainerDiscovery.folderNames(in: RawPath(settings.root)))
         try Folders.prepare(settings, containers: containers)
         let lock = try InstanceLock(stateDirectory: settings.stateDirectory)
-        let root = FilePath(settings.root)
+        let root = RawPath(settings.root)
         let index = try MetadataIndex(path: settings.indexPath, root: root)
         let indexer = try Indexer(root: root, index: index, extraIgnorePatterns: settings.ignorePatterns, logger: logger)
         let pipeline = IndexPipeline(indexer: indexer, root: root, settleMilliseconds: settings.settleMilliseconds, logger: logger)
@@ -42,9 +42,9 @@ public struct Daemon {
         try await watcher.start()
         notifier.notify("STATUS=scanning \(settings.root)")
         let scanStart = ContinuousClock.now
-        await pipeline.reconcileEverything()
+        let statistics = await pipeline.reconcileEverything()
         let items = (try? index.counts().values.reduce(0, +)) ?? 0
-        logger.info("indexed \(items) items in \(containers.count) containers in \(ContinuousClock.now - scanStart)")
+        logger.info("start-up reconciliation: \(statistics) in \(ContinuousClock.now - scanStart); \(items) items in \(containers.count) containers")
 
         let routes = APIRoutes(settings: settings, index: index, pipeline: pipeline, state: DaemonState(watcher: watcher), logger: logger)
         let server = try makeServer(routes: routes, status: StatusLine.text(containers: containers.count, items: items, pending: 0))

@@ -3,7 +3,7 @@ import Foundation
 import Indexing
 import Logging
 import MetadataIndex
-import SystemPackage
+import RawPaths
 
 /// Everything between the watcher and the index, serialized in one actor: raw events go
 /// into the settler; settled changes go to the indexer; sync cookies wake the queries
@@ -11,12 +11,12 @@ import SystemPackage
 actor IndexPipeline {
     private var settler: EventSettler
     private let indexer: Indexer
-    private let root: FilePath
+    private let root: RawPath
     private let logger: Logger
     private var cookieWaiters: [String: CheckedContinuation<Void, Never>] = [:]
     private var cookieCounter = 0
 
-    init(indexer: Indexer, root: FilePath, settleMilliseconds: Int, logger: Logger) {
+    init(indexer: Indexer, root: RawPath, settleMilliseconds: Int, logger: Logger) {
         self.indexer = indexer
         self.root = root
         self.logger = logger
@@ -25,9 +25,10 @@ actor IndexPipeline {
             openFileTimeoutNanoseconds: 2_000_000_000)
     }
 
-    /// The first reconciliation: the index becomes equal to the disk.
-    func reconcileEverything() {
+    /// The first reconciliation: the index becomes equal to the disk. Returns what it changed.
+    func reconcileEverything() -> ReconcileStatistics {
         run { try indexer.reconcileEverything() }
+        return indexer.takeStatistics()
     }
 
     func record(_ event: WatchEvent) {
@@ -60,7 +61,7 @@ actor IndexPipeline {
     private func applyCompleted() {
         apply(settler.takeCompleted())
         for name in settler.takeCookies() {
-            unlink(root.appending(name).string)
+            unlink(root.appending(name).readable)
             cookieWaiters.removeValue(forKey: name)?.resume()
         }
     }
@@ -79,7 +80,7 @@ actor IndexPipeline {
     func makeCookie() throws -> String {
         cookieCounter += 1
         let name = "\(WatchEvent.cookiePrefix)\(getpid())-\(cookieCounter)"
-        let path = root.appending(name).string
+        let path = root.appending(name).readable
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw DaemonError.syscall("create sync cookie", path: path) }
         close(fd)
@@ -93,7 +94,7 @@ actor IndexPipeline {
     /// Gives up on a cookie (the watcher did not deliver it in time).
     func abandonCookie(_ name: String) {
         cookieWaiters.removeValue(forKey: name)?.resume()
-        unlink(root.appending(name).string)
+        unlink(root.appending(name).readable)
     }
 
     private static func now() -> UInt64 {

@@ -25,9 +25,12 @@ struct IndexService: Service {
         }
     }
 
-    /// Ends when the watcher stops (its stream finishes).
+    /// Ends when the watcher stops (its stream finishes) or shutdown begins. Events still
+    /// buffered then are dropped: the start-up reconciliation of the next run finds what
+    /// they were about on the disk.
     private func forwardEvents(kick: AsyncStream<Void>.Continuation) async {
         for await event in watcher.events {
+            if Task.isShuttingDownGracefully || Task.isCancelled { break }
             await pipeline.record(event)
             kick.yield()
         }
@@ -35,12 +38,15 @@ struct IndexService: Service {
     }
 
     /// Sleeps until the next path settles (or until an event arrives when none is
-    /// pending), then applies what settled.
+    /// pending), then applies what settled. Waits at least `batchInterval` between two
+    /// applications, so a burst of changes is written in a few large transactions rather
+    /// than one per file.
     private func settleLoop(kicks: AsyncStream<Void>) async {
         var wakeups = kicks.makeAsyncIterator()
+        let batchInterval: UInt64 = 10_000_000
         while !Task.isCancelled {
             if let wait = await pipeline.nanosecondsUntilNextDeadline() {
-                if wait > 0 { try? await Task.sleep(for: .nanoseconds(wait)) }
+                try? await Task.sleep(for: .nanoseconds(max(wait, batchInterval)))
             } else if await wakeups.next() == nil {
                 return
             }

@@ -1,28 +1,28 @@
 import FileEvents
 import Glibc
-import SystemPackage
+import RawPaths
 
 /// Lists the subfolders of a folder without following symlinks, keeping raw name bytes.
 enum DirectoryListing {
-    static func subfolders(of folder: FilePath, relative: FilePath) -> [FilePath] {
-        guard let handle = folder.withPlatformString({ opendir($0) }) else { return [] }
+    static func subfolders(of folder: RawPath, relative: RawPath) -> [RawPath] {
+        guard let handle = folder.withCString({ opendir($0) }) else { return [] }
         defer { closedir(handle) }
-        var result: [FilePath] = []
+        var result: [RawPath] = []
         while let entry = readdir(handle) {
             guard entry.pointee.d_type == DT_DIR || entry.pointee.d_type == DT_UNKNOWN else { continue }
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 Array(raw.prefix(while: { $0 != 0 }))
             }
             if name == [0x2E] || name == [0x2E, 0x2E] { continue }
-            let child = relative.appending(rawName: name)
-            if entry.pointee.d_type == DT_UNKNOWN && !isFolder(folder.appending(rawName: name)) { continue }
+            let child = relative.appending(name)
+            if entry.pointee.d_type == DT_UNKNOWN && !isFolder(folder.appending(name)) { continue }
             result.append(child)
         }
         return result
     }
 
-    private static func isFolder(_ path: FilePath) -> Bool {
+    private static func isFolder(_ path: RawPath) -> Bool {
         var info = stat()
-        return path.withPlatformString { lstat($0, &info) } == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+        return path.withCString { lstat($0, &info) } == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 }

@@ -2,7 +2,7 @@ import CInotifyTools
 import FileEvents
 import Foundation
 import Logging
-import SystemPackage
+import RawPaths
 
 /// Watches a folder tree with libinotifytools and streams `WatchEvent`s.
 ///
@@ -11,7 +11,7 @@ import SystemPackage
 /// most one watcher may run per process. Everything the thread decides about events is
 /// done by the pure `EventTranslator`; this type only carries out its actions.
 public final class InotifyWatcher: Sendable {
-    public let root: FilePath
+    public let root: RawPath
     public let events: AsyncStream<WatchEvent>
     private let continuation: AsyncStream<WatchEvent>.Continuation
     private let control: WatcherControl
@@ -20,7 +20,7 @@ public final class InotifyWatcher: Sendable {
     /// - Parameters:
     ///   - pollInterval: how often folders that could not be watched (out of inotify
     ///     watches) are rescanned instead.
-    public init(root: FilePath, pollInterval: Duration = .seconds(5), logger: Logger) {
+    public init(root: RawPath, pollInterval: Duration = .seconds(5), logger: Logger) {
         self.root = root
         self.logger = logger
         (events, continuation) = AsyncStream.makeStream(of: WatchEvent.self, bufferingPolicy: .unbounded)

@@ -3,21 +3,21 @@ import FileEvents
 import Foundation
 import Glibc
 import Logging
-import SystemPackage
+import RawPaths
 
 /// The body of the one thread that calls libinotifytools.
 final class WatcherThread: @unchecked Sendable {
     // @unchecked: every stored var is touched only by the watcher thread.
-    private let root: FilePath
+    private let root: RawPath
     private let control: WatcherControl
     private let output: AsyncStream<WatchEvent>.Continuation
     private let logger: Logger
     private var translator = EventTranslator()
-    private var polledFolders: Set<FilePath> = []
+    private var polledFolders: Set<RawPath> = []
     private var lastPoll = ContinuousClock.now
     private var warnedAboutWatchLimit = false
 
-    init(root: FilePath, control: WatcherControl, output: AsyncStream<WatchEvent>.Continuation, logger: Logger) {
+    init(root: RawPath, control: WatcherControl, output: AsyncStream<WatchEvent>.Continuation, logger: Logger) {
         self.root = root
         self.control = control
         self.output = output
@@ -35,7 +35,7 @@ final class WatcherThread: @unchecked Sendable {
             onReady(.failure(WatcherError(code: .initializationFailed, message: "inotify could not start: \(reason)")))
             return
         }
-        guard watchSubtree(FilePath()) else {
+        guard watchSubtree(RawPath()) else {
             onReady(.failure(WatcherError(code: .rootNotWatchable, message: "cannot watch \(root): \(String(cString: strerror(inotifytools_error())))")))
             return
         }
@@ -92,7 +92,7 @@ final class WatcherThread: @unchecked Sendable {
     /// Watches `relative` and every folder below it. Returns false only when `relative`
     /// itself could not be watched.
     @discardableResult
-    private func watchSubtree(_ relative: FilePath) -> Bool {
+    private func watchSubtree(_ relative: RawPath) -> Bool {
         var pending = [relative]
         var first = true
         while let folder = pending.popLast() {
@@ -104,7 +104,7 @@ final class WatcherThread: @unchecked Sendable {
         return true
     }
 
-    private func watchFolder(_ folder: FilePath) -> Bool {
+    private func watchFolder(_ folder: RawPath) -> Bool {
         let name = libraryName(folder)
         if inotifytools_watch_file(name, Int32(bitPattern: InotifyMask.watched.rawValue)) != 0 {
             let watch = inotifytools_wd_from_filename(name)
@@ -117,7 +117,7 @@ final class WatcherThread: @unchecked Sendable {
         return false
     }
 
-    private func startPolling(_ folder: FilePath) {
+    private func startPolling(_ folder: RawPath) {
         polledFolders.insert(folder)
         guard !warnedAboutWatchLimit else { return }
         warnedAboutWatchLimit = true
@@ -130,23 +130,21 @@ final class WatcherThread: @unchecked Sendable {
     private func pollUnwatchedFolders() {
         guard !polledFolders.isEmpty, ContinuousClock.now - lastPoll >= control.pollInterval else { return }
         lastPoll = .now
-        for folder in polledFolders.sorted(by: { $0.string < $1.string }) { output.yield(.rescan(folder)) }
+        for folder in polledFolders.sorted() { output.yield(.rescan(folder)) }
     }
 
-    private func isGone(_ folder: FilePath) -> Bool {
+    private func isGone(_ folder: RawPath) -> Bool {
         var info = stat()
-        return absolute(folder).withPlatformString { lstat($0, &info) } != 0
+        return absolute(folder).withCString { lstat($0, &info) } != 0
     }
 
-    private func absolute(_ relative: FilePath) -> FilePath {
-        root.appending(relative.components)
+    private func absolute(_ relative: RawPath) -> RawPath {
+        root.appending(relative)
     }
 
     /// libinotifytools names folders with a trailing slash. Built from the raw bytes, so
     /// names that are not valid UTF-8 survive.
-    private func libraryName(_ relative: FilePath) -> [CChar] {
-        absolute(relative).withPlatformString { path in
-            Array(UnsafeBufferPointer(start: path, count: strlen(path))) + [0x2F, 0]
-        }
+    private func libraryName(_ relative: RawPath) -> [CChar] {
+        (absolute(relative).bytes + [0x2F, 0]).map { CChar(bitPattern: $0) }
     }
 }

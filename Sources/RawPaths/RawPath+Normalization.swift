@@ -1,0 +1,59 @@
+extension RawPath {
+    /// `.` and `..` resolved as text (no symlinks followed), for absolute paths a user typed.
+    public func lexicallyNormalized() -> RawPath {
+        var names: [ArraySlice<UInt8>] = []
+        for name in components {
+            if name.elementsEqual([UInt8(ascii: ".")]) { continue }
+            if name.elementsEqual([UInt8(ascii: "."), UInt8(ascii: ".")]) {
+                if !names.isEmpty { names.removeLast() }
+                continue
+            }
+            names.append(name)
+        }
+        let joined = RawPath(joining: names)
+        return isAbsolute ? RawPath(bytes: [Self.slash] + joined.bytes) : joined
+    }
+
+    /// A `file://` URL that keeps every byte (percent-encoded where needed), with a
+    /// trailing slash for folders as Foundation writes them.
+    public func fileURLString(isFolder: Bool) -> String {
+        var url = "file://"
+        for byte in bytes {
+            if Self.urlSafe.contains(byte) {
+                url.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                url += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+            }
+        }
+        return isFolder && !url.hasSuffix("/") ? url + "/" : url
+    }
+
+    /// The path of a `file://` URL made by `fileURLString`.
+    public init?(fileURLString url: String) {
+        guard url.hasPrefix("file://") else { return nil }
+        var bytes: [UInt8] = []
+        var iterator = Array(url.utf8.dropFirst(7)).makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = iterator.next().flatMap(Self.hexValue), let low = iterator.next().flatMap(Self.hexValue) else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        self.init(bytes: bytes)
+    }
+
+    private static func hexValue(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return digit - UInt8(ascii: "0")
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return digit - UInt8(ascii: "A") + 10
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return digit - UInt8(ascii: "a") + 10
+        default: return nil
+        }
+    }
+
+    private static let urlSafe: Set<UInt8> = Set(
+        Array(UInt8(ascii: "a")...UInt8(ascii: "z")) + Array(UInt8(ascii: "A")...UInt8(ascii: "Z"))
+            + Array(UInt8(ascii: "0")...UInt8(ascii: "9")) + Array("-._~/!$&'()*+,;=:@".utf8))
+}

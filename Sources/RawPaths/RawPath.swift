@@ -1,0 +1,115 @@
+/// A path as the filesystem sees it: bytes separated by '/'.
+///
+/// Linux names are bytes, not text: a name may hold a newline or be invalid UTF-8, and it
+/// must keep its identity through the watcher, the index and back to `open`. This type
+/// keeps the bytes and does only what the daemon needs, cheaply: it sits on the hot path
+/// of every inotify event. A relative path has no leading '/'; the empty path is the root
+/// of whatever it is relative to.
+public struct RawPath: Sendable, Hashable, Comparable, CustomStringConvertible, ExpressibleByStringLiteral {
+    public private(set) var bytes: [UInt8]
+
+    public init() {
+        bytes = []
+    }
+
+    public init(bytes: some Sequence<UInt8>) {
+        self.bytes = Array(bytes)
+        while self.bytes.count > 1 && self.bytes.last == Self.slash { self.bytes.removeLast() }
+    }
+
+    public init(_ text: String) {
+        self.init(bytes: text.utf8)
+    }
+
+    public init(stringLiteral text: String) {
+        self.init(text)
+    }
+
+    static let slash = UInt8(ascii: "/")
+
+    public var isEmpty: Bool { bytes.isEmpty }
+    public var isAbsolute: Bool { bytes.first == Self.slash }
+
+    /// The names, in order ('/' separators and empty names dropped).
+    public var components: [ArraySlice<UInt8>] {
+        bytes.split(separator: Self.slash, omittingEmptySubsequences: true)
+    }
+
+    public var lastComponent: [UInt8]? {
+        guard let index = bytes.lastIndex(of: Self.slash) else { return bytes.isEmpty ? nil : bytes }
+        return index == bytes.count - 1 ? nil : Array(bytes[(index + 1)...])
+    }
+
+    public var firstComponent: [UInt8]? {
+        components.first.map(Array.init)
+    }
+
+    /// `self/name`.
+    public func appending(_ name: some Collection<UInt8>) -> RawPath {
+        if name.isEmpty { return self }
+        if bytes.isEmpty { return RawPath(bytes: name) }
+        var result = bytes
+        if result.last != Self.slash { result.append(Self.slash) }
+        result.append(contentsOf: name.drop(while: { $0 == Self.slash }))
+        return RawPath(bytes: result)
+    }
+
+    public func appending(_ name: String) -> RawPath { appending(Array(name.utf8)) }
+    public func appending(_ other: RawPath) -> RawPath { appending(other.bytes) }
+
+    /// The path without its first `count` names (relative).
+    public func droppingFirst(_ count: Int) -> RawPath {
+        RawPath(joining: components.dropFirst(count))
+    }
+
+    /// Every folder above this path, nearest first (for a relative path, down to but not
+    /// including the empty path).
+    public var ancestors: [RawPath] {
+        var result: [RawPath] = []
+        var current = removingLastComponent()
+        while !current.isEmpty && current != self && current.bytes != [Self.slash] {
+            result.append(current)
+            current = current.removingLastComponent()
+        }
+        return result
+    }
+
+    public func removingLastComponent() -> RawPath {
+        guard let index = bytes.lastIndex(of: Self.slash) else { return RawPath(bytes: []) }
+        return RawPath(bytes: index == 0 ? [Self.slash] : Array(bytes[..<index]))
+    }
+
+    init(joining names: some Sequence<ArraySlice<UInt8>>) {
+        self.init(bytes: Array(names.joined(separator: [Self.slash])))
+    }
+
+    /// True when `self` is `folder` or lies below it. The empty path contains every
+    /// relative path.
+    public func isSame(orBelow folder: RawPath) -> Bool {
+        if folder.isEmpty { return !isAbsolute }
+        guard bytes.count >= folder.bytes.count, bytes.starts(with: folder.bytes) else { return false }
+        return bytes.count == folder.bytes.count || bytes[folder.bytes.count] == Self.slash || folder.bytes.last == Self.slash
+    }
+
+    /// `self` with its leading `from` replaced by `to`; `self` unchanged if not below `from`.
+    public func rebased(from: RawPath, to: RawPath) -> RawPath {
+        guard isSame(orBelow: from) else { return self }
+        return to.appending(RawPath(bytes: bytes.dropFirst(from.bytes.count)))
+    }
+
+    /// A readable rendering: invalid UTF-8 becomes U+FFFD. For display and text search
+    /// only; the bytes stay the identity.
+    public var readable: String { String(decoding: bytes, as: UTF8.self) }
+    public var description: String { readable }
+
+    /// Calls `body` with the path as a NUL-terminated C string.
+    public func withCString<Result>(_ body: (UnsafePointer<CChar>) throws -> Result) rethrows -> Result {
+        try (bytes + [0]).withUnsafeBufferPointer { buffer in
+            try buffer.withMemoryRebound(to: CChar.self) { try body($0.baseAddress!) }
+        }
+    }
+
+    public static func < (lhs: RawPath, rhs: RawPath) -> Bool {
+        lhs.bytes.lexicographicallyPrecedes(rhs.bytes)
+    }
+}

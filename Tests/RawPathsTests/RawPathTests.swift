@@ -1,0 +1,56 @@
+import RawPaths
+import Testing
+
+@Suite struct RawPathTests {
+    @Test func componentsIgnoreRepeatedSlashes() {
+        let path = RawPath("/a//b/c/")
+        #expect(path.components.map { String(decoding: $0, as: UTF8.self) } == ["a", "b", "c"])
+        #expect(path.lastComponent == Array("c".utf8))
+        #expect(path.isAbsolute)
+    }
+
+    @Test func appendingKeepsRawBytes() {
+        let name: [UInt8] = [0x66, 0xFF, 0x0A]
+        let path = RawPath("docs").appending(name)
+        #expect(path.bytes == Array("docs/".utf8) + name)
+        #expect(RawPath().appending(name).bytes == name)
+        #expect(path.readable == "docs/f\u{FFFD}\n")
+    }
+
+    @Test(arguments: [
+        ("a/b", "a", true), ("a", "a", true), ("ab", "a", false), ("a/b", "", true), ("/a", "", false),
+        ("a b/c", "a", false), ("/r/x", "/r", true), ("/rx", "/r", false),
+    ])
+    func containment(path: String, folder: String, expected: Bool) {
+        #expect(RawPath(path).isSame(orBelow: RawPath(folder)) == expected)
+    }
+
+    @Test func rebasingMovesTheSubtreeOnly() {
+        #expect(RawPath("a/x/f").rebased(from: "a", to: "b/c") == "b/c/x/f")
+        #expect(RawPath("a").rebased(from: "a", to: "b") == "b")
+        #expect(RawPath("ab/f").rebased(from: "a", to: "b") == "ab/f")
+    }
+
+    @Test func droppingAndRemovingComponents() {
+        #expect(RawPath("c/Documents/x").droppingFirst(1) == "Documents/x")
+        #expect(RawPath("c").droppingFirst(1) == RawPath())
+        #expect(RawPath("/r/c/d").removingLastComponent() == "/r/c")
+        #expect(RawPath("/r").removingLastComponent() == "/")
+        #expect(RawPath("a/b/c").ancestors == ["a/b", "a"])
+    }
+
+    @Test func lexicalNormalization() {
+        #expect(RawPath("/r/./a/../b").lexicallyNormalized() == "/r/b")
+        #expect(RawPath("/../x").lexicallyNormalized() == "/x")
+    }
+
+    @Test func fileURLsRoundTripEveryByte() {
+        let path = RawPath(bytes: Array("/r/a b%".utf8) + [0xFF, 0x0A] + Array("é".utf8))
+        let url = path.fileURLString(isFolder: false)
+        #expect(url == "file:///r/a%20b%25%FF%0A%C3%A9")
+        #expect(RawPath(fileURLString: url) == path)
+        #expect(RawPath("/r/dir").fileURLString(isFolder: true) == "file:///r/dir/")
+        #expect(RawPath(fileURLString: "file:///r/dir/") == "/r/dir")
+        #expect(RawPath(fileURLString: "file:///bad%G1") == nil)
+    }
+}
