@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+
+/// Users drop files in with every tool there is; after each, `ubq ls` (which waits for
+/// its sync cookie) must list exactly what `find` sees, sizes included.
+@Suite(.serialized) struct EditorSaveTests {
+    @Test func copyAndMoveIntoAndOutOfTheContainer() throws {
+        let daemon = try DaemonHarness()
+        try daemon.start()
+        try daemon.shell("printf 'one' > /tmp/ubq-it-src-$$ && cp /tmp/ubq-it-src-$$ copied.txt && mv /tmp/ubq-it-src-$$ moved-in.txt")
+        try daemon.expectIndexMatchesDisk()
+        #expect(try daemon.indexedItems().keys.contains(daemon.documents + "/moved-in.txt"))
+        try daemon.shell("mv moved-in.txt /tmp/ubq-it-out-$$ && rm /tmp/ubq-it-out-$$")
+        try daemon.expectIndexMatchesDisk()
+        #expect(try !daemon.indexedItems().keys.contains(daemon.documents + "/moved-in.txt"))
+    }
+
+    @Test func filesCreatedRightAfterMkdirAreSeen() throws {
+        let daemon = try DaemonHarness()
+        try daemon.start()
+        try daemon.shell("mkdir -p a/b/c && echo x > a/b/c/deep.txt && echo y > a/top.txt && mkdir -p a/b/c/d/e && touch a/b/c/d/e/f")
+        try daemon.expectIndexMatchesDisk()
+        #expect(try daemon.indexedItems().count == 8)
+    }
+
+    @Test func sedInPlaceReplacesThroughATempFile() throws {
+        let daemon = try DaemonHarness()
+        try daemon.start()
+        try daemon.shell("printf 'hello world\\n' > notes.txt")
+        _ = try daemon.indexedItems()
+        try daemon.shell("sed -i 's/world/there, everyone/' notes.txt")
+        try daemon.expectIndexMatchesDisk()
+        #expect(try daemon.indexedItems()[daemon.documents + "/notes.txt"] == 22)
+        let found = try daemon.indexedItems(predicate: #"kMDItemTextContent CONTAINS "everyone""#)
+        #expect(Array(found.keys) == [daemon.documents + "/notes.txt"])
+    }
+
+    @Test(arguments: ["yes", "no"])
+    func vimSavesWithEitherBackupStrategy(backupcopy: String) throws {
+        let daemon = try DaemonHarness()
+        try daemon.start()
+        try daemon.shell("printf 'line one\\n' > poem.txt")
+        try daemon.shell("vim -u NONE -i NONE -N -es -c 'set backup backupcopy=\(backupcopy)' -c 'normal Gofresh line' -c 'wq' poem.txt")
+        try daemon.expectIndexMatchesDisk()
+        #expect(try daemon.indexedItems()[daemon.documents + "/poem.txt"] == 20)
+    }
+
+    @Test func rsyncWritesATempFileThenRenames() throws {
+        let daemon = try DaemonHarness()
+        try daemon.start()
+        try daemon.shell("mkdir -p /tmp/ubq-it-rsync-$$/tree/sub && for i in 1 2 3 4 5; do echo $i > /tmp/ubq-it-rsync-$$/tree/sub/f$i; done && rsync -a /tmp/ubq-it-rsync-$$/tree . && rm -rf /tmp/ubq-it-rsync-$$")
+        try daemon.expectIndexMatchesDisk()
+        #expect(try daemon.indexedItems().count == 7)
+    }
+
+    @Test func largeFileWrittenSlowlyIsListedWhole() throws {
+        let daemon = try DaemonHarness()
+        try daemon.start()
+        // The writer keeps the file open and writes 1 MiB chunks with pauses; a listing
+        // taken meanwhile may show the file partly written, never more than was written.
+        let writer = Process()
+        writer.executableURL = URL(fileURLWithPath: "/bin/bash")
+        writer.arguments = ["-c", "exec 3> big.bin; for i in $(seq 8); do head -c 1048576 /dev/zero >&3; sleep 0.1; done; exec 3>&-"]
+        writer.currentDirectoryURL = URL(fileURLWithPath: daemon.documents)
+        try writer.run()
+        let during = try daemon.indexedItems()[daemon.documents + "/big.bin"] ?? 0
+        #expect(during <= 8 << 20)
+        writer.waitUntilExit()
+        try daemon.expectIndexMatchesDisk()
+        #expect(try daemon.indexedItems()[daemon.documents + "/big.bin"] == 8 << 20)
+    }
+
+    @Test func deletingAFolderTreeRemovesEveryItem() throws {
+        let daemon = try DaemonHarness()
+        try daemon.start()
+        try daemon.shell("mkdir -p t/u/v && for i in $(seq 50); do echo $i > t/u/v/f$i; echo $i > t/g$i; done")
+        #expect(try daemon.indexedItems().count == 103)
+        try daemon.shell("rm -rf t")
+        try daemon.expectIndexMatchesDisk()
+        #expect(try daemon.indexedItems().isEmpty)
+    }
+
+    @Test func renamingAFolderOfAThousandFilesMovesThemAll() throws {
+        let daemon = try DaemonHarness()
+        try daemon.start()
+        try daemon.shell("mkdir -p old/inner && for i in $(seq 1000); do echo $i > old/inner/f$i; done")
+        #expect(try daemon.indexedItems().count == 1002)
+        try daemon.shell("mv old renamed")
+        try daemon.expectIndexMatchesDisk()
+        let items = try daemon.indexedItems()
+        #expect(items.count == 1002)
+        #expect(items.keys.allSatisfy { $0.hasPrefix(daemon.documents + "/renamed") })
+        try daemon.shell("echo changed > renamed/inner/f1")
+        #expect(try daemon.indexedItems()[daemon.documents + "/renamed/inner/f1"] == 8)
+    }
+
+    @Test func tenThousandFilesInABurst() throws {
+        let daemon = try DaemonHarness()
+        try daemon.start()
+        try daemon.shell("mkdir burst && cd burst && for i in $(seq 10000); do echo $i > f$i; done")
+        try daemon.expectIndexMatchesDisk()
+        #expect(try daemon.indexedItems().count == 10_001)
+    }
+
+    @Test func changesMadeWhileStoppedAreFoundAtStartWithoutRereadingTheRest() throws {
+        let daemon = try DaemonHarness()
+        try daemon.start()
+        try daemon.shell("mkdir keep && for i in $(seq 100); do echo $i > keep/f$i; done && echo gone > gone.txt && echo old > edit.txt")
+        try daemon.expectIndexMatchesDisk()
+        daemon.stop()
+        try daemon.shell("rm gone.txt && echo 'new content' > edit.txt && echo fresh > added.txt")
+        try daemon.start()
+        try daemon.expectIndexMatchesDisk()
+        // Only the two changed files are read again; the 100 unchanged ones are not.
+        #expect(daemon.log().contains("start-up reconciliation: 2 items read,"))
+        #expect(daemon.log().contains(" 1 removed"))
+    }
+
+    @Test func editorTemporariesAreNotIndexed() throws {
+        let daemon = try DaemonHarness()
+        try daemon.start()
+        try daemon.shell("touch .doc.txt.swp doc.txt~ 4913 '.#doc.txt' '#doc.txt#' .goutputstream-ABC123 '.~lock.doc.odt#' doc.part real.txt")
+        let items = try daemon.indexedItems()
+        #expect(Array(items.keys) == [daemon.documents + "/real.txt"])
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import Glibc
+import Testing
+
+/// Names and links a user (or an attacker) can create must be indexed and printed safely,
+/// never followed out of the container, never crash the daemon.
+@Suite(.serialized) struct HostileInputTests {
+    static let hostileNames: [[UInt8]] = [
+        Array("line\nbreak.txt".utf8),
+        [0x62, 0x61, 0x64, 0xFF, 0xFE, 0x2E, 0x74, 0x78, 0x74],  // "bad\xFF\xFE.txt": not UTF-8
+        Array(String(repeating: "n", count: 251).utf8) + Array(".txt".utf8),  // 255 bytes
+        Array("-rf --help.txt".utf8),
+        Array("tab\tand\u{1B}[31mescape.txt".utf8),
+    ]
+
+    func create(_ name: [UInt8], in folder: String) throws {
+        let path = Array(folder.utf8) + [0x2F] + name + [0]
+        let fd = path.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT | O_TRUNC, 0o644) } }
+        guard fd >= 0 else { throw HarnessError("cannot create a hostile name: \(String(cString: strerror(errno)))") }
+        _ = write(fd, "x", 1)
+        close(fd)
+    }
+
+    @Test func hostileNamesAreListedByteExactWithPrint0() throws {
+        let daemon = try DaemonHarness()
+        try daemon.start()
+        for name in Self.hostileNames { try create(name, in: daemon.documents) }
+        let listed = try daemon.ubq(["ls", "-0"])
+        #expect(listed.status == 0)
+        let paths = Set(listed.output.split(separator: 0).map { Array($0) })
+        let expected = Set(Self.hostileNames.map { Array(daemon.documents.utf8) + [0x2F] + $0 })
+        #expect(paths == expected)
+    }
+
+    @Test func hostileNamesGiveValidJSONAndASafeTable() throws {
+        let daemon = try DaemonHarness()
+        try daemon.start()
+        for name in Self.hostileNames { try create(name, in: daemon.documents) }
+        let json = try daemon.ubq(["ls", "--json", "--attrs", "kMDItemFSName"])
+        let items = try #require(try JSONSerialization.jsonObject(with: json.output) as? [[String: String]])
+        #expect(items.count == Self.hostileNames.count)
+        #expect(items.contains { $0["kMDItemFSName"] == "line\nbreak.txt" })
+        #expect(items.contains { $0["kMDItemFSName"] == "bad\u{FFFD}\u{FFFD}.txt" })
+        let table = try daemon.ubq(["ls", "--attrs", "kMDItemFSName"])
+        #expect(!table.text.contains("\u{1B}"))
+        #expect(table.text.split(separator: "\n").count == Self.hostileNames.count + 1)
+    }
+
+    @Test func symlinksAreRecordedAndNeverFollowed() throws {
+        let daemon = try DaemonHarness()
+        try daemon.start()
+        try daemon.shell("ln -s / escape && ln -s /etc/hostname host-link && ln -s missing dangling && mkdir real && echo x > real/f")
+        let items = try daemon.indexedItems()
+        #expect(items.count == 5)
+        #expect(!items.keys.contains { $0.hasPrefix(daemon.documents + "/escape/") })
+        let links = try daemon.ubq(["ls", "--json", "--attrs", "kMDItemFSName", #"kMDItemContentType == "public.symlink""#])
+        let names = try #require(try JSONSerialization.jsonObject(with: links.output) as? [[String: String]]).compactMap { $0["kMDItemFSName"] }
+        #expect(Set(names) == ["escape", "host-link", "dangling"])
+    }
+
+    @Test func malformedPredicateShowsWhereAndWhat() throws {
+        let daemon = try DaemonHarness()
+        try daemon.start()
+        let result = try daemon.ubq(["ls", #"kMDItemFSName == "a" AND"#])
+        #expect(result.status == 1)
+        #expect(result.errorText.contains("^"))
+        #expect(result.errorText.lowercased().contains("expected"))
+        #expect(try daemon.ubq(["status"]).status == 0)
+    }
+
+    @Test func ubqSaysHowToStartTheDaemonWhenItIsNotRunning() throws {
+        let daemon = try DaemonHarness()
+        let result = try daemon.ubq(["ls"])
+        #expect(result.status == 69)
+        #expect(result.errorText.contains("ubqd is not running"))
+        #expect(result.errorText.contains("systemctl --user start ubqd"))
+    }
+}
