@@ -1,0 +1,104 @@
+/// A point in time as NSDate stores it: seconds since 2001-01-01T00:00:00Z. The codec has no
+/// Foundation, so this type carries dates; `Foundation.Date(timeIntervalSinceReferenceDate:)`
+/// converts without loss.
+public struct ReferenceDate: Hashable, Sendable, Codable, Comparable {
+    public var secondsSince2001: Double
+
+    public init(secondsSince2001: Double) {
+        self.secondsSince2001 = secondsSince2001
+    }
+
+    public static func < (lhs: ReferenceDate, rhs: ReferenceDate) -> Bool {
+        lhs.secondsSince2001 < rhs.secondsSince2001
+    }
+
+    /// Days from 1970-01-01 to 2001-01-01.
+    static let epochOffsetDays: Int64 = 11_323
+
+    /// Beyond about ±31,000 years the microsecond count would not fit in an Int64.
+    private static let printableRange = -1e12...1e12
+
+    /// `YYYY-MM-DDTHH:MM:SS.ffffffZ`, the form `nska-json-v1` uses for `$iso`; "invalid" for
+    /// values that are not a time (NaN, infinities, or beyond ±31,000 years).
+    public var iso8601Microseconds: String {
+        guard Self.printableRange.contains(secondsSince2001) else { return "invalid" }
+        let scaled = secondsSince2001 * 1_000_000
+        let micros = Int64(scaled + (scaled < 0 ? -0.5 : 0.5))
+        let (seconds, fraction) = Self.floorDivide(micros, 1_000_000)
+        let text = Self.civilText(seconds)
+        return text + "." + Self.padded(fraction, 6) + "Z"
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SSZ`, the form of XML property lists (whole seconds).
+    public var iso8601Seconds: String {
+        guard Self.printableRange.contains(secondsSince2001) else { return "invalid" }
+        return Self.civilText(Self.floor(secondsSince2001)) + "Z"
+    }
+
+    /// Parses `YYYY-MM-DDTHH:MM:SS[.fff]Z`; nil if the text has another shape.
+    public init?(iso8601 text: String) {
+        let chars = Array(text.utf8)
+        guard chars.count >= 20, chars.last == UInt8(ascii: "Z") else { return nil }
+        func number(_ start: Int, _ length: Int) -> Int64? {
+            Int64(String(decoding: chars[start..<(start + length)], as: UTF8.self))
+        }
+        guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+              let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
+              (1...12).contains(month), (1...31).contains(day) else { return nil }
+        var fraction = 0.0
+        if chars.count > 20 {
+            guard chars[19] == UInt8(ascii: "."), let value = Double("0" + String(decoding: chars[19..<(chars.count - 1)], as: UTF8.self)) else { return nil }
+            fraction = value
+        }
+        let days = Self.daysFromCivil(year: year, month: month, day: day) - Self.epochOffsetDays
+        let seconds = days * 86_400 + hour * 3_600 + minute * 60 + second
+        self.init(secondsSince2001: Double(seconds) + fraction)
+    }
+
+    /// Rounds down without libm (the target links nothing but the Swift runtime).
+    private static func floor(_ value: Double) -> Int64 {
+        let truncated = Int64(value)
+        return Double(truncated) > value ? truncated - 1 : truncated
+    }
+
+    private static func civilText(_ secondsSince2001: Int64) -> String {
+        let (days, secondOfDay) = floorDivide(secondsSince2001, 86_400)
+        let (year, month, day) = civilFromDays(days + epochOffsetDays)
+        return padded(year, 4) + "-" + padded(month, 2) + "-" + padded(day, 2) + "T"
+            + padded(secondOfDay / 3_600, 2) + ":" + padded(secondOfDay / 60 % 60, 2) + ":" + padded(secondOfDay % 60, 2)
+    }
+
+    private static func floorDivide(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
+        let quotient = value / divisor, remainder = value % divisor
+        return remainder < 0 ? (quotient - 1, remainder + divisor) : (quotient, remainder)
+    }
+
+    private static func padded(_ value: Int64, _ width: Int) -> String {
+        let digits = String(abs(value))
+        let body = String(repeating: "0", count: max(0, width - digits.count)) + digits
+        return value < 0 ? "-" + body : body
+    }
+
+    /// Howard Hinnant's `days_from_civil` (proleptic Gregorian, days since 1970-01-01).
+    static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let shiftedYear = month <= 2 ? year - 1 : year
+        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
+        let yearOfEra = shiftedYear - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// Howard Hinnant's `civil_from_days`.
+    static func civilFromDays(_ daysSince1970: Int64) -> (Int64, Int64, Int64) {
+        let shifted = daysSince1970 + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}
