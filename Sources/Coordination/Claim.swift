@@ -1,0 +1,131 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Synchronization
+
+/// The locks of one coordinated access, taken one by one in plan order. It never waits
+/// itself: `advance()` takes what it can and says whether all is held, so the blocking
+/// and the async forms share it and differ only in how they sleep between attempts.
+final class Claim {
+    let plan: LockPlan
+    private let directory: Int32
+    private let identity: HolderIdentity
+    private let pool: DescriptorPool
+    private var held: [LockFile] = []
+    /// The lock file of the request being waited for, kept open across attempts.
+    private var pending: LockFile?
+    /// Encoded holder records, one per (item, lock mode): most locks of a claim share one.
+    private var records: [(item: ItemPath, exclusive: Bool, bytes: [UInt8])] = []
+
+    init(plan: LockPlan, directory: Int32, identity: HolderIdentity, pool: DescriptorPool) {
+        self.plan = plan
+        self.directory = directory
+        self.identity = identity
+        self.pool = pool
+    }
+
+    var isComplete: Bool { held.count == plan.requests.count }
+
+    /// The request being waited for, if any.
+    var blockedRequest: LockRequest? { isComplete ? nil : plan.requests[held.count] }
+
+    /// Takes as many locks as it can without waiting; `true` once every lock is held.
+    func advance() throws(CoordinationError) -> Bool {
+        while let request = blockedRequest {
+            let file: LockFile
+            if let pending {
+                file = pending
+            } else {
+                do { file = try LockFile(directory: directory, name: request.name, pool: pool) } catch {
+                    throw failure("open", error, request)
+                }
+            }
+            pending = file
+            do {
+                guard try file.tryLock(
+                    exclusive: request.exclusive, yieldsToWriters: request.isItemLock,
+                    preferredSlot: identity.preferredSlot())
+                else { return false }
+            } catch {
+                throw failure("fcntl(F_OFD_SETLK)", error, request)
+            }
+            if try isPruned(file, request) { continue }
+            do { try file.recordHolder(record(for: request)) } catch {
+                throw failure("pwrite", error, request)
+            }
+            held.append(file)
+            pending = nil
+        }
+        return true
+    }
+
+    /// A lock file pruned while we held its descriptor: drop it, so the next turn opens
+    /// (and creates) the file that now has the name.
+    private func isPruned(_ file: LockFile, _ request: LockRequest) throws(CoordinationError) -> Bool {
+        let unlinked: Bool
+        do { unlinked = try file.isUnlinked() } catch { throw failure("fstat", error, request) }
+        if unlinked {
+            file.discard()
+            pending = nil
+        }
+        return unlinked
+    }
+
+    private func record(for request: LockRequest) -> [UInt8] {
+        if let cached = records.first(where: { $0.exclusive == request.exclusive && $0.item == request.item }) {
+            return cached.bytes
+        }
+        let bytes = identity.record(for: request).encoded(size: LockFile.recordSize)
+        records.append((request.item, request.exclusive, bytes))
+        return bytes
+    }
+
+    /// Who holds the lock this claim waits for, as far as they recorded it.
+    func blockingHolders() -> [ClaimHolder] {
+        guard let request = blockedRequest, let file = pending else { return [] }
+        let records = (try? file.holders()) ?? []
+        return records.filter { request.exclusive || $0.exclusive }.map(\.holder)
+    }
+
+    /// The open lock file of a held lock, to read or write its move record.
+    func heldFile(named name: LockName) -> LockFile? {
+        held.first { $0.name == name }
+    }
+
+    /// Releases every lock, in reverse order (the kernel releases them too if we die).
+    func release() {
+        pending = nil
+        while !held.isEmpty { _ = held.removeLast() }
+    }
+
+    private func failure(_ call: String, _ error: Errno, _ request: LockRequest) -> CoordinationError {
+        .syscall(call, error, path: ItemPath.display(request.item.bytes), detail: "lock file \(request.name)")
+    }
+}
+
+/// Who this process is, for holder records: pid, program name, and a per-process counter
+/// that spreads the holder slots of concurrent claims.
+final class HolderIdentity: Sendable {
+    let pid: Int32
+    let command: [UInt8]
+    private let counter = Atomic<Int>(0)
+
+    init() {
+        pid = getpid()
+        let argument0 = CommandLine.arguments.first ?? "?"
+        command = Array((argument0.split(separator: "/").last.map(String.init) ?? argument0).utf8)
+    }
+
+    func record(for request: LockRequest) -> HolderRecord {
+        HolderRecord(
+            pid: pid, exclusive: request.exclusive, access: request.itemAccess,
+            sinceNanoseconds: Sys.clockNanoseconds(CLOCK_REALTIME), command: command, item: request.item.bytes)
+    }
+
+    func preferredSlot() -> Int {
+        let next = counter.wrappingAdd(1, ordering: .relaxed).newValue
+        return (Int(pid) &+ next) % LockFile.preferredSlots
+    }
+}

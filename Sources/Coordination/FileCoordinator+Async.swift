@@ -1,0 +1,79 @@
+import Foundation
+
+// MARK: - Async forms
+
+/// The async forms wait with `Task.sleep` between attempts instead of blocking a thread, and
+/// end with `CoordinationError.Code.cancelled` when their task is cancelled as well as on
+/// `cancel()`. The accessor runs on the caller's task while the claim is held. Their label is
+/// `byAsyncAccessor:` because Swift would otherwise pick the blocking form for any closure
+/// without an `await`, even in async code, and block a cooperative thread while waiting.
+/// They run on the caller's actor (`#isolation`), so an accessor may touch its state.
+extension FileCoordinator {
+    func withClaim<T>(
+        _ items: [RequestedItem], timeout: Duration?, isolation: isolated (any Actor)?,
+        _ body: ([URL]) async throws -> T
+    ) async throws -> T {
+        let session = try Session(coordinator: self, items: items, timeout: timeout ?? defaultTimeout)
+        while true {
+            switch try session.poll(taskCancelled: Task.isCancelled) {
+            case .wait(let nanoseconds):
+                if nanoseconds > 0 { try? await Task.sleep(nanoseconds: UInt64(nanoseconds)) }
+            case .ready(let claim, let urls):
+                defer { claim.release() }
+                return try await body(urls)
+            }
+        }
+    }
+
+    /// Async form of `coordinate(readingItemAt:options:timeout:byAccessor:)`.
+    @discardableResult
+    public func coordinate<T>(
+        readingItemAt url: URL, options: ReadingOptions = [], timeout: Duration? = nil,
+        isolation: isolated (any Actor)? = #isolation, byAsyncAccessor reader: (URL) async throws -> T
+    ) async throws -> T {
+        try await withClaim([RequestedItem(url: url, access: .reading(options))], timeout: timeout, isolation: isolation) {
+            try await reader($0[0])
+        }
+    }
+
+    /// Async form of `coordinate(writingItemAt:options:timeout:byAccessor:)`.
+    @discardableResult
+    public func coordinate<T>(
+        writingItemAt url: URL, options: WritingOptions = [], timeout: Duration? = nil,
+        isolation: isolated (any Actor)? = #isolation, byAsyncAccessor writer: (URL) async throws -> T
+    ) async throws -> T {
+        try await withClaim([RequestedItem(url: url, access: .writing(options))], timeout: timeout, isolation: isolation) {
+            try await writer($0[0])
+        }
+    }
+
+    /// Async form of the read-then-write `coordinate(readingItemAt:options:writingItemAt:options:...)`.
+    @discardableResult
+    public func coordinate<T>(
+        readingItemAt readingURL: URL, options readingOptions: ReadingOptions = [],
+        writingItemAt writingURL: URL, options writingOptions: WritingOptions = [],
+        timeout: Duration? = nil, isolation: isolated (any Actor)? = #isolation,
+        byAsyncAccessor body: (URL, URL) async throws -> T
+    ) async throws -> T {
+        let items = [
+            RequestedItem(url: readingURL, access: .reading(readingOptions)),
+            RequestedItem(url: writingURL, access: .writing(writingOptions)),
+        ]
+        return try await withClaim(items, timeout: timeout, isolation: isolation) { try await body($0[0], $0[1]) }
+    }
+
+    /// Async form of the write-and-write `coordinate(writingItemAt:options:writingItemAt:options:...)`.
+    @discardableResult
+    public func coordinate<T>(
+        writingItemAt url1: URL, options options1: WritingOptions = [],
+        writingItemAt url2: URL, options options2: WritingOptions = [],
+        timeout: Duration? = nil, isolation: isolated (any Actor)? = #isolation,
+        byAsyncAccessor body: (URL, URL) async throws -> T
+    ) async throws -> T {
+        let items = [
+            RequestedItem(url: url1, access: .writing(options1)),
+            RequestedItem(url: url2, access: .writing(options2)),
+        ]
+        return try await withClaim(items, timeout: timeout, isolation: isolation) { try await body($0[0], $0[1]) }
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+
+/// A canonical absolute path as raw bytes: no empty, `.` or `..` components, no trailing
+/// slash, and symbolic links in its folders resolved, so that two spellings of one item map
+/// to one lock file. Bytes, not a `String`: newlines and invalid UTF-8 are ordinary here.
+struct ItemPath: Hashable, Sendable, CustomStringConvertible {
+    let bytes: [UInt8]
+
+    init(canonicalBytes: [UInt8]) { bytes = canonicalBytes }
+
+    /// Canonicalizes `raw`. `..` is applied lexically before links are resolved. With
+    /// `resolvingFinalLink` a symbolic link at the path itself is followed too.
+    init(raw: [UInt8], resolvingFinalLink: Bool) throws(CoordinationError) {
+        var absolute = raw
+        if absolute.first != UInt8(ascii: "/") {
+            do { absolute = try Sys.getcwd() + [UInt8(ascii: "/")] + raw } catch {
+                throw .syscall("getcwd", error, path: ItemPath.display(raw), detail: "the working directory")
+            }
+        }
+        let components = ItemPath.normalizedComponents(absolute)
+        bytes = try ItemPath.resolve(components, resolvingFinalLink: resolvingFinalLink)
+    }
+
+    init(url: URL, resolvingFinalLink: Bool) throws(CoordinationError) {
+        guard url.isFileURL else {
+            throw CoordinationError(code: .invalidURL, message: "\(url) is not a file URL", path: url.absoluteString)
+        }
+        let raw = url.withUnsafeFileSystemRepresentation { pointer in
+            pointer.map { Array(UnsafeRawBufferPointer(start: $0, count: strlen($0))) } ?? []
+        }
+        try self.init(raw: raw, resolvingFinalLink: resolvingFinalLink)
+    }
+
+    var url: URL {
+        bytes.withCString { URL(fileURLWithFileSystemRepresentation: $0, isDirectory: false, relativeTo: nil) }
+    }
+
+    /// The path for messages: invalid UTF-8 shows as U+FFFD, control characters escaped.
+    var description: String { ItemPath.display(bytes) }
+
+    static func display(_ bytes: [UInt8]) -> String {
+        String(decoding: bytes, as: UTF8.self).unicodeScalars.map { scalar in
+            scalar.properties.generalCategory == .control ? scalar.escaped(asASCII: true) : String(scalar)
+        }.joined()
+    }
+
+    /// The path itself, then each folder above it up to `/`.
+    var selfAndAncestors: [ItemPath] {
+        var paths = [self]
+        for index in bytes.indices.reversed() where bytes[index] == UInt8(ascii: "/") {
+            paths.append(ItemPath(canonicalBytes: index == 0 ? [UInt8(ascii: "/")] : Array(bytes[..<index])))
+        }
+        return paths.count > 1 && paths[0].bytes == [UInt8(ascii: "/")] ? [self] : paths
+    }
+
+    var exists: Bool {
+        (try? bytes.withCString { (pointer) throws(Errno) in try Sys.exists(pointer) }) ?? true
+    }
+
+    /// Whether `self` is `other` or lies below it.
+    func isSameOrBelow(_ other: ItemPath) -> Bool {
+        if other.bytes == [UInt8(ascii: "/")] { return true }
+        guard bytes.starts(with: other.bytes) else { return false }
+        return bytes.count == other.bytes.count || bytes[other.bytes.count] == UInt8(ascii: "/")
+    }
+
+    private static func normalizedComponents(_ absolute: [UInt8]) -> [ArraySlice<UInt8>] {
+        var components: [ArraySlice<UInt8>] = []
+        for component in absolute.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true) {
+            if component.elementsEqual([UInt8(ascii: ".")]) { continue }
+            if component.elementsEqual([UInt8(ascii: "."), UInt8(ascii: ".")]) {
+                _ = components.popLast()
+                continue
+            }
+            components.append(component)
+        }
+        return components
+    }
+
+    private static func join(_ components: some Collection<ArraySlice<UInt8>>) -> [UInt8] {
+        var joined: [UInt8] = []
+        for component in components {
+            joined.append(UInt8(ascii: "/"))
+            joined.append(contentsOf: component)
+        }
+        return joined.isEmpty ? [UInt8(ascii: "/")] : joined
+    }
+
+    /// Resolves links in the deepest existing folder of the path with `realpath(3)` and
+    /// appends the components that do not exist (yet) unchanged.
+    private static func resolve(_ components: [ArraySlice<UInt8>], resolvingFinalLink: Bool) throws(CoordinationError) -> [UInt8] {
+        var existing = resolvingFinalLink ? components.count : max(components.count - 1, 0)
+        while true {
+            let prefix = join(components[..<existing])
+            do {
+                var resolved = try prefix.withCString { (pointer) throws(Errno) in try Sys.realpath(pointer) }
+                for component in components[existing...] {
+                    if resolved != [UInt8(ascii: "/")] { resolved.append(UInt8(ascii: "/")) }
+                    resolved.append(contentsOf: component)
+                }
+                return resolved
+            } catch let error where error.rawValue == ENOENT || error.rawValue == ENOTDIR || error.rawValue == ENAMETOOLONG {
+                if existing == 0 { return join(components) }
+                existing -= 1
+            } catch {
+                // Unreadable folders (EACCES, ELOOP): fall back to the lexical path.
+                return join(components)
+            }
+        }
+    }
+}

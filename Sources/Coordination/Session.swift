@@ -1,0 +1,135 @@
+import Foundation
+
+/// One item of a coordinated access as the caller named it.
+struct RequestedItem {
+    var url: URL
+    var access: ItemAccess
+}
+
+/// What a session asks of its caller after an attempt.
+enum Poll {
+    /// Every lock is held; run the accessor with these URLs, then release the claim.
+    case ready(Claim, [URL])
+    /// Something is held by another claim: sleep this long, then poll again.
+    case wait(nanoseconds: Int)
+}
+
+/// One coordinated access from its first attempt to its accessor: polls `F_OFD_SETLK`
+/// with an exponential, jittered backoff (50 µs doubling to 5 ms), so a wait costs no CPU
+/// to speak of, notices a released or killed holder within 5 ms, and can be cancelled or
+/// timed out between attempts without signals or helper threads. If a coordinated move
+/// of an item was recorded while this session waited, it claims the new path instead.
+final class Session {
+    static let maximumMoveHops = 8
+    static let firstDelay = 50_000
+    static let longestDelay = 5_000_000
+
+    private let coordinator: FileCoordinator
+    private let cancellationEpoch: UInt64
+    private let startedWallClock: Int64
+    private let timeout: Duration?
+    private let deadline: ContinuousClock.Instant?
+    private var items: [(path: ItemPath, access: ItemAccess)]
+    private var urls: [URL]
+    private var claim: Claim
+    private var delay = Session.firstDelay
+    private var hops = 0
+    private var hasWaited = false
+
+    init(coordinator: FileCoordinator, items requested: [RequestedItem], timeout: Duration?) throws(CoordinationError) {
+        self.coordinator = coordinator
+        cancellationEpoch = coordinator.cancellationEpoch
+        startedWallClock = Sys.clockNanoseconds(CLOCK_REALTIME)
+        self.timeout = timeout
+        deadline = timeout.map { ContinuousClock.now + $0 }
+        items = []
+        urls = []
+        for item in requested {
+            let path = try ItemPath(url: item.url, resolvingFinalLink: item.access.resolvesFinalLink)
+            items.append((path, item.access))
+            urls.append(item.access.resolvesFinalLink ? path.url : item.url)
+        }
+        claim = coordinator.makeClaim(LockPlan(items: items))
+    }
+
+    private var displayPath: String { items.map(\.path.description).joined(separator: " and ") }
+
+    private var verb: String { items.map(\.access.verb).joined(separator: " and ") }
+
+    /// One attempt. Whatever it throws (`.cancelled`, `.timedOut`, a failed system call),
+    /// it releases every lock it took first.
+    func poll(taskCancelled: Bool = false) throws(CoordinationError) -> Poll {
+        do {
+            return try attempt(taskCancelled: taskCancelled)
+        } catch {
+            claim.release()
+            throw error
+        }
+    }
+
+    private func attempt(taskCancelled: Bool) throws(CoordinationError) -> Poll {
+        if taskCancelled || coordinator.cancellationEpoch != cancellationEpoch {
+            throw .cancelled(path: displayPath)
+        }
+        guard try claim.advance() else { return try waitOrTimeOut() }
+        if hops < Session.maximumMoveHops, try followMoves() {
+            hops += 1
+            delay = Session.firstDelay
+            return .wait(nanoseconds: 0)
+        }
+        return .ready(claim, urls)
+    }
+
+    private func waitOrTimeOut() throws(CoordinationError) -> Poll {
+        if !hasWaited {
+            hasWaited = true
+            coordinator.noteBlockedCall()
+        }
+        let now = ContinuousClock.now
+        if let deadline, let timeout, now >= deadline {
+            let holders = claim.blockingHolders()
+            throw .timedOut(path: displayPath, access: verb, after: timeout, holders: holders)
+        }
+        var next = Int(Double(delay) * Double.random(in: 0.75...1.25))
+        delay = min(delay * 2, Session.longestDelay)
+        if let deadline {
+            let remaining = (deadline - now).components
+            let nanoseconds = Int(remaining.seconds) * 1_000_000_000 + Int(remaining.attoseconds / 1_000_000_000)
+            next = min(next, max(nanoseconds, 0))
+        }
+        return .wait(nanoseconds: next)
+    }
+
+    /// If an item is gone and a coordinated move of it, or of a folder above it, was recorded
+    /// after this session started, releases the claim and aims at the new path.
+    private func followMoves() throws(CoordinationError) -> Bool {
+        var moved = false
+        for index in items.indices where !items[index].path.exists {
+            guard let target = try movedTarget(of: items[index].path) else { continue }
+            items[index].path = target
+            urls[index] = target.url
+            moved = true
+        }
+        if moved {
+            claim.release()
+            claim = coordinator.makeClaim(LockPlan(items: items))
+        }
+        return moved
+    }
+
+    /// The new path of `path` after the latest recorded move of it or of its nearest folder
+    /// that moved (their lock files are held now, so the records are stable).
+    private func movedTarget(of path: ItemPath) throws(CoordinationError) -> ItemPath? {
+        for origin in path.selfAndAncestors {
+            guard let file = claim.heldFile(named: LockName(path: origin)) else { continue }
+            let record: MoveRecord?
+            do { record = try file.readMove() } catch {
+                throw .syscall("pread", error, path: path.description, detail: "lock file \(file.name)")
+            }
+            guard let record, record.from == origin.bytes, record.nanoseconds >= startedWallClock else { continue }
+            let below = origin.bytes == [UInt8(ascii: "/")] ? path.bytes : Array(path.bytes[origin.bytes.count...])
+            return try ItemPath(raw: record.to + below, resolvingFinalLink: false)
+        }
+        return nil
+    }
+}

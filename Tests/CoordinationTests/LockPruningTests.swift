@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+@testable import Coordination
+
+/// Deleting idle lock files must never let two incompatible claims in at once, even for a
+/// coordinator that still has descriptors of the deleted files in its pool.
+@Suite("Pruning lock files")
+struct LockPruningTests {
+    func lockFiles(_ sandbox: borrowing Sandbox) throws -> Set<String> {
+        Set(try FileManager.default.contentsOfDirectory(atPath: sandbox.locks.path))
+    }
+
+    @Test("idle lock files are deleted, held ones are kept")
+    func prunesIdleOnly() throws {
+        let sandbox = try Sandbox()
+        let coordinator = try FileCoordinator(lockDirectory: sandbox.locks)
+        try coordinator.coordinate(writingItemAt: sandbox.url("c/w")) { _ in }
+        let idle = try lockFiles(sandbox)
+        #expect(!idle.isEmpty)
+        try coordinator.coordinate(readingItemAt: sandbox.url("a/x")) { _ in
+            let held = try lockFiles(sandbox).subtracting(idle)
+            #expect(try coordinator.pruneLockFiles(unusedFor: .zero) > 0)
+            let left = try lockFiles(sandbox)
+            #expect(held.isSubset(of: left))
+            #expect(!left.contains(LockName(path: try ItemPath(url: sandbox.url("c/w"), resolvingFinalLink: false)).description))
+        }
+        #expect(try coordinator.pruneLockFiles(unusedFor: .seconds(3600)) == 0)
+    }
+
+    @Test("a pooled descriptor of a deleted lock file still excludes")
+    func pooledDescriptorsAfterPruning() throws {
+        let sandbox = try Sandbox()
+        let pooled = try FileCoordinator(lockDirectory: sandbox.locks)
+        let other = try FileCoordinator(lockDirectory: sandbox.locks)
+        let url = sandbox.url("a/b/y")
+        try pooled.coordinate(readingItemAt: url) { _ in }  // leaves its descriptors in the pool
+        #expect(try other.pruneLockFiles(unusedFor: .zero) > 0)
+        try other.coordinate(writingItemAt: url) { _ in
+            #expect(throws: CoordinationError.self) {
+                try pooled.coordinate(readingItemAt: url, timeout: .zero) { _ in }
+            }
+        }
+        try pooled.coordinate(readingItemAt: url, timeout: .zero) { _ in }
+    }
+}
