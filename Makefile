@@ -1,0 +1,27 @@
+# The two commands of the README: `make run` starts ubqd in the foreground on the default
+# settings; `make test` runs every test. Both install what a fresh Debian machine lacks.
+SWIFT ?= swift
+BUILD_FLAGS ?=
+
+.PHONY: run test build bootstrap bench clean
+
+run: bootstrap
+	$(SWIFT) build $(BUILD_FLAGS) --product ubqd
+	$(SWIFT) build $(BUILD_FLAGS) --product ubq
+	.build/debug/ubqd
+
+test: bootstrap
+	$(SWIFT) build $(BUILD_FLAGS) --build-tests
+	$(SWIFT) test $(BUILD_FLAGS) --skip-build
+
+build: bootstrap
+	$(SWIFT) build $(BUILD_FLAGS)
+
+bootstrap:
+	@scripts/bootstrap.sh
+
+bench: bootstrap
+	Benchmarks/run.sh
+
+clean:
+	rm -rf .build
