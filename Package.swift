@@ -76,7 +76,7 @@ let package = Package(
         ]),
         .target(name: "UbqCLI", dependencies: [
             "Ubiquity", "DaemonClient", "PredicateKit", "KeyedArchive", "Diary", "APIModel", "UbiquitySettings",
-            "CommandLineSettings", argumentParser,
+            "CommandLineSettings", "Coordination", argumentParser,
         ]),
 
         // MARK: Programs (thin)

@@ -1,0 +1,59 @@
+import ArgumentParser
+import CommandLineSettings
+import Coordination
+import Foundation
+
+/// `ubq coordinate`: run a command while holding a coordinated claim on a path, like
+/// flock(1), so scripts edit documents safely beside ubqd and apps.
+struct CoordinateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "coordinate",
+        abstract: "Run COMMAND while holding a read or write claim on PATH; exit with its status.",
+        discussion: "Example: ubq coordinate --write ~/Ubiquity/iCloud~com~example~Diary/Documents/Diary.archive -- vim Diary.archive")
+
+    @OptionGroup var options: SettingsOptions
+    @Flag(name: .long, help: "Take a shared (read) claim.") var read = false
+    @Flag(name: .long, help: "Take an exclusive (write) claim.") var write = false
+    @Option(help: "Give up after this many seconds (exit 75) instead of waiting forever.") var timeout: Double?
+    @Argument(help: "The item to claim.") var path: String
+    @Argument(parsing: .captureForPassthrough, help: "The command to run (after --).") var command: [String] = []
+
+    func validate() throws {
+        guard read != write else { throw ValidationError("choose one of --read or --write") }
+        guard !arguments.isEmpty else { throw ValidationError("give the command to run after --") }
+        if let timeout, timeout < 0 { throw ValidationError("--timeout must be 0 or more") }
+    }
+
+    /// The command without the `--` separator.
+    private var arguments: [String] { command.first == "--" ? Array(command.dropFirst()) : command }
+
+    func run() throws {
+        let settings = try options.resolve()
+        let coordinator = try FileCoordinator(lockDirectory: URL(fileURLWithPath: settings.runtimeDirectory + "/locks"))
+        let url = URL(fileURLWithPath: path)
+        let limit = timeout.map { Duration.milliseconds(Int64($0 * 1000)) }
+        let status: Int32
+        do {
+            status = write
+                ? try coordinator.coordinate(writingItemAt: url, timeout: limit) { _ in try runCommand() }
+                : try coordinator.coordinate(readingItemAt: url, timeout: limit) { _ in try runCommand() }
+        } catch let error as CoordinationError {
+            Output.error(error.description)
+            throw ExitCode(error.code == .timedOut ? 75 : 1)
+        }
+        throw ExitCode(status)
+    }
+
+    private func runCommand() throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        do {
+            try process.run()
+        } catch {
+            throw ValidationError("cannot run \(arguments[0]): \(error.localizedDescription)")
+        }
+        process.waitUntilExit()
+        return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+    }
+}
