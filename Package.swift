@@ -90,9 +90,10 @@ let package = Package(
             name: "archive-bench", dependencies: ["KeyedArchive", "Diary"], path: "Benchmarks/ArchiveBench",
             exclude: ["bpylist2_bench.py"]),
         .executableTarget(name: "predicate-bench", dependencies: ["PredicateKit"], path: "Benchmarks/PredicateBench"),
+        .executableTarget(name: "diary-example", dependencies: ["Ubiquity", "Diary"], path: "Examples/Diary"),
 
         // MARK: Tests
-        .testTarget(name: "PredicateKitTests", dependencies: ["PredicateKit"]),
+        .testTarget(name: "PredicateKitTests", dependencies: ["PredicateKit"], exclude: ["sql_agreement_cases.json"]),
         .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive"]),
         .testTarget(name: "FileEventsTests", dependencies: ["FileEvents", "RawPaths"]),
         .testTarget(name: "RawPathsTests", dependencies: ["RawPaths"]),
@@ -103,5 +104,6 @@ let package = Package(
         .testTarget(name: "MetadataIndexTests", dependencies: ["MetadataIndex", "PredicateKit", "APIModel"]),
         .testTarget(name: "CoordinationTests", dependencies: ["Coordination"]),
         .testTarget(name: "IntegrationTests", dependencies: ["APIModel"]),
+        .testTarget(name: "DocumentTests", dependencies: ["Ubiquity", "Diary", "KeyedArchive"]),
     ]
 )
