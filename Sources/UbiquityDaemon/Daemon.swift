@@ -38,7 +38,7 @@ public struct Daemon {
         let indexer = try Indexer(root: root, index: index, extraIgnorePatterns: settings.ignorePatterns, logger: logger)
         let pipeline = IndexPipeline(indexer: indexer, root: root, settleMilliseconds: settings.settleMilliseconds, logger: logger)
 
-        let watcher = InotifyWatcher(root: root, logger: logger)
+        let watcher = InotifyWatcher(root: root, watchLimit: Self.simulatedWatchLimit(), logger: logger)
         try await watcher.start()
         notifier.notify("STATUS=scanning \(settings.root)")
         let scanStart = ContinuousClock.now
@@ -71,6 +71,12 @@ public struct Daemon {
                 notifier.notify("READY=1", "STATUS=\(status)", "MAINPID=\(getpid())")
             },
             logger: logger)
+    }
+
+    /// `UBQ_WATCH_LIMIT=N` makes the watcher act as if the kernel had only N inotify
+    /// watches, to try the polling fallback (and for its tests).
+    private static func simulatedWatchLimit() -> Int? {
+        ProcessInfo.processInfo.environment["UBQ_WATCH_LIMIT"].flatMap { Int($0) }
     }
 
     /// A socket file left by a daemon that died. Safe to remove: the instance lock says

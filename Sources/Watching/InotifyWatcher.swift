@@ -20,11 +20,13 @@ public final class InotifyWatcher: Sendable {
     /// - Parameters:
     ///   - pollInterval: how often folders that could not be watched (out of inotify
     ///     watches) are rescanned instead.
-    public init(root: RawPath, pollInterval: Duration = .seconds(5), logger: Logger) {
+    ///   - watchLimit: behave as if the kernel refused watches beyond this many (ENOSPC),
+    ///     to exercise the polling fallback without lowering the system-wide limit.
+    public init(root: RawPath, pollInterval: Duration = .seconds(5), watchLimit: Int? = nil, logger: Logger) {
         self.root = root
         self.logger = logger
         (events, continuation) = AsyncStream.makeStream(of: WatchEvent.self, bufferingPolicy: .unbounded)
-        control = WatcherControl(pollInterval: pollInterval)
+        control = WatcherControl(pollInterval: pollInterval, watchLimit: watchLimit)
     }
 
     /// Starts the watcher thread and returns once the whole tree is watched, so that a

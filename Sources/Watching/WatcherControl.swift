@@ -4,6 +4,7 @@ import Synchronization
 /// State shared between the watcher thread and the rest of the process.
 final class WatcherControl: Sendable {
     let pollInterval: Duration
+    let watchLimit: Int?
     private let state = Mutex(State())
     /// libinotifytools has one static inotify instance per process.
     private static let libraryClaimed = Atomic<Bool>(false)
@@ -14,8 +15,9 @@ final class WatcherControl: Sendable {
         var polledFolders = 0
     }
 
-    init(pollInterval: Duration) {
+    init(pollInterval: Duration, watchLimit: Int?) {
         self.pollInterval = pollInterval
+        self.watchLimit = watchLimit
     }
 
     func claimProcessWideLibrary() throws(WatcherError) {

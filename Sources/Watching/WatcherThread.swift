@@ -72,6 +72,11 @@ final class WatcherThread: @unchecked Sendable {
     private func perform(_ actions: [EventTranslator.Action]) {
         for action in actions {
             switch action {
+            case .emit(.cookie(let name)):
+                // Polled folders have no watch to report their changes: rescan them before
+                // the cookie, so a query waiting for it sees them too.
+                for folder in polledFolders.sorted() { output.yield(.rescan(folder)) }
+                output.yield(.cookie(name))
             case .emit(let event):
                 output.yield(event)
             case .watchSubtree(let path):
@@ -99,13 +104,18 @@ final class WatcherThread: @unchecked Sendable {
             let watched = watchFolder(folder)
             if first && !watched && relative.isEmpty { return false }
             first = false
-            pending += DirectoryListing.subfolders(of: absolute(folder), relative: folder)
+            // A folder that is polled instead is rescanned whole, subfolders included.
+            if watched { pending += DirectoryListing.subfolders(of: absolute(folder), relative: folder) }
         }
         return true
     }
 
     private func watchFolder(_ folder: RawPath) -> Bool {
         let name = libraryName(folder)
+        if let limit = control.watchLimit, translator.table.count >= limit {
+            startPolling(folder)
+            return false
+        }
         if inotifytools_watch_file(name, Int32(bitPattern: InotifyMask.watched.rawValue)) != 0 {
             let watch = inotifytools_wd_from_filename(name)
             if watch >= 0 { translator.registerWatch(watch, path: folder) }

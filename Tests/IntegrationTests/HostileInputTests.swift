@@ -76,3 +76,20 @@ import Testing
         #expect(result.errorText.contains("systemctl --user start ubqd"))
     }
 }
+
+/// When inotify runs out of watches, the unwatched folders are polled, the log says how to
+/// raise the limit, and queries still see every completed change.
+@Suite(.serialized) struct WatchLimitTests {
+    @Test func foldersBeyondTheWatchLimitArePolledAndStillExact() throws {
+        let daemon = try DaemonHarness()
+        try daemon.start(extraEnvironment: ["UBQ_WATCH_LIMIT": "4"])
+        try daemon.shell("mkdir -p deep/er/est && echo a > deep/er/est/f && echo b > deep/g")
+        try daemon.expectIndexMatchesDisk()
+        try daemon.shell("echo changed > deep/er/est/f && rm deep/g && echo c > deep/er/h")
+        try daemon.expectIndexMatchesDisk()
+        #expect(daemon.log().contains("sysctl fs.inotify.max_user_watches="))
+        let status = try daemon.ubq(["status", "--json"])
+        let polled = try #require(try JSONSerialization.jsonObject(with: status.output) as? [String: Any])["polledFolders"] as? Int
+        #expect((polled ?? 0) > 0)
+    }
+}
