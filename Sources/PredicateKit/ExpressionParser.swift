@@ -45,11 +45,12 @@ extension Parser {
         return left
     }
 
-    /// A minus before a number literal is part of the literal, so `-9223372036854775808`
-    /// stays an integer and negative constants print and parse back alike.
+    /// A minus written right before a number literal is part of the literal, so
+    /// `-9223372036854775808` stays an integer and negative constants print and parse back
+    /// alike; `- 1` (with a space) is a negation, which the printer relies on.
     private mutating func parseUnary() throws(PredicateParseError) -> ExpressionNode {
         guard accept("-") else { return try parsePostfix() }
-        if case .number(let value) = current.kind {
+        if case .number(let value) = current.kind, current.start == tokens[index - 1].end {
             index += 1
             return try parsePostfix(from: .constant(Self.negate(value)))
         }

@@ -1,5 +1,5 @@
 /// Expression printing with precedence levels, loosest first: set operations (1), `+ -`
-/// (2), `* /` (3), `**` (4), unary minus (5), postfix and primaries (6). A left operand
+/// (2), `* /` (3), `**` (4), unary minus (5), postfix, primaries and literals (6). A left operand
 /// is parenthesized below its operator's level, a right operand at or below it (left
 /// associativity).
 extension Printer {
@@ -15,8 +15,8 @@ extension Printer {
         case .setOperation: 1
         case .function(let name, let arguments) where arguments.count == 2: infix[name]?.level ?? 6
         case .function("negate:", _): 5
-        case .constant(.int(let value)) where value < 0: 5
-        case .constant(.double(let value)) where value < 0 || value.sign == .minus: 5
+        // A negative literal is one token to the parser (`-1[FIRST]` indexes -1), so it
+        // needs no parentheses anywhere.
         default: 6
         }
     }
@@ -68,10 +68,11 @@ extension Printer {
         }
         if name == "negate:", let operand = arguments.first {
             // A number right after the minus would fold into a negative literal: keep it apart.
-            if case .constant = operand { return "-(" + expression(operand) + ")" }
             // `--x` reads back as two negations: no parentheses, which would also deepen the
-            // nesting beyond what the input had.
-            return "-" + expression(operand, minimumLevel: 5)
+            // nesting beyond what the input had. A space keeps `- 0[FIRST]` from reading as
+            // the literal `-0`.
+            let text = expression(operand, minimumLevel: 5)
+            return text.first?.isNumber == true ? "- " + text : "-" + text
         }
         let list = arguments.map(expression).joined(separator: ", ")
         if name == "castObject:toType:" { return "CAST(\(list))" }

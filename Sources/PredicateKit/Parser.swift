@@ -94,8 +94,7 @@ struct Parser {
         }
         let options = try parseOptions()
         let right = try parseExpression()
-        let comparison = Comparison(quantifier: quantifier, left: left, op: op.op, options: options, right: right)
-        return op.negated ? .not(.comparison(comparison)) : .comparison(comparison)
+        return .comparison(Comparison(quantifier: quantifier, left: left, op: op, options: options, right: right))
     }
 
     private mutating func parseQuantifier() -> Quantifier {
@@ -110,15 +109,14 @@ struct Parser {
         "=<": .lessThanOrEqual, ">": .greaterThan, ">=": .greaterThanOrEqual, "=>": .greaterThanOrEqual,
     ]
 
-    /// `negated` is never set by NSPredicate syntax itself; kept for symmetry with Spotlight.
-    private mutating func parseOperator() -> (op: ComparisonOperator, negated: Bool)? {
+    private mutating func parseOperator() -> ComparisonOperator? {
         if let symbol = current.punctuation, let op = Self.symbolOperators[symbol] {
             index += 1
-            return (op, false)
+            return op
         }
         if let word = current.keyword, let op = ComparisonOperator(rawValue: word) {
             index += 1
-            return (op, false)
+            return op
         }
         return nil
     }

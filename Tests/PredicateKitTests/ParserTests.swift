@@ -146,3 +146,15 @@ extension ParserTests {
         return bytes
     }
 }
+
+extension ParserTests {
+    /// Found by libFuzzer: a negation printed right before a number merged into a negative
+    /// literal (`- -0[FIRST]` lost a negation).
+    @Test(arguments: ["x == ---0[FIRST]", "x == - 1", "x == --1", "x == -(1 + 2)", "x == 2 - -0 - - 3", "x == -1[FIRST]", "x == -2 ** 2"])
+    func negationBeforeANumberSurvivesPrinting(_ input: String) throws {
+        let predicate = try Predicate(format: input)
+        let reparsed = try Predicate(format: predicate.description)
+        #expect(reparsed == predicate, "\(predicate.description)")
+        #expect(reparsed.description == predicate.description)
+    }
+}
