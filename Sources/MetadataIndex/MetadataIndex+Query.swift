@@ -5,7 +5,9 @@ import PredicateKit
 
 extension MetadataIndex {
     /// Runs a planned query: the compiled SQL selects candidates, the residual (what SQL
-    /// cannot express) filters them in memory, then the limit applies.
+    /// cannot express) filters them in memory, then the limit applies. A residual that
+    /// cannot be evaluated (Apple raises there, e.g. a string compared with a number by
+    /// `<`) fails the query with a `QueryPlanError` of kind "evaluation".
     public func run(_ plan: QueryPlan) throws -> QueryResponse {
         let request = plan.request
         if request.explain { return QueryResponse(items: [], explanation: plan.compiled?.explanation ?? "no predicate: every item matches") }
@@ -18,12 +20,20 @@ extension MetadataIndex {
             while let row = try rows.next() {
                 if let residual {
                     let values = try ItemColumns.attributes(row, db: db, includeText: residual.keyPaths.contains("kMDItemTextContent"))
-                    guard (try? residual.evaluate(with: .dictionary(values.mapValues(\.predicateValue)))) == true else { continue }
+                    guard try Self.matches(residual, values) else { continue }
                 }
                 items.append(try ItemColumns.resultItem(row, attributes: attributes, db: db))
                 if let limit = request.limit, items.count >= limit { break }
             }
             return QueryResponse(items: items)
+        }
+    }
+
+    private static func matches(_ residual: PredicateKit.Predicate, _ values: [String: AttributeValue]) throws(QueryPlanError) -> Bool {
+        do {
+            return try residual.evaluate(with: .dictionary(values.mapValues(\.predicateValue)))
+        } catch {
+            throw QueryPlanError(kind: "evaluation", message: "the predicate cannot be evaluated: \(error.message)")
         }
     }
 

@@ -59,7 +59,11 @@ struct APIRoutes: Sendable {
             return JSONResponse.error(.badRequest, APIError(error: error.kind, message: error.message, position: error.position))
         }
         if body.sync && !body.explain { try await sync() }
-        return JSONResponse.encode(try index.run(plan))
+        do {
+            return JSONResponse.encode(try index.run(plan))
+        } catch let error as QueryPlanError {
+            return JSONResponse.error(.badRequest, APIError(error: error.kind, message: error.message))
+        }
     }
 
     private func item(_ request: Request, _ context: BasicRequestContext) async throws -> Response {

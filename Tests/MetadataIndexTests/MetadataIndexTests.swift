@@ -104,3 +104,16 @@ import Testing
         #expect(try reopened.counts().isEmpty)
     }
 }
+
+@Suite struct ResidualErrorTests {
+    @Test func aResidualThatRaisesFailsTheQueryInsteadOfMatchingNothing() throws {
+        let fixture = try IndexFixture()
+        defer { fixture.remove() }
+        try fixture.index.apply([.upsert(IndexFixture.item("Documents/a.txt"))])
+        // A number compared with a string by `<`: Apple raises, so SQL cannot decide it
+        // and the comparison runs in memory, where it raises.
+        let plan = try QueryPlan(QueryRequest(predicate: #"kMDItemFSSize < "big""#, scope: .all, sync: false))
+        #expect(plan.compiled?.residual != nil)
+        #expect(throws: QueryPlanError.self) { try fixture.index.run(plan) }
+    }
+}
