@@ -68,25 +68,30 @@ public final class Indexer {
         guard !rootRelativePaths.isEmpty else { return }
         var seen = Set<RawPath>()
         let withParents = rootRelativePaths.flatMap { [$0, $0.removingLastComponent()] }.filter { seen.insert($0).inserted }
-        let located = withParents.compactMap { path in layout.locate(path).map { (path, $0) } }
-        let known = try index.signatures(of: located.map { ($0.1.container.identifier, $0.1.relativePath) })
+        let located = withParents.compactMap(layout.locate)
+        let known = try index.signatures(of: located.map { ($0.container.identifier, $0.relativePath) })
         var pending: [IndexChange] = []
-        for (path, location) in located {
+        for location in located {
             let signature = known[location.container.identifier]?[location.relativePath]
-            if let change = try look(path, location, known: signature) { pending.append(change) }
+            if let change = try look(location, known: signature) { pending.append(change) }
         }
         try index.apply(pending)
     }
 
     /// What one settled path means for the index. Folders that newly appeared are
-    /// reconciled at once (their contents may predate the watch).
-    private func look(_ rootRelative: RawPath, _ location: ContainerLayout.Location, known: FileSignature?) throws -> IndexChange? {
+    /// reconciled at once (their contents may predate the watch); a changed `.ubqignore`
+    /// reconciles its whole container, since it changes which items belong in the index.
+    private func look(_ location: ContainerLayout.Location, known: FileSignature?) throws -> IndexChange? {
         if location.relativePath.isEmpty {
             // A container folder: only its disappearance matters here.
             let gone = try FileStatus.read(layout.absolute(location)) == nil
             return gone ? .remove(container: location.container.identifier, relativePath: RawPath()) : nil
         }
-        if location.relativePath == RawPath(IgnoreCatalog.fileName) { ignores.invalidate(location.container) }
+        if location.relativePath == RawPath(IgnoreCatalog.fileName) {
+            ignores.invalidate(location.container)
+            try reconcile(location.container, RawPath())
+            return nil
+        }
         guard let status = try FileStatus.read(layout.absolute(location)), !isIgnored(location, status) else {
             return known == nil ? nil : .remove(container: location.container.identifier, relativePath: location.relativePath)
         }

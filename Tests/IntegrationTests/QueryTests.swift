@@ -72,3 +72,17 @@ import Testing
         #expect(try names(daemon, []).count == 5)
     }
 }
+
+@Suite(.serialized) struct IgnoreFileTests {
+    @Test func ubqignoreHidesAndRestoresItemsAsItChanges() throws {
+        let daemon = try DaemonHarness()
+        try daemon.start()
+        try daemon.shell("mkdir build && echo x > build/out.o && echo y > keep.txt && echo z > scratch.log")
+        #expect(try daemon.indexedItems().count == 4)
+        try daemon.shell("printf 'build/\\n*.log\\n' > ../.ubqignore")
+        let hidden = try daemon.indexedItems(predicate: nil)
+        #expect(Set(hidden.keys.map { URL(fileURLWithPath: $0).lastPathComponent }) == ["keep.txt", ".ubqignore"])
+        try daemon.shell("rm ../.ubqignore")
+        #expect(try daemon.indexedItems().count == 4)
+    }
+}
