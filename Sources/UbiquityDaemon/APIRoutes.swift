@@ -81,12 +81,12 @@ struct APIRoutes: Sendable {
 
     /// Waits until every change completed before this call is in the index.
     private func sync() async throws {
-        let cookie = try await pipeline.makeCookie()
         let pipeline = self.pipeline
+        let cookie = await pipeline.nextCookieName()
         let timeout = syncTimeout
         let logger = self.logger
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await pipeline.waitForCookie(cookie) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await pipeline.createCookieAndWait(cookie) }
             group.addTask {
                 try? await Task.sleep(for: timeout)
                 if !Task.isCancelled {
@@ -94,7 +94,7 @@ struct APIRoutes: Sendable {
                     await pipeline.abandonCookie(cookie)
                 }
             }
-            await group.next()
+            try await group.next()
             group.cancelAll()
         }
     }

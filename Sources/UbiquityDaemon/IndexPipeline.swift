@@ -13,7 +13,8 @@ actor IndexPipeline {
     private let indexer: Indexer
     private let root: RawPath
     private let logger: Logger
-    private var cookieWaiters: [String: CheckedContinuation<Void, Never>] = [:]
+    private var cookieWaiters: [String: CheckedContinuation<Void, any Error>] = [:]
+    private var abandonedCookies: Set<String> = []
     private var cookieCounter = 0
 
     init(indexer: Indexer, root: RawPath, settleMilliseconds: Int, logger: Logger) {
@@ -62,6 +63,7 @@ actor IndexPipeline {
         apply(settler.takeCompleted())
         for name in settler.takeCookies() {
             unlink(root.appending(name).readable)
+            abandonedCookies.remove(name)
             cookieWaiters.removeValue(forKey: name)?.resume()
         }
     }
@@ -75,24 +77,32 @@ actor IndexPipeline {
         do { try work() } catch { logger.error("indexing failed: \(error)") }
     }
 
-    /// Creates a cookie file in the root and returns its name; `waitForCookie` then
-    /// returns once the watcher has delivered it (watchman's sync cookies).
-    func makeCookie() throws -> String {
+    /// A fresh cookie name for `createCookieAndWait` (watchman's sync cookies).
+    func nextCookieName() -> String {
         cookieCounter += 1
-        let name = "\(WatchEvent.cookiePrefix)\(getpid())-\(cookieCounter)"
-        let path = root.appending(name).readable
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw DaemonError.syscall("create sync cookie", path: path) }
-        close(fd)
-        return name
+        return "\(WatchEvent.cookiePrefix)\(getpid())-\(cookieCounter)"
     }
 
-    func waitForCookie(_ name: String) async {
-        await withCheckedContinuation { cookieWaiters[name] = $0 }
+    /// Creates the cookie file in the root and returns once the watcher has delivered it
+    /// and every change completed before it is in the index. The waiter is registered in
+    /// the same actor step that creates the file, so the cookie cannot arrive unawaited.
+    func createCookieAndWait(_ name: String) async throws {
+        guard !abandonedCookies.contains(name) else { return }
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            let path = root.appending(name).readable
+            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            guard fd >= 0 else {
+                continuation.resume(throwing: DaemonError.syscall("create sync cookie", path: path))
+                return
+            }
+            close(fd)
+            cookieWaiters[name] = continuation
+        }
     }
 
     /// Gives up on a cookie (the watcher did not deliver it in time).
     func abandonCookie(_ name: String) {
+        abandonedCookies.insert(name)
         cookieWaiters.removeValue(forKey: name)?.resume()
         unlink(root.appending(name).readable)
     }
