@@ -8,7 +8,7 @@ public struct UbqCommand: AsyncParsableCommand {
         abstract: "Query and manage Ubiquity containers (talks to ubqd).",
         subcommands: [
             ListCommand.self, MetadataCommand.self, ContainersCommand.self, StatusCommand.self, PredicateCommand.self,
-            ArchiveCommand.self, CoordinateCommand.self,
+            ArchiveCommand.self, CoordinateCommand.self, DiaryCommand.self,
         ])
 
     public init() {}

@@ -1,0 +1,223 @@
+import Foundation
+
+/// A document stored in one file, modelled on UIDocument: `open()`, `save(to:for:)`,
+/// `close()`, `revert(toContentsOf:)` and a `documentState`. Subclasses give the content
+/// by overriding `contents(forType:)` and `load(fromContents:ofType:)`.
+///
+/// Every read happens under a coordinated read claim and every save under a coordinated
+/// write claim with `.forReplacing`, so `ubqd`, `ubq coordinate` and other apps never see
+/// half a save. A save is atomic and durable (`AtomicFile`): one that fails sets
+/// `savingError`, throws, and leaves the old file as it was.
+///
+/// A save for overwriting refuses to replace a file that changed on disk since this document
+/// read or wrote it (another process saved in between): it throws `changedOnDisk` and sets
+/// `inConflict`; `revert(toContentsOf:)` loads the other version and clears it.
+///
+/// Isolation: like UIDocument, which lives on the main actor, a document belongs to one
+/// isolation domain. It is not `Sendable`; its methods run on the caller's actor
+/// (`#isolation`) and wait for claims without blocking a thread. The file I/O itself runs
+/// inline, as a handful of system calls.
+open class Document {
+    /// The state flags of UIDocument.State (an open document with nothing to report is `normal`, `[]`).
+    public struct State: OptionSet, Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: UInt
+        public init(rawValue: UInt) { self.rawValue = rawValue }
+
+        public static let normal: State = []
+        /// Not open (before `open()`, after `close()`).
+        public static let closed = State(rawValue: 1 << 0)
+        /// The file changed on disk under the document: revert to see it.
+        public static let inConflict = State(rawValue: 1 << 1)
+        /// The last save failed; the file on disk is the previous version.
+        public static let savingError = State(rawValue: 1 << 2)
+        /// A load or save is in progress: do not edit now.
+        public static let editingDisabled = State(rawValue: 1 << 3)
+
+        public var description: String {
+            let names = [(State.closed, "closed"), (.inConflict, "inConflict"), (.savingError, "savingError"),
+                         (.editingDisabled, "editingDisabled")].filter { contains($0.0) }.map(\.1)
+            return names.isEmpty ? "normal" : names.joined(separator: ", ")
+        }
+    }
+
+    /// What a save does, as UIDocument.SaveOperation.
+    public enum SaveOperation: Sendable {
+        /// Writes a new file; fails with `fileExists` if one is already there.
+        case forCreating
+        /// Replaces the file (or writes it if it is missing).
+        case forOverwriting
+    }
+
+    /// How an edit changes the count of unsaved changes, as UIDocument.ChangeKind.
+    public enum ChangeKind: Sendable {
+        case done, undone, cleared
+    }
+
+    public private(set) var fileURL: URL
+    public private(set) var documentState: State = .closed
+    /// When the file was last read or written by this document.
+    public private(set) var fileModificationDate: Date?
+    public let coordinator: FileCoordinator
+    private var changeCount = 0
+    /// The version on disk this document last read or wrote: a save for overwriting checks it.
+    private var knownVersion: AtomicFile.Signature?
+    /// The writer; tests swap in one whose system calls fail.
+    var fileWriter = AtomicFile()
+
+    public init(fileURL: URL, coordinator: FileCoordinator) {
+        self.fileURL = fileURL.standardizedFileURL
+        self.coordinator = coordinator
+    }
+
+    /// Whether edits were made (`updateChangeCount(.done)`) since the last load or save.
+    public var hasUnsavedChanges: Bool { changeCount != 0 }
+
+    /// The type name passed to `contents(forType:)` and `load(fromContents:ofType:)`: a UTI.
+    open var fileType: String { "public.data" }
+
+    /// Records an edit, so `close()` saves it.
+    public func updateChangeCount(_ change: ChangeKind) {
+        switch change {
+        case .done: changeCount += 1
+        case .undone: changeCount -= 1
+        case .cleared: changeCount = 0
+        }
+    }
+
+    // MARK: Subclass points
+
+    /// The bytes to save. Subclasses override it; the default throws.
+    open func contents(forType typeName: String) throws -> Data {
+        throw DocumentError(
+            code: .contentsInvalid, message: "\(type(of: self)) does not override contents(forType:)", path: fileURL.path)
+    }
+
+    /// Replaces the document's model with what `contents` holds. Subclasses override it.
+    open func load(fromContents contents: Data, ofType typeName: String) throws {
+        throw DocumentError(
+            code: .contentsInvalid, message: "\(type(of: self)) does not override load(fromContents:ofType:)",
+            path: fileURL.path)
+    }
+
+    // MARK: Life cycle
+
+    /// Reads the file under a coordinated read claim and loads it. Throws `fileNotFound` when
+    /// there is no file (save for creating makes one) and `invalidState` when already open.
+    public func open(isolation: isolated (any Actor)? = #isolation) async throws(DocumentError) {
+        guard documentState.contains(.closed) else {
+            throw DocumentError(code: .invalidState, message: "\(fileURL.path) is already open: close it first, or revert", path: fileURL.path)
+        }
+        try await read(fileURL, step: "opening")
+        documentState = .normal
+    }
+
+    /// Discards the model and unsaved edits, and loads `url` (which becomes `fileURL`).
+    /// Clears `inConflict` and `savingError`. On failure the document is unchanged.
+    public func revert(toContentsOf url: URL, isolation: isolated (any Actor)? = #isolation) async throws(DocumentError) {
+        try await read(url.standardizedFileURL, step: "reverting to")
+        fileURL = url.standardizedFileURL
+        documentState.subtract([.closed, .inConflict, .savingError])
+    }
+
+    /// Writes the document to `url` (which becomes `fileURL`) under a coordinated write claim
+    /// with `.forReplacing`. On success the document is open and has no unsaved changes; on
+    /// failure it gains `savingError` (or `inConflict`), and the file on disk is the old one.
+    public func save(to url: URL, for operation: SaveOperation, isolation: isolated (any Actor)? = #isolation) async throws(DocumentError) {
+        let target = url.standardizedFileURL
+        let sameFile = target == fileURL && !documentState.contains(.closed)
+        documentState.insert(.editingDisabled)
+        defer { documentState.remove(.editingDisabled) }
+        do {
+            let data = try contentsToSave(target)
+            let expected = sameFile ? knownVersion : nil
+            let written = try await coordinated(target, step: "saving") { [fileWriter] path throws(DocumentError) in
+                try Self.check(path, for: operation, expecting: expected)
+                try fileWriter.replace(path, with: data)
+                return try AtomicFile.signature(path)
+            }
+            knownVersion = written
+            fileURL = target
+            fileModificationDate = written?.modificationDate ?? Date()
+            changeCount = 0
+            documentState.subtract([.closed, .savingError])
+        } catch {
+            documentState.insert(error.code == .changedOnDisk ? .inConflict : .savingError)
+            throw error
+        }
+    }
+
+    /// Saves unsaved changes (for overwriting), then closes. If that save fails, the
+    /// document stays open with `savingError` and the error is thrown: nothing is lost.
+    public func close(isolation: isolated (any Actor)? = #isolation) async throws(DocumentError) {
+        if hasUnsavedChanges && !documentState.contains(.closed) {
+            try await save(to: fileURL, for: .forOverwriting)
+        }
+        documentState = .closed
+        knownVersion = nil
+    }
+
+    // MARK: Steps
+
+    private func read(_ url: URL, step: String, isolation: isolated (any Actor)? = #isolation) async throws(DocumentError) {
+        documentState.insert(.editingDisabled)
+        defer { documentState.remove(.editingDisabled) }
+        let (data, signature) = try await coordinated(url, step: step, reading: true) { path throws(DocumentError) in
+            try AtomicFile.read(path)
+        }
+        do {
+            try load(fromContents: data, ofType: fileType)
+        } catch {
+            throw (error as? DocumentError) ?? .contents(error, path: url.path, step: "loading")
+        }
+        knownVersion = signature
+        fileModificationDate = signature.modificationDate
+        changeCount = 0
+    }
+
+    private func contentsToSave(_ url: URL) throws(DocumentError) -> Data {
+        do {
+            return try contents(forType: fileType)
+        } catch {
+            throw (error as? DocumentError) ?? .contents(error, path: url.path, step: "encoding")
+        }
+    }
+
+    private static func check(_ path: String, for operation: SaveOperation, expecting known: AtomicFile.Signature?) throws(DocumentError) {
+        let current = try AtomicFile.signature(path)
+        switch operation {
+        case .forCreating where current != nil:
+            throw DocumentError(
+                code: .fileExists, message: "cannot create \(path): a file is already there (open it, or save for overwriting)",
+                path: path)
+        case .forOverwriting where known != nil && current != nil && current != known:
+            throw DocumentError(
+                code: .changedOnDisk,
+                message: "not saving \(path): another program changed it since it was read; revert to that version and redo the edit",
+                path: path)
+        default: return
+        }
+    }
+
+    /// Runs `body` with the path under a coordinated claim: shared to read, exclusive with
+    /// `.forReplacing` to write. Coordination failures become `coordinationFailed`.
+    private func coordinated<T: Sendable>(
+        _ url: URL, step: String, reading: Bool = false, isolation: isolated (any Actor)? = #isolation,
+        _ body: (String) throws(DocumentError) -> T
+    ) async throws(DocumentError) -> T {
+        do {
+            if reading {
+                return try await coordinator.coordinate(readingItemAt: url, isolation: isolation, byAsyncAccessor: { url in
+                    try body(url.path)
+                })
+            }
+            return try await coordinator.coordinate(
+                writingItemAt: url, options: .forReplacing, isolation: isolation, byAsyncAccessor: { url in try body(url.path) })
+        } catch let error as DocumentError {
+            throw error
+        } catch let error as CoordinationError {
+            throw .coordination(error, path: url.path, step: step)
+        } catch {
+            throw DocumentError(code: .coordinationFailed, message: "\(step) \(url.path): \(error)", path: url.path)
+        }
+    }
+}
