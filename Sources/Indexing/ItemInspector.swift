@@ -37,7 +37,10 @@ final class ItemInspector {
         let name = item.relativePath.lastComponent ?? []
         var type = detector.contentType(fileName: name, leadingBytes: nil)
         if detector.needsContent(fileName: name) || type.isText {
-            switch readPrefix(item.absolutePath, count: type.isText ? Self.maximumTextBytes : Self.sniffBytes) {
+            let wanted = type.isText ? Self.maximumTextBytes : Self.sniffBytes
+            // Size the buffer from the file: most documents are far below the text limit.
+            let count = Int(clamping: min(Int64(wanted), max(item.signature.size, 0) + 1))
+            switch readPrefix(item.absolutePath, count: count) {
             case .success(let bytes):
                 if detector.needsContent(fileName: name) {
                     type = detector.contentType(fileName: name, leadingBytes: Array(bytes.prefix(Self.sniffBytes)))

@@ -109,6 +109,13 @@ public struct RawPath: Sendable, Hashable, Comparable, CustomStringConvertible, 
         }
     }
 
+    // Hashing over the whole byte buffer at once: paths are dictionary keys on every hot
+    // path (the settler, reconciliation), and the synthesized hash goes byte by byte.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(bytes.count)
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+    }
+
     public static func < (lhs: RawPath, rhs: RawPath) -> Bool {
         lhs.bytes.lexicographicallyPrecedes(rhs.bytes)
     }
