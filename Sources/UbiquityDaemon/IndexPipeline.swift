@@ -34,14 +34,10 @@ actor IndexPipeline {
 
     func record(_ event: WatchEvent) {
         settler.record(event, at: Self.now())
-        if case .cookie = event {
-            applyCompleted()
-        } else if case .touched = event {
-            return
-        } else if case .removed = event {
-            return
-        } else {
-            applySettled()
+        switch event {
+        case .cookie: applyCompleted()
+        case .rescan, .moved: applySettled()  // structural changes act at once
+        case .touched, .removed: break  // these wait for the settle loop
         }
     }
 
