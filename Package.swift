@@ -3,7 +3,7 @@
 // Ubiquity for Linux: the iCloud Documents model as a daemon (`ubqd`), a helper (`ubq`) and a
 // Swift library (`Ubiquity`). Targets form a DAG, from pure cores up to thin executables:
 //
-//   pure:      RawPaths  PredicateKit  KeyedArchive  Diary  IgnoreRules  FileEvents  UbiquitySettings  APIModel
+//   pure:      RawPaths  CivilCalendar  PredicateKit  KeyedArchive  Diary  IgnoreRules  FileEvents  UbiquitySettings  APIModel
 //   C shims:   CInotifyTools  CMagic  CStatx
 //   I/O:       Watching  ContentTypes  MetadataIndex  Indexing  Coordination  DaemonClient
 //   services:  UbiquityDaemon            library: Ubiquity          commands: UbqCLI
@@ -40,12 +40,13 @@ let package = Package(
     ],
     targets: [
         // MARK: Pure cores (no I/O)
-        .target(name: "PredicateKit"),
-        .target(name: "KeyedArchive"),
+        .target(name: "CivilCalendar"),
+        .target(name: "PredicateKit", dependencies: ["CivilCalendar"]),
+        .target(name: "KeyedArchive", dependencies: ["CivilCalendar"]),
         .target(name: "RawPaths"),
         .target(name: "FileEvents", dependencies: ["RawPaths"]),
         .target(name: "IgnoreRules"),
-        .target(name: "APIModel"),
+        .target(name: "APIModel", dependencies: ["CivilCalendar"]),
         .target(name: "UbiquitySettings", dependencies: [toml]),
 
         // MARK: System libraries
@@ -97,6 +98,7 @@ let package = Package(
         .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive"]),
         .testTarget(name: "FileEventsTests", dependencies: ["FileEvents", "RawPaths"]),
         .testTarget(name: "RawPathsTests", dependencies: ["RawPaths"]),
+        .testTarget(name: "CivilCalendarTests", dependencies: ["CivilCalendar"]),
         .testTarget(name: "IgnoreRulesTests", dependencies: ["IgnoreRules"]),
         .testTarget(name: "DiaryTests", dependencies: ["Diary", "KeyedArchive"]),
         .testTarget(name: "UbiquitySettingsTests", dependencies: ["UbiquitySettings"]),

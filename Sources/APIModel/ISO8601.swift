@@ -1,3 +1,5 @@
+import CivilCalendar
+
 /// ISO 8601 formatting of NSDate-style times without Foundation's formatters (they are
 /// slow to create and this runs for every date of every listed item).
 public enum ISO8601 {
@@ -9,7 +11,7 @@ public enum ISO8601 {
         let unix = referenceSeconds + referenceDateOffset
         let micros = Int64((unix * 1_000_000).rounded(.down))
         let (days, microsOfDay) = floorDivide(micros, 86_400_000_000)
-        let (year, month, day) = civilDate(daysSinceEpoch: days)
+        let (year, month, day) = CivilCalendar.date(days: days)
         let seconds = microsOfDay / 1_000_000
         let fraction = microsOfDay % 1_000_000
         return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(seconds / 3600, 2)):\(pad(seconds / 60 % 60, 2)):\(pad(seconds % 60, 2)).\(pad(fraction, 6))Z"
@@ -18,19 +20,6 @@ public enum ISO8601 {
     private static func floorDivide(_ a: Int64, _ b: Int64) -> (Int64, Int64) {
         let quotient = a / b - ((a % b < 0) ? 1 : 0)
         return (quotient, a - quotient * b)
-    }
-
-    /// Howard Hinnant's days-to-civil algorithm (proleptic Gregorian calendar).
-    private static func civilDate(daysSinceEpoch: Int64) -> (Int64, Int64, Int64) {
-        let z = daysSinceEpoch + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     private static func pad(_ value: Int64, _ width: Int) -> String {

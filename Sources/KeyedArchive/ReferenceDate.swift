@@ -1,3 +1,5 @@
+import CivilCalendar
+
 /// A point in time as NSDate stores it: seconds since 2001-01-01T00:00:00Z. The codec has no
 /// Foundation, so this type carries dates; `Foundation.Date(timeIntervalSinceReferenceDate:)`
 /// converts without loss.
@@ -50,7 +52,7 @@ public struct ReferenceDate: Hashable, Sendable, Codable, Comparable {
             guard chars[19] == UInt8(ascii: "."), let value = Double("0" + String(decoding: chars[19..<(chars.count - 1)], as: UTF8.self)) else { return nil }
             fraction = value
         }
-        let days = Self.daysFromCivil(year: year, month: month, day: day) - Self.epochOffsetDays
+        let days = CivilCalendar.days(year: year, month: month, day: day) - Self.epochOffsetDays
         let seconds = days * 86_400 + hour * 3_600 + minute * 60 + second
         self.init(secondsSince2001: Double(seconds) + fraction)
     }
@@ -63,7 +65,7 @@ public struct ReferenceDate: Hashable, Sendable, Codable, Comparable {
 
     private static func civilText(_ secondsSince2001: Int64) -> String {
         let (days, secondOfDay) = floorDivide(secondsSince2001, 86_400)
-        let (year, month, day) = civilFromDays(days + epochOffsetDays)
+        let (year, month, day) = CivilCalendar.date(days: days + epochOffsetDays)
         return padded(year, 4) + "-" + padded(month, 2) + "-" + padded(day, 2) + "T"
             + padded(secondOfDay / 3_600, 2) + ":" + padded(secondOfDay / 60 % 60, 2) + ":" + padded(secondOfDay % 60, 2)
     }
@@ -77,28 +79,5 @@ public struct ReferenceDate: Hashable, Sendable, Codable, Comparable {
         let digits = String(abs(value))
         let body = String(repeating: "0", count: max(0, width - digits.count)) + digits
         return value < 0 ? "-" + body : body
-    }
-
-    /// Howard Hinnant's `days_from_civil` (proleptic Gregorian, days since 1970-01-01).
-    static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let shiftedYear = month <= 2 ? year - 1 : year
-        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
-        let yearOfEra = shiftedYear - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    /// Howard Hinnant's `civil_from_days`.
-    static func civilFromDays(_ daysSince1970: Int64) -> (Int64, Int64, Int64) {
-        let shifted = daysSince1970 + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }

@@ -6,13 +6,14 @@ import Logging
 import MetadataIndex
 import RawPaths
 import UbiquitySettings
+import Watching
 
 /// The handlers of the local API (see `docs/API.md`).
 struct APIRoutes: Sendable {
     let settings: Settings
     let index: MetadataIndex
     let pipeline: IndexPipeline
-    let state: DaemonState
+    let watcher: InotifyWatcher
     let logger: Logger
     /// How long a query waits for its sync cookie before answering anyway (watchman's
     /// default sync timeout). Only a stuck watcher makes it expire: under a burst of
@@ -37,8 +38,8 @@ struct APIRoutes: Sendable {
         let containerCount = settings.containers(discovered: ContainerDiscovery.folderNames(in: RawPath(settings.root))).count
         return JSONResponse.encode(DaemonStatus(
             version: DaemonVersion.current, pid: getpid(), root: settings.root, containers: containerCount, items: items,
-            pending: pending, watchedFolders: state.watcher?.watchedFolderCount ?? 0,
-            polledFolders: state.watcher?.polledFolderCount ?? 0,
+            pending: pending, watchedFolders: watcher.watchedFolderCount,
+            polledFolders: watcher.polledFolderCount,
             summary: StatusLine.text(containers: containerCount, items: items, pending: pending)))
     }
 

@@ -9,11 +9,6 @@ import RawPaths
 import UbiquitySettings
 import Watching
 
-/// What the API reads about the running daemon.
-struct DaemonState: Sendable {
-    var watcher: InotifyWatcher?
-}
-
 /// `ubqd`: watches the containers, keeps the index, serves the local API.
 ///
 /// Start-up order matters (DESIGN.md, decision 10): the tree is watched before the first
@@ -46,7 +41,7 @@ public struct Daemon {
         let items = (try? index.counts().values.reduce(0, +)) ?? 0
         logger.info("start-up reconciliation: \(statistics) in \(ContinuousClock.now - scanStart); \(items) items in \(containers.count) containers")
 
-        let routes = APIRoutes(settings: settings, index: index, pipeline: pipeline, state: DaemonState(watcher: watcher), logger: logger)
+        let routes = APIRoutes(settings: settings, index: index, pipeline: pipeline, watcher: watcher, logger: logger)
         let server = try makeServer(routes: routes, status: StatusLine.text(containers: containers.count, items: items, pending: 0))
         let services: [any Service] = [IndexService(watcher: watcher, pipeline: pipeline, logger: logger), server]
         let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))

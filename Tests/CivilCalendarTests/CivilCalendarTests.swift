@@ -1,0 +1,24 @@
+import CivilCalendar
+import Testing
+
+@Suite struct CivilCalendarTests {
+    @Test(arguments: [
+        (Int64(0), Int64(1970), Int64(1), Int64(1)), (11_323, 2001, 1, 1), (-1, 1969, 12, 31),
+        (11_016, 2000, 2, 29), (-719_468, 0, 3, 1), (2_932_896, 9999, 12, 31),
+    ])
+    func knownDates(days: Int64, year: Int64, month: Int64, day: Int64) {
+        #expect(CivilCalendar.days(year: year, month: month, day: day) == days)
+        let date = CivilCalendar.date(days: days)
+        #expect(date.year == year && date.month == month && date.day == day)
+    }
+
+    @Test func everyDayOfFourCenturiesRoundTrips() {
+        var previous: (year: Int64, month: Int64, day: Int64)?
+        for days in Int64(-146_097)...146_097 {
+            let date = CivilCalendar.date(days: days)
+            #expect(CivilCalendar.days(year: date.year, month: date.month, day: date.day) == days)
+            if let previous, date.day != previous.day + 1 { #expect(date.day == 1) }
+            previous = date
+        }
+    }
+}
