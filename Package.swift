@@ -4,6 +4,7 @@
 // Swift library (`Ubiquity`). Targets form a DAG, from pure cores up to thin executables:
 //
 //   pure:      RawPaths  CivilCalendar  PredicateKit  KeyedArchive  Diary  IgnoreRules  FileEvents  UbiquitySettings  APIModel
+//              SyncPlanning
 //   C shims:   CInotifyTools  CMagic  CStatx
 //   I/O:       Watching  ContentTypes  MetadataIndex  Indexing  Coordination  DaemonClient
 //   services:  UbiquityDaemon            library: Ubiquity          commands: UbqCLI
@@ -48,6 +49,7 @@ let package = Package(
         .target(name: "IgnoreRules"),
         .target(name: "APIModel", dependencies: ["CivilCalendar"]),
         .target(name: "UbiquitySettings", dependencies: [toml]),
+        .target(name: "SyncPlanning"),
 
         // MARK: System libraries
         .systemLibrary(name: "CInotifyTools", providers: [.apt(["libinotifytools0-dev"])]),
@@ -96,6 +98,7 @@ let package = Package(
         // MARK: Tests
         .testTarget(name: "PredicateKitTests", dependencies: ["PredicateKit"], exclude: ["sql_agreement_cases.json"]),
         .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive"]),
+        .testTarget(name: "SyncPlanningTests", dependencies: ["SyncPlanning"]),
         .testTarget(name: "FileEventsTests", dependencies: ["FileEvents", "RawPaths"]),
         .testTarget(name: "RawPathsTests", dependencies: ["RawPaths"]),
         .testTarget(name: "CivilCalendarTests", dependencies: ["CivilCalendar"]),

@@ -1,0 +1,59 @@
+/// What the last sync of a path left behind: the version the device and the mirror
+/// agreed on, and the state the local disk had then.
+public struct BaseEntry: Hashable, Sendable {
+    public var version: VersionID
+    /// The local state recorded with it; nil when the agreed version is a deletion.
+    public var state: EntryState?
+
+    public init(version: VersionID, state: EntryState?) {
+        self.version = version
+        self.state = state
+    }
+}
+
+/// One step that brings a path closer to agreement. The executor re-checks each step's
+/// precondition just before committing it.
+public enum SyncAction: Hashable, Sendable {
+    /// The local state changed since the base: record it in the mirror (upload the content
+    /// if the store lacks it, append a record with these parents). `state` nil: a deletion.
+    case publish(path: String, state: EntryState?, parents: [VersionID], movedFrom: String? = nil)
+    /// The mirror's current version differs from what the disk holds, and the disk has not
+    /// changed since the base: make the disk hold `version`'s state. Only if the disk still
+    /// holds `expectedLocal`.
+    case apply(version: VersionRecord, expectedLocal: EntryState?)
+    /// The disk already holds the current version (the same change arrived both ways):
+    /// only the base moves.
+    case adopt(path: String, version: VersionID, state: EntryState?)
+
+    public var path: String {
+        switch self {
+        case .publish(let path, _, _, _), .adopt(let path, _, _): path
+        case .apply(let version, _): version.path
+        }
+    }
+}
+
+/// The three-tree planner (DESIGN.md, decision 3): from what the disk holds (`local`),
+/// what the last sync agreed on (`base`) and every version in the mirror (`history`),
+/// the one action that moves this path towards agreement, or nil when it is in sync.
+///
+/// Local changes are published first, with the base as parent; a concurrent change made
+/// elsewhere then shows as a second head, and the winner rule settles the path on every
+/// device alike. So a change is never overwritten before it is in the mirror.
+public enum Planner {
+    public static func plan(path: String, local: EntryState?, base: BaseEntry?, history: PathHistory?) -> SyncAction? {
+        let winner = history?.winner
+        if local != base?.state {
+            if let winner, winner.state == local { return .adopt(path: path, version: winner.id, state: local) }
+            return .publish(path: path, state: local, parents: base.map { [$0.version] } ?? [], movedFrom: nil)
+        }
+        guard let winner else {
+            // In sync with a mirror that no longer knows the path (its logs were lost or
+            // reset): record it again rather than delete anything.
+            return base != nil && local != nil ? .publish(path: path, state: local, parents: [], movedFrom: nil) : nil
+        }
+        if winner.id == base?.version { return nil }
+        if winner.state == local { return .adopt(path: path, version: winner.id, state: local) }
+        return .apply(version: winner, expectedLocal: local)
+    }
+}

@@ -1,0 +1,83 @@
+/// The three trees of one container, as the planner sees them.
+public struct SyncTrees: Sendable {
+    public var local: [String: EntryState]
+    public var base: [String: BaseEntry]
+    public var histories: [String: PathHistory]
+
+    public init(local: [String: EntryState], base: [String: BaseEntry], histories: [String: PathHistory]) {
+        self.local = local
+        self.base = base
+        self.histories = histories
+    }
+}
+
+/// The actions of one pass over a whole container, in an order the executor can apply
+/// one by one: folders are made before what goes in them and emptied before they go.
+public struct SyncPlan: Sendable, Equatable {
+    public var actions: [SyncAction]
+
+    public init(_ trees: SyncTrees, paths: Set<String>? = nil) {
+        let candidates = paths ?? Set(trees.local.keys).union(trees.base.keys).union(trees.histories.keys)
+        var actions: [SyncAction] = []
+        for path in candidates.sorted() {
+            if let action = Planner.plan(path: path, local: trees.local[path], base: trees.base[path], history: trees.histories[path]) {
+                actions.append(action)
+            }
+        }
+        self.actions = Self.ordered(Self.pairingRenames(actions, base: trees.base))
+    }
+
+    /// Deletions of the disk or the mirror: what the mass-deletion guard counts.
+    public var deletionCount: Int {
+        actions.count { action in
+            switch action {
+            case .publish(_, let state, _, _): state == nil
+            case .apply(let version, let expected): version.state == nil && expected != nil
+            case .adopt: false
+            }
+        }
+    }
+
+    /// A local file that vanished from one path while a new file with the same content
+    /// appeared at another was renamed: the arrival is published with `movedFrom`, so
+    /// other devices rename their copy instead of fetching it again.
+    static func pairingRenames(_ actions: [SyncAction], base: [String: BaseEntry]) -> [SyncAction] {
+        var departures: [String: [String]] = [:]  // content → paths it left
+        for case .publish(let path, nil, _, _) in actions {
+            if let content = base[path]?.state?.sha256 { departures[content, default: []].append(path) }
+        }
+        guard !departures.isEmpty else { return actions }
+        for content in departures.keys { departures[content]?.sort(by: >) }
+        return actions.map { action in
+            guard case .publish(let path, let state?, let parents, nil) = action, parents.isEmpty,
+                let content = state.sha256, let origin = departures[content]?.popLast()
+            else { return action }
+            return .publish(path: path, state: state, parents: parents, movedFrom: origin)
+        }
+    }
+
+    private static func ordered(_ actions: [SyncAction]) -> [SyncAction] {
+        actions.sorted { a, b in
+            let (removesA, removesB) = (a.removes, b.removes)
+            if removesA != removesB { return !removesA }  // make and replace first, then remove
+            let (depthA, depthB) = (a.path.depth, b.path.depth)
+            if depthA != depthB { return removesA ? depthA > depthB : depthA < depthB }
+            return a.path < b.path
+        }
+    }
+}
+
+extension SyncAction {
+    /// Whether the action takes something away from the disk or the mirror.
+    var removes: Bool {
+        switch self {
+        case .publish(_, let state, _, _): state == nil
+        case .apply(let version, _): version.state == nil
+        case .adopt(_, _, let state): state == nil
+        }
+    }
+}
+
+extension String {
+    var depth: Int { utf8.count { $0 == UInt8(ascii: "/") } }
+}
