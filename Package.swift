@@ -6,7 +6,7 @@
 //   pure:      RawPaths  CivilCalendar  PredicateKit  KeyedArchive  Diary  IgnoreRules  FileEvents  UbiquitySettings  APIModel
 //              SyncPlanning
 //   C shims:   CInotifyTools  CMagic  CStatx
-//   I/O:       Watching  ContentTypes  MetadataIndex  Indexing  Coordination  DaemonClient
+//   I/O:       Watching  ContentTypes  MetadataIndex  Indexing  Coordination  DaemonClient  SyncEngine
 //   services:  UbiquityDaemon            library: Ubiquity          commands: UbqCLI
 //   programs:  ubqd  ubq
 import PackageDescription
@@ -20,6 +20,7 @@ let nioCore = Target.Dependency.product(name: "NIOCore", package: "swift-nio")
 let nioPosix = Target.Dependency.product(name: "NIOPosix", package: "swift-nio")
 let nioHTTP1 = Target.Dependency.product(name: "NIOHTTP1", package: "swift-nio")
 let toml = Target.Dependency.product(name: "TOMLKit", package: "TOMLKit")
+let crypto = Target.Dependency.product(name: "Crypto", package: "swift-crypto")
 
 let package = Package(
     name: "Ubiquity",
@@ -38,6 +39,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.0.0"),
     ],
     targets: [
         // MARK: Pure cores (no I/O)
@@ -66,6 +68,10 @@ let package = Package(
         ]),
         .target(name: "Coordination"),
         .target(name: "Diary", dependencies: ["KeyedArchive"]),
+        .target(name: "SyncEngine", dependencies: [
+            "SyncPlanning", "Indexing", "MetadataIndex", "IgnoreRules", "Coordination", "UbiquitySettings", "RawPaths",
+            crypto, grdb, logging,
+        ]),
         .target(name: "DaemonClient", dependencies: ["APIModel", "UbiquitySettings", nioCore, nioPosix, nioHTTP1]),
 
         // MARK: Services, library, commands
@@ -99,6 +105,9 @@ let package = Package(
         .testTarget(name: "PredicateKitTests", dependencies: ["PredicateKit"], exclude: ["sql_agreement_cases.json"]),
         .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive"]),
         .testTarget(name: "SyncPlanningTests", dependencies: ["SyncPlanning"]),
+        .testTarget(name: "SyncEngineTests", dependencies: [
+            "SyncEngine", "SyncPlanning", "Indexing", "UbiquitySettings", "RawPaths", logging,
+        ]),
         .testTarget(name: "FileEventsTests", dependencies: ["FileEvents", "RawPaths"]),
         .testTarget(name: "RawPathsTests", dependencies: ["RawPaths"]),
         .testTarget(name: "CivilCalendarTests", dependencies: ["CivilCalendar"]),

@@ -4,16 +4,18 @@ import MetadataIndex
 import RawPaths
 
 /// One status read of an item (statx), with its birth time where the filesystem keeps one.
-struct FileStatus {
-    var signature: FileSignature
-    var created: Double?
-    var modified: Double
+public struct FileStatus: Sendable {
+    public var signature: FileSignature
+    public var created: Double?
+    public var modified: Double
+    /// Permission bits (`st_mode & 07777`).
+    public var permissions: UInt32
 
     /// Seconds between 1970 and 2001 (NSDate's reference date).
     static let referenceOffset: Double = 978_307_200
 
     /// Reads the status of `path` without following a final symlink; nil if it is gone.
-    static func read(_ path: RawPath) throws(IndexingError) -> FileStatus? {
+    public static func read(_ path: RawPath) throws(IndexingError) -> FileStatus? {
         var raw = ubq_file_status()
         guard path.withCString({ ubq_file_status_at(AT_FDCWD, $0, &raw) }) == 0 else {
             if errno == ENOENT || errno == ENOTDIR { return nil }
@@ -36,6 +38,7 @@ struct FileStatus {
             kind: Self.kind(mode_t(raw.mode)), device: raw.device, inode: raw.inode,
             size: raw.size, modifiedNanoseconds: mtime, changedNanoseconds: ctime)
         modified = Double(mtime) / 1e9 - Self.referenceOffset
+        permissions = raw.mode & 0o7777
         if raw.has_birth_time != 0 {
             created = Double(raw.birth_seconds) + Double(raw.birth_nanoseconds) / 1e9 - Self.referenceOffset
         }

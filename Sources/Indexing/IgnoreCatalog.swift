@@ -6,14 +6,14 @@ import UbiquitySettings
 
 /// The ignore rules of each container: the editor and sync temporaries, the patterns of
 /// the configuration file, and the container's own `.ubqignore`, re-read when it changes.
-final class IgnoreCatalog {
+public final class IgnoreCatalog {
     static let fileName = ".ubqignore"
     private let layout: ContainerLayout
     private let base: IgnoreRules
     private let logger: Logger
     private var cache: [ContainerID: IgnoreRules] = [:]
 
-    init(layout: ContainerLayout, extraPatterns: [String], logger: Logger) {
+    public init(layout: ContainerLayout, extraPatterns: [String], logger: Logger) {
         self.layout = layout
         self.logger = logger
         var base = IgnoreRules.editorAndSyncTemporaries
@@ -27,14 +27,14 @@ final class IgnoreCatalog {
         self.base = base
     }
 
-    func rules(for container: ContainerID) -> IgnoreRules {
+    public func rules(for container: ContainerID) -> IgnoreRules {
         if let cached = cache[container] { return cached }
         let rules = load(container)
         cache[container] = rules
         return rules
     }
 
-    func invalidate(_ container: ContainerID) {
+    public func invalidate(_ container: ContainerID) {
         cache[container] = nil
     }
 

@@ -7,17 +7,17 @@ import RawPaths
 ///
 /// Works relative to open folder descriptors (`openat`/`fstatat`), so a path longer than
 /// PATH_MAX and a folder renamed mid-walk are handled, and names keep their raw bytes.
-struct TreeScanner {
+public struct TreeScanner {
     let ignore: IgnoreRules
     /// Folders that could not be read, with the reason.
-    private(set) var failures: [IndexingError] = []
+    public private(set) var failures: [IndexingError] = []
 
-    init(ignore: IgnoreRules) {
+    public init(ignore: IgnoreRules) {
         self.ignore = ignore
     }
 
     /// The items below `folder` (absolute), keyed by their path relative to `base` + `prefix`.
-    mutating func scan(folder: RawPath, prefix: RawPath) -> [RawPath: FileStatus] {
+    public mutating func scan(folder: RawPath, prefix: RawPath) -> [RawPath: FileStatus] {
         var found: [RawPath: FileStatus] = [:]
         let fd = folder.withCString { open($0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
         guard fd >= 0 else {

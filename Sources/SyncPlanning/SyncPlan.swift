@@ -27,14 +27,13 @@ public struct SyncPlan: Sendable, Equatable {
         self.actions = Self.ordered(Self.pairingRenames(actions, base: trees.base))
     }
 
-    /// Deletions of the disk or the mirror: what the mass-deletion guard counts.
+    /// Deletions this device would publish: what the mass-deletion guard counts. Deletions
+    /// arriving from the mirror are not counted: another device published them (and held
+    /// them there if they were many), and they stay recoverable from the history.
     public var deletionCount: Int {
         actions.count { action in
-            switch action {
-            case .publish(_, let state, _, _): state == nil
-            case .apply(let version, let expected): version.state == nil && expected != nil
-            case .adopt: false
-            }
+            if case .publish(_, nil, _, _) = action { return true }
+            return false
         }
     }
 

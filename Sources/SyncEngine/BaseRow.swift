@@ -1,0 +1,50 @@
+import GRDB
+import SyncPlanning
+
+/// One row of the base tree: the agreed version and local state of a path, and the local
+/// file's signature when it was recorded, so an unchanged file is not hashed again.
+struct BaseRow: Equatable {
+    var path: String
+    var entry: BaseEntry
+    var signature: LocalSignature?
+
+    init(path: String, entry: BaseEntry, signature: LocalSignature?) {
+        self.path = path
+        self.entry = entry
+        self.signature = signature
+    }
+
+    init?(_ row: Row) {
+        guard let version = VersionID(row["version"] as String) else { return nil }
+        path = row["path"]
+        var state: EntryState?
+        if let kind = (row["kind"] as String?).flatMap(EntryState.Kind.init(rawValue:)) {
+            state = EntryState(kind: kind, sha256: row["sha256"], size: row["size"] ?? 0, mode: row["mode"] ?? 0, linkTarget: row["target"])
+        }
+        entry = BaseEntry(version: version, state: state)
+        if let inode: Int64 = row["inode"] {
+            signature = LocalSignature(inode: UInt64(bitPattern: inode), size: row["size"] ?? 0, modifiedNanoseconds: row["mtime_ns"], changedNanoseconds: row["ctime_ns"])
+        }
+    }
+
+    func insert(_ db: Database, container: String) throws {
+        let state = entry.state
+        try db.execute(
+            sql: """
+                INSERT INTO base(container, path, version, kind, sha256, size, mode, target, inode, mtime_ns, ctime_ns)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                container, path, entry.version.description, state?.kind.rawValue, state?.sha256, state?.size, state?.mode,
+                state?.linkTarget, signature.map { Int64(bitPattern: $0.inode) }, signature?.modifiedNanoseconds, signature?.changedNanoseconds,
+            ])
+    }
+}
+
+/// What `stat` says of a local item: if it is unchanged, so is the content.
+struct LocalSignature: Equatable, Sendable {
+    var inode: UInt64
+    var size: Int64
+    var modifiedNanoseconds: Int64
+    var changedNanoseconds: Int64
+}

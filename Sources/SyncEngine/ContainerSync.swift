@@ -1,0 +1,93 @@
+import Foundation
+import Glibc
+import IgnoreRules
+import RawPaths
+import SyncPlanning
+
+/// What one pass over a container did.
+public struct PassReport: Sendable, Equatable {
+    public var published = 0
+    public var applied = 0
+    public var adopted = 0
+    public var skipped = 0
+    /// Deletions held back until `ubq sync --confirm-deletes`.
+    public var heldDeletions = 0
+    public var problems: [String] = []
+
+    public var changedAnything: Bool { published + applied + adopted > 0 }
+
+    public init(problems: [String] = []) {
+        self.problems = problems
+    }
+}
+
+/// The sync state of one container: the versions read from every device's log so far,
+/// and this device's own log writer.
+final class ContainerSync {
+    let id: String
+    let folder: RawPath
+    let layout: MirrorLayout
+    let device: String
+    private(set) var histories: [String: PathHistory] = [:]
+    private var readers: [String: LogReader] = [:]
+    private var writer: LogWriter?
+
+    init(id: String, folder: RawPath, layout: MirrorLayout, device: String) {
+        self.id = id
+        self.folder = folder
+        self.layout = layout
+        self.device = device
+    }
+
+    /// Whether any device's log changed since the last read (a cheap poll: a few stats).
+    func mirrorHasNews() -> Bool {
+        readers.values.contains { $0.hasNews() } || Set(logDevices()) != Set(readers.keys)
+    }
+
+    /// Reads what every log gained since the last call.
+    func readLogs() -> [String] {
+        var problems: [String] = []
+        for device in logDevices() where readers[device] == nil {
+            readers[device] = LogReader(path: layout.log(container: id, device: device), device: device)
+        }
+        for device in readers.keys.sorted() {
+            do {
+                let (records, bad) = try readers[device]!.readNew()
+                problems += bad
+                for record in records { add(record) }
+            } catch {
+                problems.append("\(error)")
+            }
+        }
+        return problems
+    }
+
+    func add(_ record: VersionRecord) {
+        histories[record.path, default: PathHistory(path: record.path)].add(record)
+    }
+
+    /// This device's writer, opened after its own log was read so numbering continues.
+    func logWriter() throws -> LogWriter {
+        if let writer { return writer }
+        let last = histories.values.lazy.flatMap(\.records.keys).filter { $0.device == self.device }.map(\.sequence).max() ?? 0
+        let opened = try LogWriter(path: layout.log(container: id, device: device), device: device, lastSequence: last)
+        writer = opened
+        return opened
+    }
+
+    func updateWriter(_ updated: LogWriter) { writer = updated }
+
+    /// The devices that have a log for this container.
+    private func logDevices() -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: layout.logFolder(container: id))) ?? []
+        return names.filter { $0.hasSuffix(".ndjson") && !$0.hasPrefix(".") }.map { String($0.dropLast(".ndjson".count)) }
+    }
+
+    /// Every unresolved conflict: path → the losing versions.
+    var conflicts: [String: [VersionRecord]] {
+        histories.compactMapValues { history in
+            let conflicts = history.conflicts
+            return conflicts.isEmpty ? nil : conflicts
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import Crypto
+import Glibc
+
+/// Reads a file once, hashing it with SHA-256 and, when asked, writing it elsewhere at the
+/// same time: one pass over the bytes for both the upload and its name.
+enum ContentHashing {
+    static let chunkSize = 1 << 20
+
+    struct Result: Equatable {
+        var sha256: String
+        var size: Int64
+    }
+
+    /// Hashes the regular file at `path` (not following a final symlink).
+    static func hash(path: String) throws(SyncError) -> Result {
+        let fd = try Sys.open(path, O_RDONLY | O_NOFOLLOW)
+        defer { close(fd) }
+        return try stream(from: fd, path: path, to: nil, destinationPath: "")
+    }
+
+    /// Copies `source` to `destination` (both open), hashing what went through.
+    static func stream(from source: Int32, path: String, to destination: Int32?, destinationPath: String) throws(SyncError) -> Result {
+        var hasher = SHA256()
+        var size: Int64 = 0
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let count = try Sys.read(source, into: buffer, path: path)
+            if count == 0 { break }
+            let chunk = UnsafeRawBufferPointer(rebasing: buffer[..<count])
+            hasher.update(bufferPointer: chunk)
+            if let destination { try Sys.writeAll(destination, chunk, path: destinationPath) }
+            size += Int64(count)
+        }
+        return Result(sha256: hex(hasher.finalize()), size: size)
+    }
+
+    static func hex(_ digest: SHA256.Digest) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(64)
+        for byte in digest {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+}

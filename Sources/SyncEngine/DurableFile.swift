@@ -1,0 +1,35 @@
+import Glibc
+
+/// Writing new files durably (DESIGN.md, decision 6): create, write, fsync; the caller
+/// renames the file into place and fsyncs the folder.
+enum DurableFile {
+    /// Creates `path` (it must not exist), lets `body` write to it, fsyncs and closes it.
+    static func write<T>(_ path: String, mode: mode_t, _ body: (Int32) throws(SyncError) -> T) throws(SyncError) -> T {
+        let fd = try Sys.open(path, O_WRONLY | O_CREAT | O_EXCL, mode)
+        defer { close(fd) }
+        let result = try body(fd)
+        try Sys.fsync(fd, path: path)
+        return result
+    }
+
+    /// A staging name beside `path`, in the same folder (so the final rename is atomic),
+    /// with the `.ubq-` prefix the watcher and the index always ignore.
+    static func stagingPath(beside path: String) -> String {
+        "\(Sys.parent(of: path))/.ubq-sync-\(UInt64.random(in: 0...UInt64.max)).tmp"
+    }
+
+    /// Writes `bytes` to `path` atomically: staging file, fsync, rename, fsync the folder.
+    static func replace(_ path: String, with bytes: [UInt8], mode: mode_t = 0o644) throws(SyncError) {
+        let staging = stagingPath(beside: path)
+        do {
+            try write(staging, mode: mode) { fd throws(SyncError) in
+                try Sys.writeAll(fd, bytes, path: staging)
+            }
+            try Sys.rename(staging, path)
+        } catch {
+            unlink(staging)
+            throw error
+        }
+        try Sys.fsyncFolder(Sys.parent(of: path))
+    }
+}

@@ -1,0 +1,141 @@
+import Coordination
+import Foundation
+import Glibc
+import RawPaths
+import SyncPlanning
+
+/// Applies planned actions one at a time. Each re-checks its precondition just before it
+/// commits (the disk may have changed since the plan), writes atomically, and records the
+/// new base in the same transaction as its journal entry (DESIGN.md, decisions 3 and 6).
+struct Executor {
+    let containerID: String
+    let containerFolder: RawPath
+    let store: ContentStore
+    let database: SyncDatabase
+    let coordinator: FileCoordinator?
+
+    enum Outcome: Equatable {
+        case done
+        /// The precondition no longer held: the disk changed; the next pass replans.
+        case skipped(String)
+    }
+
+    func publish(
+        _ path: String, state: EntryState?, parents: [VersionID], movedFrom: String?, local: LocalEntry?, log: inout LogWriter
+    ) throws -> VersionRecord? {
+        let absolute = containerFolder.appending(local?.rawPath ?? RawPath(path)).readable
+        if let state, let content = state.sha256 {
+            try store.store(path: absolute, expected: .init(sha256: content, size: state.size))
+        } else if state == nil, Sys.lstat(absolute) != nil {
+            return nil  // it came back since the scan: the next pass sees it
+        }
+        let record = VersionRecord(
+            id: log.nextID, path: path, parents: parents, state: state, time: Self.nowMilliseconds(), movedFrom: movedFrom)
+        try log.append(record)
+        try database.commit(
+            container: containerID, path: path, entry: BaseRow(path: path, entry: BaseEntry(version: record.id, state: state), signature: local?.signature),
+            action: state == nil ? "publish-delete" : "publish", version: record.id)
+        return record
+    }
+
+    func adopt(_ path: String, version: VersionID, state: EntryState?, local: LocalEntry?) throws {
+        try database.commit(
+            container: containerID, path: path, entry: BaseRow(path: path, entry: BaseEntry(version: version, state: state), signature: local?.signature),
+            action: "adopt", version: version)
+    }
+
+    /// Makes the disk hold `version`'s state at its path, if the disk still holds `expected`.
+    func apply(_ version: VersionRecord, expected: LocalEntry?, movedFromLocal: LocalEntry?) throws -> Outcome {
+        let raw = expected?.rawPath ?? RawPath(version.path)
+        let absolute = containerFolder.appending(raw).readable
+        let outcome = try coordinatedWrite(absolute) { () throws -> Outcome in
+            guard Self.unchanged(absolute, since: expected) else { return .skipped("\(absolute) changed since it was read") }
+            try Sys.makeFolders(Sys.parent(of: absolute))
+            switch version.state {
+            case nil: return try remove(absolute, expected: expected)
+            case let state?: try write(state, at: absolute, renamingFrom: movedFromLocal)
+            }
+            return .done
+        }
+        guard outcome == .done else { return outcome }
+        let signature = version.state == nil ? nil : Sys.lstat(absolute).map(LocalSignature.init(stat:))
+        try database.commit(
+            container: containerID, path: version.path,
+            entry: BaseRow(path: version.path, entry: BaseEntry(version: version.id, state: version.state), signature: signature),
+            action: version.state == nil ? "delete-local" : "download", version: version.id)
+        return .done
+    }
+
+    private func remove(_ absolute: String, expected: LocalEntry?) throws -> Outcome {
+        guard let expected else { return .done }
+        if expected.state.kind == .folder {
+            if rmdir(absolute) != 0 && errno != ENOENT {
+                // Something unsynced is still inside: keep the folder, it will be published again.
+                return .skipped("\(absolute) is not empty")
+            }
+        } else if unlink(absolute) != 0 && errno != ENOENT {
+            throw SyncError.system("unlink", absolute)
+        }
+        try Sys.fsyncFolder(Sys.parent(of: absolute))
+        return .done
+    }
+
+    private func write(_ state: EntryState, at absolute: String, renamingFrom origin: LocalEntry?) throws {
+        switch state.kind {
+        case .folder:
+            if let info = Sys.lstat(absolute), info.st_mode & S_IFMT != S_IFDIR { unlink(absolute) }
+            try Sys.makeFolders(absolute, mode: mode_t(state.mode))
+            chmod(absolute, mode_t(state.mode))
+            return
+        case .symlink:
+            let staging = DurableFile.stagingPath(beside: absolute)
+            guard symlink(state.linkTarget ?? "", staging) == 0 else { throw SyncError.system("symlink", staging) }
+            try replace(absolute, with: staging)
+        case .file:
+            if let origin, origin.state.sha256 == state.sha256 {
+                let source = containerFolder.appending(origin.rawPath).readable
+                try Sys.rename(source, absolute)
+                chmod(absolute, mode_t(state.mode))
+                try Sys.fsyncFolder(Sys.parent(of: source))
+            } else {
+                let staging = DurableFile.stagingPath(beside: absolute)
+                try store.fetch(state.sha256 ?? "", to: staging, mode: mode_t(state.mode))
+                try replace(absolute, with: staging)
+            }
+        }
+        try Sys.fsyncFolder(Sys.parent(of: absolute))
+    }
+
+    private func replace(_ absolute: String, with staging: String) throws {
+        do {
+            try Sys.rename(staging, absolute)
+        } catch {
+            unlink(staging)
+            throw error
+        }
+    }
+
+    /// Whether the item at `absolute` is still what the scan saw (`nil`: still absent).
+    static func unchanged(_ absolute: String, since expected: LocalEntry?) -> Bool {
+        guard let info = Sys.lstat(absolute) else { return expected == nil }
+        guard let expected else { return false }
+        if expected.state.kind == .folder { return info.st_mode & S_IFMT == S_IFDIR }
+        return LocalSignature(stat: info) == expected.signature
+    }
+
+    private func coordinatedWrite(_ absolute: String, _ body: () throws -> Outcome) throws -> Outcome {
+        guard let coordinator else { return try body() }
+        return try coordinator.coordinate(writingItemAt: URL(fileURLWithPath: absolute), timeout: .seconds(30)) { _ in try body() }
+    }
+
+    static func nowMilliseconds() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+}
+
+extension LocalSignature {
+    init(stat info: stat) {
+        self.init(
+            inode: UInt64(info.st_ino), size: Int64(info.st_size),
+            modifiedNanoseconds: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
+            changedNanoseconds: Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec))
+    }
+}

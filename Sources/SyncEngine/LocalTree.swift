@@ -1,0 +1,106 @@
+import Foundation
+import Glibc
+import IgnoreRules
+import Indexing
+import MetadataIndex
+import RawPaths
+import SyncPlanning
+
+/// One local item as sync sees it: its state, where it really is on disk (the raw name
+/// may be NFD or otherwise differ from the sync path), and its signature.
+struct LocalEntry {
+    var rawPath: RawPath
+    var state: EntryState
+    var signature: LocalSignature
+}
+
+/// The local tree of one container, read from the disk. Files whose signature matches the
+/// base are not read again; others are hashed.
+struct LocalTree {
+    var entries: [String: LocalEntry] = [:]
+    /// Paths that could not be read this time: left out of the plan, so an unreadable
+    /// file never looks deleted.
+    var unknown: [RawPath] = []
+    var problems: [String] = []
+
+    static func scan(containerFolder: RawPath, ignore: IgnoreRules, base: [String: BaseRow]) -> LocalTree {
+        var scanner = TreeScanner(ignore: ignore)
+        let found = scanner.scan(folder: containerFolder, prefix: RawPath())
+        var tree = LocalTree()
+        for failure in scanner.failures {
+            tree.problems.append("not synced: \(failure)")
+            tree.unknown.append(failure.path.relative(to: containerFolder))
+        }
+        for (relative, status) in found.sorted(by: { $0.key < $1.key }) {
+            tree.add(relative, status, containerFolder: containerFolder, base: base)
+        }
+        return tree
+    }
+
+    private mutating func add(_ relative: RawPath, _ status: FileStatus, containerFolder: RawPath, base: [String: BaseRow]) {
+        guard let path = SyncPath.key(relative) else {
+            problems.append("not synced: the name \(relative.readable.debugDescription) is not valid UTF-8")
+            return
+        }
+        if let other = entries[path], other.rawPath != relative {
+            problems.append("not synced: \(relative.readable) and \(other.rawPath.readable) are the same name in NFC and NFD")
+            unknown.append(relative)
+            return
+        }
+        let signature = LocalSignature(status.signature)
+        do {
+            guard let state = try Self.state(of: containerFolder.appending(relative), status, signature, known: base[path]) else { return }
+            entries[path] = LocalEntry(rawPath: relative, state: state, signature: signature)
+        } catch {
+            problems.append("not synced this time: \(error)")
+            unknown.append(relative)
+        }
+    }
+
+    /// The state of one item; nil for what sync does not carry (sockets, FIFOs, devices).
+    static func state(of absolute: RawPath, _ status: FileStatus, _ signature: LocalSignature, known: BaseRow?) throws(SyncError) -> EntryState? {
+        switch status.signature.kind {
+        case .folder: return .folder(mode: status.permissions)
+        case .symlink: return .symlink(to: try readLink(absolute.readable))
+        case .other: return nil
+        case .file:
+            if let known, known.signature == signature, let state = known.entry.state, state.kind == .file, state.mode == status.permissions {
+                return state
+            }
+            let content = try ContentHashing.hash(path: absolute.readable)
+            return .file(sha256: content.sha256, size: content.size, mode: status.permissions)
+        }
+    }
+
+    static func readLink(_ path: String) throws(SyncError) -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink(path, &buffer, buffer.count - 1)
+        guard count >= 0 else { throw .system("readlink", path) }
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+extension LocalSignature {
+    init(_ signature: FileSignature) {
+        self.init(
+            inode: signature.inode, size: Int64(signature.size), modifiedNanoseconds: signature.modifiedNanoseconds,
+            changedNanoseconds: signature.changedNanoseconds)
+    }
+}
+
+/// The mirror names items by NFC text: a name typed on a Mac (NFD) and on Linux (NFC) is
+/// one item.
+enum SyncPath {
+    static func key(_ relative: RawPath) -> String? {
+        guard let text = String(validating: relative.bytes, as: UTF8.self) else { return nil }
+        return text.precomposedStringWithCanonicalMapping
+    }
+}
+
+extension RawPath {
+    /// This absolute path relative to `folder` (an ancestor); empty for `folder` itself.
+    func relative(to folder: RawPath) -> RawPath {
+        guard bytes.count > folder.bytes.count, bytes.starts(with: folder.bytes) else { return RawPath() }
+        return RawPath(bytes: bytes.dropFirst(folder.bytes.count + 1))
+    }
+}

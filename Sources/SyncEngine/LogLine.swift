@@ -1,0 +1,81 @@
+import Foundation
+import SyncPlanning
+
+/// One line of a device log, as docs/MIRROR-FORMAT.md writes it.
+struct LogLine: Codable, Equatable {
+    var seq: UInt64
+    var time: Int64
+    var path: String
+    var parents: [String]
+    var op: String
+    var kind: String?
+    var mode: UInt32?
+    var sha256: String?
+    var size: Int64?
+    var target: String?
+    var movedFrom: String?
+
+    init(_ record: VersionRecord) {
+        seq = record.id.sequence
+        time = record.time
+        path = record.path
+        parents = record.parents.map(\.description)
+        movedFrom = record.movedFrom
+        guard let state = record.state else {
+            op = "delete"
+            return
+        }
+        op = "put"
+        kind = state.kind.rawValue
+        mode = state.mode
+        sha256 = state.sha256
+        size = state.kind == .file ? state.size : nil
+        target = state.linkTarget
+    }
+
+    /// The record this line is in the log of `device`; nil with the reason when the line
+    /// breaks the format.
+    func record(device: String) -> Result<VersionRecord, LogLineError> {
+        var parentIDs: [VersionID] = []
+        for parent in parents {
+            guard let id = VersionID(parent) else { return .failure(LogLineError("parent \"\(parent)\" is not DEVICE:SEQ")) }
+            parentIDs.append(id)
+        }
+        guard !path.isEmpty, !path.hasPrefix("/"), !path.split(separator: "/").contains(where: { $0 == ".." || $0 == "." }) else {
+            return .failure(LogLineError("path \"\(path)\" is not a relative path inside the container"))
+        }
+        let state: EntryState?
+        switch op {
+        case "delete": state = nil
+        case "put":
+            switch decodeState() {
+            case .success(let decoded): state = decoded
+            case .failure(let error): return .failure(error)
+            }
+        default: return .failure(LogLineError("op \"\(op)\" is neither put nor delete"))
+        }
+        return .success(VersionRecord(
+            id: VersionID(device: device, sequence: seq), path: path, parents: parentIDs, state: state, time: time,
+            movedFrom: movedFrom))
+    }
+
+    private func decodeState() -> Result<EntryState, LogLineError> {
+        switch kind.flatMap(EntryState.Kind.init(rawValue:)) {
+        case .file:
+            guard let sha256, sha256.count == 64, sha256.allSatisfy(\.isHexDigit), let size, size >= 0 else {
+                return .failure(LogLineError("a file needs a 64-digit sha256 and a size"))
+            }
+            return .success(.file(sha256: sha256.lowercased(), size: size, mode: mode ?? 0o644))
+        case .folder: return .success(.folder(mode: mode ?? 0o755))
+        case .symlink:
+            guard let target else { return .failure(LogLineError("a symlink needs a target")) }
+            return .success(.symlink(to: target))
+        case nil: return .failure(LogLineError("kind \"\(kind ?? "")\" is not file, folder or symlink"))
+        }
+    }
+}
+
+struct LogLineError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Glibc
+import SyncPlanning
+
+/// Follows one device's log: each `readNew()` returns the complete lines appended since
+/// the last call. A last line without its `\n` is being written and waits for next time.
+struct LogReader {
+    let path: String
+    let device: String
+    private(set) var offset: Int64 = 0
+    private(set) var lineNumber = 0
+    private var lastSize: Int64 = -1
+
+    init(path: String, device: String) {
+        self.path = path
+        self.device = device
+    }
+
+    /// Whether the file grew (or shrank) since the last read: one `stat`, so an idle
+    /// mirror costs next to nothing to poll.
+    func hasNews() -> Bool {
+        guard let info = Sys.lstat(path) else { return false }
+        return Int64(info.st_size) != lastSize
+    }
+
+    /// The records appended since the last call, and the lines that broke the format
+    /// (named by file and line, then skipped).
+    mutating func readNew() throws(SyncError) -> (records: [VersionRecord], problems: [String]) {
+        let fd = try Sys.open(path, O_RDONLY)
+        defer { close(fd) }
+        var info = stat()
+        fstat(fd, &info)
+        lastSize = Int64(info.st_size)
+        guard lastSize > offset else { return ([], []) }
+        let bytes = try readTail(fd: fd, count: Int(lastSize - offset))
+        guard let lastNewline = bytes.lastIndex(of: UInt8(ascii: "\n")) else { return ([], []) }
+        var records: [VersionRecord] = []
+        var problems: [String] = []
+        for line in bytes[...lastNewline].split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).dropLast() {
+            lineNumber += 1
+            switch Self.decode(line, device: device) {
+            case .success(let record): records.append(record)
+            case .failure(let error): problems.append("\(path):\(lineNumber): \(error)")
+            }
+        }
+        offset += Int64(lastNewline + 1)
+        return (records, problems)
+    }
+
+    private func readTail(fd: Int32, count: Int) throws(SyncError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let got = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + filled, count - filled, off_t(offset) + off_t(filled)) }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw .system("pread", path)
+            }
+            if got == 0 { break }
+            filled += got
+        }
+        return Array(bytes[..<filled])
+    }
+
+    private static let decoder = JSONDecoder()
+
+    static func decode(_ line: ArraySlice<UInt8>, device: String) -> Result<VersionRecord, LogLineError> {
+        do {
+            return try decoder.decode(LogLine.self, from: Data(line)).record(device: device)
+        } catch {
+            return .failure(LogLineError("not a log line: \(error)"))
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import Glibc
+import SyncPlanning
+
+/// Appends to this device's own log for one container. Only this device writes the file,
+/// so appends need no lock; each is fsynced before the change counts as made.
+struct LogWriter {
+    let path: String
+    let device: String
+    private(set) var nextSequence: UInt64
+
+    /// Opens (creating) the log and repairs a torn last line left by a crash: the file is
+    /// ours alone, so cutting it back to the last complete line is safe.
+    init(path: String, device: String, lastSequence: UInt64) throws(SyncError) {
+        self.path = path
+        self.device = device
+        nextSequence = lastSequence + 1
+        try Sys.makeFolders(Sys.parent(of: path))
+        try Self.truncateTornTail(path)
+    }
+
+    /// Appends `record` (its id must be `next()`'s) and fsyncs it.
+    mutating func append(_ record: VersionRecord) throws(SyncError) {
+        precondition(record.id == VersionID(device: device, sequence: nextSequence), "records are appended in order")
+        var bytes = Array((try? Self.encoder.encode(LogLine(record))) ?? Data())
+        bytes.append(UInt8(ascii: "\n"))
+        let fd = try Sys.open(path, O_WRONLY | O_APPEND | O_CREAT, 0o644)
+        defer { close(fd) }
+        try Sys.writeAll(fd, bytes, path: path)
+        try Sys.fsync(fd, path: path)
+        nextSequence += 1
+    }
+
+    /// The id the next appended record must carry.
+    var nextID: VersionID { VersionID(device: device, sequence: nextSequence) }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return encoder
+    }()
+
+    private static func truncateTornTail(_ path: String) throws(SyncError) {
+        guard let data = FileManager.default.contents(atPath: path), let last = data.last, last != UInt8(ascii: "\n") else { return }
+        let keep = data.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
+        guard truncate(path, off_t(keep)) == 0 else { throw .system("truncate", path) }
+    }
+}

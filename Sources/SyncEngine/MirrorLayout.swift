@@ -1,0 +1,25 @@
+/// Where things are in a mirror folder (docs/MIRROR-FORMAT.md).
+public struct MirrorLayout: Sendable {
+    public let root: String
+
+    public init(root: String) {
+        self.root = root
+    }
+
+    public static let markerFileName = "ubiquity-mirror.json"
+    public var marker: String { root + "/" + Self.markerFileName }
+    public var incoming: String { root + "/store/incoming" }
+    public var devices: String { root + "/devices" }
+
+    public func object(_ sha256: String) -> String {
+        "\(root)/store/sha256/\(sha256.prefix(2))/\(sha256)"
+    }
+
+    public func deviceFile(_ device: String) -> String { "\(devices)/\(device).json" }
+
+    public func logFolder(container: String) -> String { "\(root)/containers/\(container)/log" }
+
+    public func log(container: String, device: String) -> String { "\(logFolder(container: container))/\(device).ndjson" }
+
+    public static let markerContent = #"{"format": "ubiquity-mirror", "version": 1}"# + "\n"
+}

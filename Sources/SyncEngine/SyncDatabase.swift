@@ -1,0 +1,88 @@
+import Foundation
+import GRDB
+import SyncPlanning
+
+/// This device's sync state (`sync.sqlite` in the state folder): its identity, the base
+/// tree of every container, and the journal of what each pass did. Unlike the metadata
+/// index this is not derived data: it is written with full durability, and each base
+/// change is committed in the same transaction as its journal entry.
+public final class SyncDatabase: Sendable {
+    let queue: DatabaseQueue
+
+    public init(path: String) throws {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA journal_mode = WAL")
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        queue = try DatabaseQueue(path: path, configuration: configuration)
+        try Self.migrator.migrate(queue)
+    }
+
+    private static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE device (id TEXT NOT NULL, name TEXT NOT NULL);
+                CREATE TABLE base (
+                    container TEXT NOT NULL, path TEXT NOT NULL, version TEXT NOT NULL,
+                    kind TEXT, sha256 TEXT, size INTEGER, mode INTEGER, target TEXT,
+                    inode INTEGER, mtime_ns INTEGER, ctime_ns INTEGER,
+                    PRIMARY KEY (container, path)) WITHOUT ROWID;
+                CREATE TABLE journal (
+                    id INTEGER PRIMARY KEY, time INTEGER NOT NULL, container TEXT NOT NULL,
+                    path TEXT NOT NULL, action TEXT NOT NULL, version TEXT NOT NULL);
+                """)
+        }
+        return migrator
+    }
+
+    /// This device's id and name, made the first time (DESIGN: a stable device id).
+    public func deviceIdentity(defaultName: String) throws -> (id: String, name: String) {
+        try queue.write { db in
+            if let row = try Row.fetchOne(db, sql: "SELECT id, name FROM device") { return (row["id"], row["name"]) }
+            let id = String(format: "%016llx", UInt64.random(in: 1...UInt64.max))
+            try db.execute(sql: "INSERT INTO device(id, name) VALUES (?, ?)", arguments: [id, defaultName])
+            return (id, defaultName)
+        }
+    }
+
+    /// The base tree of `container`, with the local signature each entry was recorded with.
+    func base(container: String) throws -> [String: BaseRow] {
+        try queue.read { db in
+            let rows = try Row.fetchCursor(db, sql: "SELECT * FROM base WHERE container = ?", arguments: [container])
+            var base: [String: BaseRow] = [:]
+            while let row = try rows.next() {
+                if let entry = BaseRow(row) { base[entry.path] = entry }
+            }
+            return base
+        }
+    }
+
+    /// Whether any container has a base: a device that synced before expects its mirror.
+    func hasSyncedBefore() throws -> Bool {
+        try queue.read { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM base)") ?? false }
+    }
+
+    /// Records that `path` is in sync at `entry` (nil removes it), with its journal line,
+    /// in one transaction.
+    func commit(container: String, path: String, entry: BaseRow?, action: String, version: VersionID) throws {
+        try queue.write { db in
+            try db.execute(sql: "DELETE FROM base WHERE container = ? AND path = ?", arguments: [container, path])
+            if let entry { try entry.insert(db, container: container) }
+            try db.execute(
+                sql: "INSERT INTO journal(time, container, path, action, version) VALUES (?, ?, ?, ?, ?)",
+                arguments: [Int64(Date().timeIntervalSince1970 * 1000), container, path, action, version.description])
+        }
+    }
+
+    /// The last `limit` journal lines, newest first.
+    public func journal(limit: Int) throws -> [(time: Int64, container: String, path: String, action: String, version: String)] {
+        try queue.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM journal ORDER BY id DESC LIMIT ?", arguments: [limit]).map {
+                ($0["time"], $0["container"], $0["path"], $0["action"], $0["version"])
+            }
+        }
+    }
+}

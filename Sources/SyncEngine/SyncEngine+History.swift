@@ -1,0 +1,143 @@
+import Foundation
+import Glibc
+import RawPaths
+import SyncPlanning
+import UbiquitySettings
+
+/// Conflicts, versions, resolution and restore: NSFileVersion's operations over the
+/// mirror's histories. Call on the sync thread (like `passAll`).
+extension SyncEngine {
+    public func conflicts() -> [ConflictInfo] {
+        let names = deviceNames()
+        var found: [ConflictInfo] = []
+        for (id, container) in allContainers {
+            for (path, losers) in container.conflicts.sorted(by: { $0.key < $1.key }) {
+                guard let winner = container.histories[path]?.winner else { continue }
+                found.append(ConflictInfo(
+                    container: id.identifier, path: path,
+                    current: info(winner, names, current: true, conflict: false),
+                    others: losers.map { info($0, names, current: false, conflict: true) }))
+            }
+        }
+        return found
+    }
+
+    /// Every version of `path`, newest first.
+    public func versions(container id: ContainerID, path: String) throws(SyncError) -> [VersionInfo] {
+        let history = try history(id, path)
+        let names = deviceNames()
+        let winner = history.winner?.id
+        let conflicts = Set(history.conflicts.map(\.id))
+        return history.newestFirst.map { info($0, names, current: $0.id == winner, conflict: conflicts.contains($0.id)) }
+    }
+
+    public func resolve(container id: ContainerID, path: String, keep choice: ResolutionChoice) throws(SyncError) {
+        let history = try history(id, path)
+        guard let winner = history.winner, let container = container(id) else { return }
+        var kept = winner
+        switch choice {
+        case .current: break
+        case .version(let version):
+            guard let record = history.records[version], record.state != nil else {
+                throw SyncError(.changedMeanwhile, "\(path) has no version \(version) with content; see `ubq versions`")
+            }
+            kept = record
+        case .all:
+            for loser in history.conflicts { try copyBeside(loser, container: container) }
+        }
+        try writeLocal(kept, container: container)
+        try supersede(heads: history.heads.map(\.id), with: kept, container: container, id: id)
+    }
+
+    /// Brings back an old version as a new change (the history keeps everything between).
+    public func restore(container id: ContainerID, path: String, version: VersionID) throws(SyncError) {
+        let history = try history(id, path)
+        guard let record = history.records[version], record.state != nil, let container = container(id) else {
+            throw SyncError(.changedMeanwhile, "\(path) has no version \(version) with content; see `ubq versions`")
+        }
+        try writeLocal(record, container: container)
+        passAll()
+    }
+
+    private func history(_ id: ContainerID, _ path: String) throws(SyncError) -> PathHistory {
+        guard let container = container(id) else { throw SyncError(.changedMeanwhile, "no container \(id.identifier)") }
+        _ = container.readLogs()
+        guard let history = container.histories[path] else {
+            throw SyncError(.changedMeanwhile, "\(path) has no versions in \(id.identifier) (paths are relative to the container folder, e.g. Documents/notes.txt)")
+        }
+        return history
+    }
+
+    /// Puts `record`'s content at its path on disk, atomically.
+    private func writeLocal(_ record: VersionRecord, container: ContainerSync) throws(SyncError) {
+        guard let state = record.state, state.kind == .file, let content = state.sha256 else { return }
+        let absolute = container.folder.appending(record.path).readable
+        let staging = DurableFile.stagingPath(beside: absolute)
+        try ContentStore(layout: layout, device: device.id).fetch(content, to: staging, mode: mode_t(state.mode))
+        try Sys.rename(staging, absolute)
+        try Sys.fsyncFolder(Sys.parent(of: absolute))
+    }
+
+    private func copyBeside(_ loser: VersionRecord, container: ContainerSync) throws(SyncError) {
+        guard let content = loser.state?.sha256 else { return }
+        let name = ConflictName.make(for: loser.path, device: deviceNames()[loser.id.device] ?? loser.id.device, time: loser.time)
+        let absolute = container.folder.appending(name).readable
+        let staging = DurableFile.stagingPath(beside: absolute)
+        try ContentStore(layout: layout, device: device.id).fetch(content, to: staging, mode: mode_t(loser.state?.mode ?? 0o644))
+        try Sys.rename(staging, absolute)
+    }
+
+    /// Appends a version naming every head as parent: the conflict is over on every device.
+    private func supersede(heads: [VersionID], with kept: VersionRecord, container: ContainerSync, id: ContainerID) throws(SyncError) {
+        do {
+            var writer = try container.logWriter()
+            let record = VersionRecord(id: writer.nextID, path: kept.path, parents: heads, state: kept.state, time: Executor.nowMilliseconds())
+            try writer.append(record)
+            container.updateWriter(writer)
+            container.add(record)
+            let absolute = container.folder.appending(kept.path).readable
+            let signature = Sys.lstat(absolute).map(LocalSignature.init(stat:))
+            try database.commit(
+                container: id.identifier, path: kept.path,
+                entry: BaseRow(path: kept.path, entry: BaseEntry(version: record.id, state: kept.state), signature: signature),
+                action: "resolve", version: record.id)
+        } catch let error as SyncError {
+            throw error
+        } catch {
+            throw SyncError(.system(EIO), "recording the resolution of \(kept.path): \(error)")
+        }
+    }
+
+    private func info(_ record: VersionRecord, _ names: [String: String], current: Bool, conflict: Bool) -> VersionInfo {
+        VersionInfo(record, deviceName: names[record.id.device] ?? record.id.device, current: current, conflict: conflict)
+    }
+
+    /// Device id → human name, from the mirror's `devices/` folder.
+    func deviceNames() -> [String: String] {
+        var names: [String: String] = [:]
+        for file in (try? FileManager.default.contentsOfDirectory(atPath: layout.devices)) ?? [] where file.hasSuffix(".json") {
+            guard let data = FileManager.default.contents(atPath: layout.devices + "/" + file),
+                let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                let id = object["id"] as? String, let name = object["name"] as? String
+            else { continue }
+            names[id] = name
+        }
+        return names
+    }
+}
+
+/// `notes (conflict from laptop 2026-11-22).txt`: where `ubq resolve --keep all` puts a
+/// losing version, as iCloud Drive and Dropbox name them.
+enum ConflictName {
+    static func make(for path: String, device: String, time: Int64) -> String {
+        let folderEnd = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+        let name = path[folderEnd...]
+        let dot = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : $0 }
+        let stem = dot.map { name[..<$0] } ?? name
+        let ext = dot.map { String(name[$0...]) } ?? ""
+        let day = ISO8601DateFormatter.string(
+            from: Date(timeIntervalSince1970: Double(time) / 1000), timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withFullDate])
+        let safeDevice = device.replacingOccurrences(of: "/", with: "-")
+        return String(path[..<folderEnd]) + "\(stem) (conflict from \(safeDevice) \(day))\(ext)"
+    }
+}

@@ -1,0 +1,119 @@
+import Coordination
+import Foundation
+import Indexing
+import Logging
+import RawPaths
+import SyncPlanning
+import UbiquitySettings
+
+/// Keeps every container in sync with the mirror. All work happens in `passAll()` and the
+/// resolution calls, which the daemon runs one at a time on its sync thread; status
+/// snapshots can be read from anywhere meanwhile.
+public final class SyncEngine: @unchecked Sendable {
+    public let layout: MirrorLayout
+    public let device: (id: String, name: String)
+    let database: SyncDatabase
+    private let ignore: IgnoreCatalog
+    private let coordinator: FileCoordinator?
+    private let logger: Logger
+    private let deletionGuard: DeletionGuard
+    private var containers: [ContainerID: ContainerSync] = [:]
+    private let statusLock = NSLock()
+    private var statuses: [ContainerID: ContainerSyncStatus] = [:]
+
+    public init(
+        mirror: String, root: RawPath, containers: [Container], database: SyncDatabase, ignore: IgnoreCatalog,
+        coordinator: FileCoordinator?, deletionGuard: DeletionGuard = DeletionGuard(), logger: Logger
+    ) throws {
+        layout = MirrorLayout(root: mirror)
+        self.database = database
+        self.ignore = ignore
+        self.coordinator = coordinator
+        self.deletionGuard = deletionGuard
+        self.logger = logger
+        device = try database.deviceIdentity(defaultName: ProcessInfo.processInfo.hostName)
+        for container in containers {
+            self.containers[container.id] = ContainerSync(
+                id: container.id.identifier, folder: RawPath(container.folder), layout: layout, device: device.id)
+            statuses[container.id] = ContainerSyncStatus(container: container.id.identifier)
+        }
+    }
+
+    /// Whether another device wrote since the last pass: a few `stat`s per container.
+    public func mirrorHasNews() -> Bool {
+        containers.values.contains { $0.mirrorHasNews() }
+    }
+
+    /// One pass over every container. `confirmDeletes` lets held mass deletions through.
+    @discardableResult
+    public func passAll(confirmDeletes: Bool = false) -> [ContainerID: PassReport] {
+        do {
+            try MirrorHealth.check(layout, hasSyncedBefore: try database.hasSyncedBefore())
+            try registerDevice()
+        } catch {
+            logger.warning("\(error)")
+            updateAll { $0.pause("\(error)") }
+            return [:]
+        }
+        var reports: [ContainerID: PassReport] = [:]
+        for (id, container) in containers.sorted(by: { $0.key.identifier < $1.key.identifier }) {
+            reports[id] = pass(container, id: id, confirmDeletes: confirmDeletes)
+        }
+        return reports
+    }
+
+    private func pass(_ container: ContainerSync, id: ContainerID, confirmDeletes: Bool) -> PassReport {
+        update(id) { $0.phase = .syncing }
+        let syncPass = SyncPass(
+            container: container, ignore: ignore.rules(for: id), database: database, coordinator: coordinator,
+            deletionGuard: deletionGuard, confirmDeletes: confirmDeletes)
+        do {
+            let report = try syncPass.run()
+            log(report, container: id)
+            let conflicts = container.conflicts.count
+            update(id) { $0.finish(report, conflicts: conflicts) }
+            return report
+        } catch {
+            logger.error("sync of \(id.identifier) failed: \(error)")
+            update(id) { $0.fail("\(error)") }
+            return PassReport(problems: ["\(error)"])
+        }
+    }
+
+    private func log(_ report: PassReport, container: ContainerID) {
+        for problem in report.problems { logger.warning("\(container.identifier): \(problem)") }
+        if report.changedAnything {
+            logger.info("synced \(container.identifier): \(report.published) published, \(report.applied) applied, \(report.adopted) adopted, \(report.skipped) skipped")
+        }
+        if report.heldDeletions > 0 {
+            logger.warning("\(container.identifier): \(report.heldDeletions) deletions wait for `ubq sync --confirm-deletes`")
+        }
+    }
+
+    private func registerDevice() throws {
+        let path = layout.deviceFile(device.id)
+        guard Sys.lstat(path) == nil else { return }
+        try Sys.makeFolders(layout.devices)
+        let json = try JSONSerialization.data(withJSONObject: ["id": device.id, "name": device.name, "created": Executor.nowMilliseconds()], options: [.sortedKeys])
+        try DurableFile.replace(path, with: Array(json) + [UInt8(ascii: "\n")])
+    }
+
+    // MARK: Status
+
+    public func status() -> [ContainerSyncStatus] {
+        statusLock.withLock { statuses.values.sorted { $0.container < $1.container } }
+    }
+
+    private func update(_ id: ContainerID, _ change: (inout ContainerSyncStatus) -> Void) {
+        statusLock.withLock { change(&statuses[id, default: ContainerSyncStatus(container: id.identifier)]) }
+    }
+
+    private func updateAll(_ change: (inout ContainerSyncStatus) -> Void) {
+        statusLock.withLock { for id in statuses.keys { change(&statuses[id]!) } }
+    }
+
+    // MARK: Histories (read on the sync thread)
+
+    func container(_ id: ContainerID) -> ContainerSync? { containers[id] }
+    var allContainers: [(ContainerID, ContainerSync)] { containers.sorted { $0.key.identifier < $1.key.identifier } }
+}

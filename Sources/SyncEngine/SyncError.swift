@@ -1,0 +1,34 @@
+import Glibc
+
+/// A sync step that failed, naming what it was doing, the path and the cause. A user reads
+/// it in `ubq status` and the journal and knows what to do.
+public struct SyncError: Error, Sendable, CustomStringConvertible {
+    public enum Code: Sendable, Equatable {
+        /// A system call failed (`errno`).
+        case system(Int32)
+        /// The mirror is missing, unmounted or not a mirror: sync pauses, nothing is deleted.
+        case mirrorUnavailable
+        /// A log line or an object in the mirror is not what the format says.
+        case corruptMirror
+        /// The disk changed between planning and committing: the step is retried next pass.
+        case changedMeanwhile
+    }
+
+    public var code: Code
+    public var message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// `operation path: strerror(errno)`, read from the current `errno`.
+    public static func system(_ operation: String, _ path: String, errno: Int32 = Glibc.errno) -> SyncError {
+        SyncError(.system(errno), "\(operation) \(path): \(String(cString: strerror(errno)))")
+    }
+
+    /// A full disk or quota: the pass pauses and retries later.
+    public var isOutOfSpace: Bool { code == .system(ENOSPC) || code == .system(EDQUOT) }
+
+    public var description: String { message }
+}

@@ -1,0 +1,106 @@
+import Coordination
+import Foundation
+import IgnoreRules
+import RawPaths
+import SyncPlanning
+
+/// One pass over one container: read the logs, scan the disk, plan, execute; then plan
+/// once more, because what was just published may have met a concurrent change.
+struct SyncPass {
+    let container: ContainerSync
+    let ignore: IgnoreRules
+    let database: SyncDatabase
+    let coordinator: FileCoordinator?
+    let deletionGuard: DeletionGuard
+    var confirmDeletes: Bool
+
+    func run() throws -> PassReport {
+        var report = PassReport()
+        report.problems += container.readLogs()
+        let executor = Executor(
+            containerID: container.id, containerFolder: container.folder,
+            store: ContentStore(layout: container.layout, device: container.device), database: database, coordinator: coordinator)
+        for round in 0..<3 {
+            let base = try database.base(container: container.id)
+            let local = LocalTree.scan(containerFolder: container.folder, ignore: ignore, base: base)
+            if round == 0 { report.problems += local.problems }
+            let plan = makePlan(local: local, base: base)
+            if !confirmDeletes, let held = deletionGuard.holds(plan: plan, baseCount: base.count) {
+                report.heldDeletions = held
+                return report
+            }
+            let before = report
+            try execute(plan, local: local, executor: executor, report: &report)
+            if report.published == before.published { break }  // nothing new for the others to meet
+        }
+        return report
+    }
+
+    private func makePlan(local: LocalTree, base: [String: BaseRow]) -> SyncPlan {
+        let trees = SyncTrees(
+            local: local.entries.mapValues(\.state), base: base.mapValues(\.entry), histories: container.histories)
+        var paths = Set(trees.local.keys).union(trees.base.keys).union(trees.histories.keys)
+        for unknown in local.unknown {
+            guard let key = SyncPath.key(unknown) else { continue }
+            paths = paths.filter { $0 != key && !$0.hasPrefix(key + "/") }
+        }
+        return SyncPlan(trees, paths: paths)
+    }
+
+    private func execute(_ plan: SyncPlan, local: LocalTree, executor: Executor, report: inout PassReport) throws {
+        var writer = try container.logWriter()
+        defer { container.updateWriter(writer) }
+        for action in plan.actions {
+            do {
+                try perform(action, local: local, executor: executor, writer: &writer, report: &report)
+            } catch let error as SyncError where error.code == .changedMeanwhile {
+                report.skipped += 1
+            } catch let error as SyncError where error.isOutOfSpace {
+                report.problems.append("\(error); paused until there is space")
+                return
+            } catch {
+                report.problems.append("\(action.path): \(error)")
+            }
+        }
+    }
+
+    private func perform(_ action: SyncAction, local: LocalTree, executor: Executor, writer: inout LogWriter, report: inout PassReport) throws {
+        switch action {
+        case .publish(let path, let state, let parents, let movedFrom):
+            if let record = try executor.publish(path, state: state, parents: parents, movedFrom: movedFrom, local: local.entries[path], log: &writer) {
+                container.add(record)
+                report.published += 1
+            }
+        case .apply(let version, _):
+            let origin = version.movedFrom.flatMap { local.entries[$0] }
+            switch try executor.apply(version, expected: local.entries[version.path], movedFromLocal: origin) {
+            case .done: report.applied += 1
+            case .skipped: report.skipped += 1
+            }
+        case .adopt(let path, let version, let state):
+            try executor.adopt(path, version: version, state: state, local: local.entries[path])
+            report.adopted += 1
+        }
+    }
+}
+
+/// Holds back a pass that would delete a large share of a container (an unmounted disk,
+/// a wrong path, a mistake) until the user confirms with `ubq sync --confirm-deletes`.
+public struct DeletionGuard: Sendable {
+    /// The share of the container's items above which deletions wait for confirmation.
+    public var share: Double
+    /// Below this many deletions a pass never waits (deleting 3 of 4 files is normal).
+    public var minimum: Int
+
+    public init(share: Double = 0.5, minimum: Int = 20) {
+        self.share = share
+        self.minimum = minimum
+    }
+
+    /// The number of deletions held, or nil when the plan may go ahead.
+    func holds(plan: SyncPlan, baseCount: Int) -> Int? {
+        let deletions = plan.deletionCount
+        guard deletions >= minimum, Double(deletions) > share * Double(max(baseCount, 1)) else { return nil }
+        return deletions
+    }
+}

@@ -1,0 +1,71 @@
+import Glibc
+
+/// The few file operations sync needs, each retried on EINTR and failing with a
+/// `SyncError` that names the call and the path.
+enum Sys {
+    static func open(_ path: String, _ flags: Int32, _ mode: mode_t = 0) throws(SyncError) -> Int32 {
+        while true {
+            let fd = Glibc.open(path, flags | O_CLOEXEC, mode)
+            if fd >= 0 { return fd }
+            if errno != EINTR { throw .system("open", path) }
+        }
+    }
+
+    static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, path: String) throws(SyncError) -> Int {
+        while true {
+            let count = Glibc.read(fd, buffer.baseAddress, buffer.count)
+            if count >= 0 { return count }
+            if errno != EINTR { throw .system("read", path) }
+        }
+    }
+
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(SyncError) {
+        var offset = 0
+        while offset < bytes.count {
+            let count = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .system("write", path)
+            }
+            offset += count
+        }
+    }
+
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(SyncError) {
+        let result = bytes.withUnsafeBytes { raw in Result { () throws(SyncError) in try writeAll(fd, raw, path: path) } }
+        try result.get()
+    }
+
+    static func fsync(_ fd: Int32, path: String) throws(SyncError) {
+        guard Glibc.fsync(fd) == 0 else { throw .system("fsync", path) }
+    }
+
+    /// Makes a rename or a new name in `folder` durable.
+    static func fsyncFolder(_ folder: String) throws(SyncError) {
+        let fd = try open(folder, O_RDONLY | O_DIRECTORY)
+        defer { close(fd) }
+        try fsync(fd, path: folder)
+    }
+
+    static func rename(_ from: String, _ to: String) throws(SyncError) {
+        guard Glibc.rename(from, to) == 0 else { throw .system("rename", "\(from) → \(to)") }
+    }
+
+    /// Creates `path` and its missing parents; an existing folder is fine.
+    static func makeFolders(_ path: String, mode: mode_t = 0o755) throws(SyncError) {
+        if mkdir(path, mode) == 0 || errno == EEXIST { return }
+        guard errno == ENOENT, let slash = path.lastIndex(of: "/"), slash > path.startIndex else { throw .system("mkdir", path) }
+        try makeFolders(String(path[..<slash]), mode: mode)
+        guard mkdir(path, mode) == 0 || errno == EEXIST else { throw .system("mkdir", path) }
+    }
+
+    static func lstat(_ path: String) -> stat? {
+        var info = stat()
+        return Glibc.lstat(path, &info) == 0 ? info : nil
+    }
+
+    static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Indexing
+import Logging
+import RawPaths
+import SyncEngine
+import UbiquitySettings
+
+/// One simulated device in a temporary folder: its own root, state and engine, syncing
+/// through a mirror folder it shares with the other devices of the test. Real files, real
+/// SQLite, real mirror: only the daemon around the engine is missing.
+final class TestDevice {
+    static let containerID = ContainerID(folderName: "iCloud~org~ubiquity~Tests")!
+    let name: String
+    let root: String
+    let state: String
+    let mirror: String
+    private(set) var engine: SyncEngine
+
+    init(_ name: String, in folder: String, mirror: String) throws {
+        self.name = name
+        root = folder + "/\(name)/root"
+        state = folder + "/\(name)/state"
+        self.mirror = mirror
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: root + "/" + Self.containerID.folderName + "/Documents", withIntermediateDirectories: true)
+        engine = try Self.makeEngine(root: root, state: state, mirror: mirror)
+    }
+
+    /// A new engine on the same state, as after a restart (or a kill -9).
+    func restart() throws {
+        engine = try Self.makeEngine(root: root, state: state, mirror: mirror)
+    }
+
+    private static func makeEngine(root: String, state: String, mirror: String) throws -> SyncEngine {
+        let settings = Settings(root: root, stateDirectory: state, runtimeDirectory: state + "/run", containerIDs: [containerID])
+        let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+        return try SyncEngine(
+            mirror: mirror, root: RawPath(root), containers: [settings.container(containerID)],
+            database: try SyncDatabase(path: state + "/sync.sqlite"),
+            ignore: IgnoreCatalog(layout: ContainerLayout(root: RawPath(root)), extraPatterns: [], logger: logger),
+            coordinator: nil, logger: logger)
+    }
+
+    var documents: String { root + "/" + Self.containerID.folderName + "/Documents" }
+
+    @discardableResult
+    func sync(confirmDeletes: Bool = false) -> PassReport {
+        engine.passAll(confirmDeletes: confirmDeletes)[Self.containerID] ?? PassReport(problems: ["no pass ran"])
+    }
+
+    func write(_ relative: String, _ text: String) throws {
+        let path = documents + "/" + relative
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    }
+
+    func read(_ relative: String) -> String? {
+        FileManager.default.contents(atPath: documents + "/" + relative).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Every item below Documents: relative path → file text, "<folder>" or "-> target".
+    func tree() -> [String: String] {
+        var tree: [String: String] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: documents)
+        while let relative = enumerator?.nextObject() as? String {
+            let path = documents + "/" + relative
+            let type = (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType) ?? nil
+            switch type {
+            case .typeDirectory?: tree[relative] = "<folder>"
+            case .typeSymbolicLink?: tree[relative] = "-> " + ((try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?")
+            default: tree[relative] = read(relative) ?? "?"
+            }
+        }
+        return tree
+    }
+}
+
+/// A temporary folder removed at the end of the test.
+final class Scratch {
+    let path: String
+
+    init() {
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("ubq-sync-\(UUID().uuidString)").path
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    func devices(_ names: String...) throws -> [TestDevice] {
+        try names.map { try TestDevice($0, in: path, mirror: path + "/mirror") }
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import SyncEngine
+import Testing
+
+@Suite("Sync between devices through one mirror")
+struct TwoDeviceTests {
+    @Test func aFileMadeOnOneDeviceAppearsOnTheOther() throws {
+        let scratch = Scratch()
+        let (a, b) = try pair(scratch)
+        try a.write("notes/hello.txt", "hello")
+        #expect(a.sync().published >= 2, "the folder and the file")
+        b.sync()
+        #expect(b.read("notes/hello.txt") == "hello")
+        #expect(a.tree() == b.tree())
+    }
+
+    @Test func editsRenamesAndDeletesPropagate() throws {
+        let scratch = Scratch()
+        let (a, b) = try pair(scratch)
+        try a.write("one.txt", "1")
+        try a.write("two.txt", "2")
+        a.sync()
+        b.sync()
+        try b.write("one.txt", "1, edited on b")
+        try FileManager.default.moveItem(atPath: b.documents + "/two.txt", toPath: b.documents + "/deux.txt")
+        b.sync()
+        a.sync()
+        #expect(a.tree() == ["one.txt": "1, edited on b", "deux.txt": "2"])
+        try FileManager.default.removeItem(atPath: a.documents + "/one.txt")
+        a.sync()
+        b.sync()
+        #expect(b.tree() == ["deux.txt": "2"])
+    }
+
+    @Test func concurrentEditsKeepTheLoserAsAConflict() throws {
+        let scratch = Scratch()
+        let (a, b) = try pair(scratch)
+        try a.write("doc.txt", "base")
+        a.sync()
+        b.sync()
+        try a.write("doc.txt", "from a")
+        try b.write("doc.txt", "from b, later")
+        a.sync()
+        b.sync()
+        a.sync()
+        #expect(a.tree() == b.tree(), "both devices settle on one winner")
+        let winner = try #require(a.read("doc.txt"))
+        #expect(["from a", "from b, later"].contains(winner))
+        #expect(a.engine.conflicts().count == 1)
+        #expect(b.engine.conflicts().count == 1)
+    }
+
+    @Test func anEditBeatsAConcurrentDelete() throws {
+        let scratch = Scratch()
+        let (a, b) = try pair(scratch)
+        try a.write("keep.txt", "v1")
+        a.sync()
+        b.sync()
+        try FileManager.default.removeItem(atPath: a.documents + "/keep.txt")
+        try b.write("keep.txt", "v2 from b")
+        a.sync()
+        b.sync()
+        a.sync()
+        #expect(a.read("keep.txt") == "v2 from b")
+        #expect(b.read("keep.txt") == "v2 from b")
+    }
+
+    @Test func aMirrorThatVanishedPausesAndDeletesNothing() throws {
+        let scratch = Scratch()
+        let (a, _) = try pair(scratch)
+        try a.write("precious.txt", "data")
+        a.sync()
+        try FileManager.default.removeItem(atPath: a.mirror)
+        try FileManager.default.createDirectory(atPath: a.mirror, withIntermediateDirectories: true)  // an empty mount point
+        let report = a.sync()
+        #expect(report.published == 0 && report.applied == 0)
+        #expect(a.read("precious.txt") == "data")
+        let status = try #require(a.engine.status().first)
+        #expect(status.phase == .paused)
+        #expect(status.message?.contains("mounted") == true, "\(status.message ?? "")")
+    }
+
+    @Test func massDeletionsWaitForConfirmation() throws {
+        let scratch = Scratch()
+        let (a, b) = try pair(scratch)
+        for n in 0..<30 { try a.write("f\(n).txt", "\(n)") }
+        a.sync()
+        b.sync()
+        for n in 0..<30 { try FileManager.default.removeItem(atPath: a.documents + "/f\(n).txt") }
+        let held = a.sync()
+        #expect(held.heldDeletions == 30)
+        b.sync()
+        #expect(b.tree().count == 30, "nothing was deleted elsewhere")
+        a.sync(confirmDeletes: true)
+        b.sync()
+        #expect(b.tree().isEmpty)
+    }
+
+    @Test func aRestartContinuesTheLogWithoutRepublishing() throws {
+        let scratch = Scratch()
+        let (a, b) = try pair(scratch)
+        try a.write("x.txt", "x")
+        a.sync()
+        try a.restart()
+        #expect(a.sync().published == 0, "nothing changed, nothing published")
+        try a.write("y.txt", "y")
+        a.sync()
+        b.sync()
+        #expect(b.tree() == ["x.txt": "x", "y.txt": "y"])
+    }
+
+    private func pair(_ scratch: Scratch) throws -> (TestDevice, TestDevice) {
+        let devices = try scratch.devices("a", "b")
+        return (devices[0], devices[1])
+    }
+}
