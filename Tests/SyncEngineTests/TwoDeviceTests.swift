@@ -114,3 +114,82 @@ struct TwoDeviceTests {
         return (devices[0], devices[1])
     }
 }
+
+@Suite("Conflicts, versions, resolution")
+struct ResolutionTests {
+    /// Two devices edit one synced file at once; returns them after both synced.
+    private func conflicted(_ scratch: Scratch) throws -> (TestDevice, TestDevice) {
+        let devices = try scratch.devices("a", "b")
+        let (a, b) = (devices[0], devices[1])
+        try a.write("doc.txt", "base")
+        a.sync()
+        b.sync()
+        try a.write("doc.txt", "from a")
+        try b.write("doc.txt", "from b")
+        a.sync()
+        b.sync()
+        a.sync()
+        return (a, b)
+    }
+
+    @Test func versionsListEveryContentNewestFirst() throws {
+        let scratch = Scratch()
+        let (a, _) = try conflicted(scratch)
+        let versions = try a.engine.versions(container: TestDevice.containerID, path: "Documents/doc.txt")
+        #expect(versions.count == 3)
+        #expect(versions.count { $0.current } == 1)
+        #expect(versions.count { $0.conflict } == 1)
+        #expect(versions.map(\.date) == versions.map(\.date).sorted(by: >))
+    }
+
+    @Test func keepingAllPutsTheLoserBesideTheFileOnEveryDevice() throws {
+        let scratch = Scratch()
+        let (a, b) = try conflicted(scratch)
+        try a.engine.resolve(container: TestDevice.containerID, path: "Documents/doc.txt", keep: .all)
+        a.sync()
+        b.sync()
+        #expect(a.engine.conflicts().isEmpty)
+        #expect(b.engine.conflicts().isEmpty)
+        let tree = b.tree()
+        #expect(tree.count == 2)
+        #expect(Set(tree.values) == ["from a", "from b"])
+        #expect(tree.keys.contains { $0.hasPrefix("doc (conflict from ") && $0.hasSuffix(").txt") }, "\(tree.keys)")
+        #expect(a.tree() == tree)
+    }
+
+    @Test func keepingAVersionMakesItCurrentEverywhere() throws {
+        let scratch = Scratch()
+        let (a, b) = try conflicted(scratch)
+        let loser = try #require(a.engine.conflicts().first?.others.first)
+        try b.engine.resolve(container: TestDevice.containerID, path: "Documents/doc.txt", keep: .version(try #require(VersionIDText(loser.id))))
+        b.sync()
+        a.sync()
+        let text = try #require(a.read("doc.txt"))
+        #expect(b.read("doc.txt") == text)
+        #expect(a.engine.conflicts().isEmpty)
+    }
+
+    @Test func restoringAnOldVersionMakesItCurrent() throws {
+        let scratch = Scratch()
+        let devices = try scratch.devices("a", "b")
+        let (a, b) = (devices[0], devices[1])
+        try a.write("doc.txt", "first")
+        a.sync()
+        try a.write("doc.txt", "second")
+        a.sync()
+        let first = try #require(try a.engine.versions(container: TestDevice.containerID, path: "Documents/doc.txt").last)
+        try a.engine.restore(container: TestDevice.containerID, path: "Documents/doc.txt", version: try #require(VersionIDText(first.id)))
+        b.sync()
+        #expect(a.read("doc.txt") == "first")
+        #expect(b.read("doc.txt") == "first")
+    }
+
+    @Test(arguments: [
+        ("Documents/notes.txt", "Documents/notes (conflict from laptop 2026-11-22).txt"),
+        ("README", "README (conflict from laptop 2026-11-22)"),
+        (".profile", ".profile (conflict from laptop 2026-11-22)"),
+    ])
+    func conflictCopiesAreNamedLikeICloudDrive(_ path: String, _ expected: String) {
+        #expect(ConflictNameForTests.make(path) == expected)
+    }
+}

@@ -1,0 +1,11 @@
+@testable import SyncEngine
+import SyncPlanning
+
+func VersionIDText(_ text: String) -> VersionID? { VersionID(text) }
+
+enum ConflictNameForTests {
+    /// 2026-11-22T12:00:00Z.
+    static func make(_ path: String) -> String {
+        ConflictName.make(for: path, device: "laptop", time: 1_795_348_800_000)
+    }
+}
