@@ -69,7 +69,7 @@ let package = Package(
         .target(name: "Coordination"),
         .target(name: "Diary", dependencies: ["KeyedArchive"]),
         .target(name: "SyncEngine", dependencies: [
-            "SyncPlanning", "Indexing", "MetadataIndex", "IgnoreRules", "Coordination", "UbiquitySettings", "RawPaths",
+            "SyncPlanning", "APIModel", "Indexing", "MetadataIndex", "IgnoreRules", "Coordination", "UbiquitySettings", "RawPaths",
             crypto, grdb, logging,
         ]),
         .target(name: "DaemonClient", dependencies: ["APIModel", "UbiquitySettings", nioCore, nioPosix, nioHTTP1]),
@@ -77,15 +77,15 @@ let package = Package(
         // MARK: Services, library, commands
         .target(name: "CommandLineSettings", dependencies: ["UbiquitySettings", argumentParser]),
         .target(name: "UbiquityDaemon", dependencies: [
-            "Indexing", "MetadataIndex", "UbiquitySettings", "APIModel", "PredicateKit", "RawPaths",
-            logging, serviceLifecycle, hummingbird,
+            "Indexing", "MetadataIndex", "UbiquitySettings", "APIModel", "PredicateKit", "RawPaths", "SyncEngine",
+            "SyncPlanning", "Coordination", logging, serviceLifecycle, hummingbird,
         ]),
         .target(name: "Ubiquity", dependencies: [
             "DaemonClient", "UbiquitySettings", "Coordination", "KeyedArchive", "Diary", "APIModel", "PredicateKit",
         ]),
         .target(name: "UbqCLI", dependencies: [
             "Ubiquity", "DaemonClient", "PredicateKit", "KeyedArchive", "Diary", "APIModel", "UbiquitySettings",
-            "CommandLineSettings", "Coordination", argumentParser,
+            "CommandLineSettings", "Coordination", "RawPaths", argumentParser,
         ]),
 
         // MARK: Programs (thin)
@@ -106,7 +106,7 @@ let package = Package(
         .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive"]),
         .testTarget(name: "SyncPlanningTests", dependencies: ["SyncPlanning"]),
         .testTarget(name: "SyncEngineTests", dependencies: [
-            "SyncEngine", "SyncPlanning", "Indexing", "UbiquitySettings", "RawPaths", logging,
+            "SyncEngine", "SyncPlanning", "APIModel", "Indexing", "UbiquitySettings", "RawPaths", logging,
         ]),
         .testTarget(name: "FileEventsTests", dependencies: ["FileEvents", "RawPaths"]),
         .testTarget(name: "RawPathsTests", dependencies: ["RawPaths"]),

@@ -6,4 +6,10 @@ public enum Route {
     public static let query = "/v1/query"
     public static let item = "/v1/item"
     public static let sync = "/v1/sync"
+    public static let mirror = "/v1/mirror"
+    public static let mirrorSync = "/v1/mirror/sync"
+    public static let conflicts = "/v1/conflicts"
+    public static let versions = "/v1/versions"
+    public static let resolve = "/v1/resolve"
+    public static let restore = "/v1/restore"
 }

@@ -12,6 +12,8 @@ public struct PassReport: Sendable, Equatable {
     public var skipped = 0
     /// Deletions held back until `ubq sync --confirm-deletes`.
     public var heldDeletions = 0
+    /// Files that changed a moment ago, left for the next pass.
+    public var deferred = 0
     public var problems: [String] = []
 
     public var changedAnything: Bool { published + applied + adopted > 0 }

@@ -22,8 +22,18 @@ struct LocalTree {
     /// file never looks deleted.
     var unknown: [RawPath] = []
     var problems: [String] = []
+    /// Files left for a later pass because they changed a moment ago.
+    var deferred = 0
 
-    static func scan(containerFolder: RawPath, ignore: IgnoreRules, base: [String: BaseRow]) -> LocalTree {
+    static func nowNanoseconds() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+    }
+
+    /// Files changed less than `quietNanoseconds` ago are left out this time (they may
+    /// still be being written: DESIGN.md, decision 2) and counted in `deferred`.
+    static func scan(containerFolder: RawPath, ignore: IgnoreRules, base: [String: BaseRow], quietNanoseconds: Int64 = 0) -> LocalTree {
         var scanner = TreeScanner(ignore: ignore)
         let found = scanner.scan(folder: containerFolder, prefix: RawPath())
         var tree = LocalTree()
@@ -31,7 +41,13 @@ struct LocalTree {
             tree.problems.append("not synced: \(failure)")
             tree.unknown.append(failure.path.relative(to: containerFolder))
         }
+        let settledBefore = Self.nowNanoseconds() - quietNanoseconds
         for (relative, status) in found.sorted(by: { $0.key < $1.key }) {
+            if status.signature.kind == .file, status.signature.changedNanoseconds > settledBefore {
+                tree.unknown.append(relative)
+                tree.deferred += 1
+                continue
+            }
             tree.add(relative, status, containerFolder: containerFolder, base: base)
         }
         return tree

@@ -1,3 +1,4 @@
+import APIModel
 import Foundation
 import Glibc
 import RawPaths

@@ -1,4 +1,5 @@
 import Coordination
+import APIModel
 import Foundation
 import Indexing
 import Logging
@@ -17,14 +18,17 @@ public final class SyncEngine: @unchecked Sendable {
     private let coordinator: FileCoordinator?
     private let logger: Logger
     private let deletionGuard: DeletionGuard
+    private let quietNanoseconds: Int64
     private var containers: [ContainerID: ContainerSync] = [:]
     private let statusLock = NSLock()
     private var statuses: [ContainerID: ContainerSyncStatus] = [:]
 
     public init(
         mirror: String, root: RawPath, containers: [Container], database: SyncDatabase, ignore: IgnoreCatalog,
-        coordinator: FileCoordinator?, deletionGuard: DeletionGuard = DeletionGuard(), logger: Logger
+        coordinator: FileCoordinator?, deletionGuard: DeletionGuard = DeletionGuard(), quietMilliseconds: Int = 0,
+        logger: Logger
     ) throws {
+        quietNanoseconds = Int64(quietMilliseconds) * 1_000_000
         layout = MirrorLayout(root: mirror)
         self.database = database
         self.ignore = ignore
@@ -44,9 +48,11 @@ public final class SyncEngine: @unchecked Sendable {
         containers.values.contains { $0.mirrorHasNews() }
     }
 
-    /// One pass over every container. `confirmDeletes` lets held mass deletions through.
+    /// One pass over every container. `confirmDeletes` lets held mass deletions through;
+    /// `settled` says the caller made sure every local change is complete (`ubq sync` waits
+    /// for the watcher first), so files changed a moment ago need not wait for the next pass.
     @discardableResult
-    public func passAll(confirmDeletes: Bool = false) -> [ContainerID: PassReport] {
+    public func passAll(confirmDeletes: Bool = false, settled: Bool = false) -> [ContainerID: PassReport] {
         do {
             try MirrorHealth.check(layout, hasSyncedBefore: try database.hasSyncedBefore())
             try registerDevice()
@@ -57,16 +63,16 @@ public final class SyncEngine: @unchecked Sendable {
         }
         var reports: [ContainerID: PassReport] = [:]
         for (id, container) in containers.sorted(by: { $0.key.identifier < $1.key.identifier }) {
-            reports[id] = pass(container, id: id, confirmDeletes: confirmDeletes)
+            reports[id] = pass(container, id: id, confirmDeletes: confirmDeletes, quietNanoseconds: settled ? 0 : quietNanoseconds)
         }
         return reports
     }
 
-    private func pass(_ container: ContainerSync, id: ContainerID, confirmDeletes: Bool) -> PassReport {
+    private func pass(_ container: ContainerSync, id: ContainerID, confirmDeletes: Bool, quietNanoseconds: Int64) -> PassReport {
         update(id) { $0.phase = .syncing }
         let syncPass = SyncPass(
             container: container, ignore: ignore.rules(for: id), database: database, coordinator: coordinator,
-            deletionGuard: deletionGuard, confirmDeletes: confirmDeletes)
+            deletionGuard: deletionGuard, quietNanoseconds: quietNanoseconds, confirmDeletes: confirmDeletes)
         do {
             let report = try syncPass.run()
             log(report, container: id)

@@ -12,6 +12,7 @@ struct SyncPass {
     let database: SyncDatabase
     let coordinator: FileCoordinator?
     let deletionGuard: DeletionGuard
+    let quietNanoseconds: Int64
     var confirmDeletes: Bool
 
     func run() throws -> PassReport {
@@ -22,8 +23,11 @@ struct SyncPass {
             store: ContentStore(layout: container.layout, device: container.device), database: database, coordinator: coordinator)
         for round in 0..<3 {
             let base = try database.base(container: container.id)
-            let local = LocalTree.scan(containerFolder: container.folder, ignore: ignore, base: base)
-            if round == 0 { report.problems += local.problems }
+            let local = LocalTree.scan(containerFolder: container.folder, ignore: ignore, base: base, quietNanoseconds: quietNanoseconds)
+            if round == 0 {
+                report.problems += local.problems
+                report.deferred = local.deferred
+            }
             let plan = makePlan(local: local, base: base)
             if !confirmDeletes, let held = deletionGuard.holds(plan: plan, baseCount: base.count) {
                 report.heldDeletions = held

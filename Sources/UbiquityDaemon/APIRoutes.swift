@@ -26,7 +26,7 @@ struct APIRoutes: Sendable {
         router.post(RouterPath(Route.query)) { request, context in try await query(request, context) }
         router.post(RouterPath(Route.item)) { request, context in try await item(request, context) }
         router.post(RouterPath(Route.sync)) { _, _ in
-            try await sync()
+            try await waitForWatcher()
             return JSONResponse.encode(["synced": true])
         }
     }
@@ -59,7 +59,7 @@ struct APIRoutes: Sendable {
         } catch {
             return JSONResponse.error(.badRequest, APIError(error: error.kind, message: error.message, position: error.position))
         }
-        if body.sync && !body.explain { try await sync() }
+        if body.sync && !body.explain { try await waitForWatcher() }
         do {
             return JSONResponse.encode(try index.run(plan))
         } catch let error as QueryPlanError {
@@ -69,7 +69,7 @@ struct APIRoutes: Sendable {
 
     private func item(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
         let body = try await request.decode(as: ItemRequest.self, context: context)
-        try await sync()
+        try await waitForWatcher()
         let path = RawPath(bytes: body.rawPath).lexicallyNormalized()
         let layout = ContainerLayout(root: RawPath(settings.root))
         guard path.isSame(orBelow: layout.root), let location = layout.locate(path.droppingFirst(layout.root.components.count)),
@@ -81,7 +81,7 @@ struct APIRoutes: Sendable {
     }
 
     /// Waits until every change completed before this call is in the index.
-    private func sync() async throws {
+    func waitForWatcher() async throws {
         let pipeline = self.pipeline
         let cookie = await pipeline.nextCookieName()
         let timeout = syncTimeout

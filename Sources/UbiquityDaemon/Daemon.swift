@@ -1,3 +1,4 @@
+import Coordination
 import Foundation
 import Hummingbird
 import Indexing
@@ -5,6 +6,7 @@ import Logging
 import MetadataIndex
 import NIOCore
 import ServiceLifecycle
+import SyncEngine
 import RawPaths
 import UbiquitySettings
 import Watching
@@ -41,20 +43,42 @@ public struct Daemon {
         let items = (try? index.counts().values.reduce(0, +)) ?? 0
         logger.info("start-up reconciliation: \(statistics) in \(ContinuousClock.now - scanStart); \(items) items in \(containers.count) containers")
 
+        let sync = try makeSyncService(containers: containers, root: root)
+        if let sync { await pipeline.observeChanges { sync.noteLocalChange() } }
         let routes = APIRoutes(settings: settings, index: index, pipeline: pipeline, watcher: watcher, logger: logger)
-        let server = try makeServer(routes: routes, status: StatusLine.text(containers: containers.count, items: items, pending: 0))
-        let services: [any Service] = [IndexService(watcher: watcher, pipeline: pipeline, logger: logger), server]
+        let syncRoutes = SyncRoutes(worker: sync?.worker, waitForWatcher: { try await routes.waitForWatcher() })
+        let server = try makeServer(
+            routes: routes, syncRoutes: syncRoutes, status: StatusLine.text(containers: containers.count, items: items, pending: 0))
+        var services: [any Service] = [IndexService(watcher: watcher, pipeline: pipeline, logger: logger), server]
+        if let sync { services.append(sync) }
         let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
         notifier.notify("STOPPING=1")
         withExtendedLifetime(lock) {}
     }
 
-    private func makeServer(routes: APIRoutes, status: String) throws -> some Service {
+    /// The sync service when a mirror is configured (sync is off without one).
+    private func makeSyncService(containers: [Container], root: RawPath) throws -> SyncService? {
+        guard let mirror = settings.mirror else {
+            logger.info("no mirror configured: sync is off (set UBQ_MIRROR or mirror in config.toml)")
+            return nil
+        }
+        let engine = try SyncEngine(
+            mirror: mirror, root: root, containers: containers,
+            database: try SyncDatabase(path: settings.stateDirectory + "/sync.sqlite"),
+            ignore: IgnoreCatalog(layout: ContainerLayout(root: root), extraPatterns: settings.ignorePatterns, logger: logger),
+            coordinator: try FileCoordinator(lockDirectory: URL(fileURLWithPath: settings.runtimeDirectory + "/locks")),
+            quietMilliseconds: max(settings.settleMilliseconds, 100), logger: logger)
+        logger.info("syncing with \(mirror) as device \(engine.device.id) (\(engine.device.name))")
+        return SyncService(worker: SyncWorker(engine: engine), pollInterval: .milliseconds(250), logger: logger)
+    }
+
+    private func makeServer(routes: APIRoutes, syncRoutes: SyncRoutes, status: String) throws -> some Service {
         let socketPath = settings.socketPath
         try removeStaleSocket(socketPath)
         let router = Router()
         routes.register(on: router)
+        syncRoutes.register(on: router)
         let notifier = self.notifier
         let logger = self.logger
         return Application(

@@ -16,6 +16,7 @@ actor IndexPipeline {
     private var cookieWaiters: [String: CheckedContinuation<Void, any Error>] = [:]
     private var abandonedCookies: Set<String> = []
     private var cookieCounter = 0
+    private var changeObserver: (@Sendable () -> Void)?
 
     init(indexer: Indexer, root: RawPath, settleMilliseconds: Int, logger: Logger) {
         self.indexer = indexer
@@ -67,6 +68,13 @@ actor IndexPipeline {
     private func apply(_ changes: [SettledChange]) {
         guard !changes.isEmpty else { return }
         run { try indexer.apply(changes) }
+        changeObserver?()
+    }
+
+    /// `observer` is called after each batch of settled local changes reached the index
+    /// (the sync service starts a pass then).
+    func observeChanges(_ observer: @escaping @Sendable () -> Void) {
+        changeObserver = observer
     }
 
     private func run(_ work: () throws -> Void) {

@@ -15,9 +15,27 @@ struct StatusCommand: AsyncParsableCommand {
         let status = try await Connection.reportingErrors { () async throws(DaemonClientError) in
             try await connection.client.get(Route.status, as: DaemonStatus.self)
         }
-        if json { return try Output.json(status) }
+        let sync = try await Connection.reportingErrors { () async throws(DaemonClientError) in
+            try await connection.client.get(Route.mirror, as: MirrorStatus.self)
+        }
+        if json { return try Output.json(StatusReply(daemon: status, sync: sync)) }
         Output.line("ubqd \(status.version) (pid \(status.pid)): \(status.summary)")
         Output.line("root: \(status.root)")
         Output.line("watching \(status.watchedFolders) folders" + (status.polledFolders > 0 ? ", polling \(status.polledFolders) (out of inotify watches)" : ""))
+        SyncStatusPrinter.print(sync)
     }
+}
+
+/// `ubq status --json`: the daemon's status with its sync status.
+struct StatusReply: Encodable {
+    var daemon: DaemonStatus
+    var sync: MirrorStatus
+
+    func encode(to encoder: any Encoder) throws {
+        try daemon.encode(to: encoder)
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(sync, forKey: .sync)
+    }
+
+    private enum Key: String, CodingKey { case sync }
 }

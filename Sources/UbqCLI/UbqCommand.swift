@@ -8,7 +8,8 @@ public struct UbqCommand: AsyncParsableCommand {
         abstract: "Query and manage Ubiquity containers (talks to ubqd).",
         subcommands: [
             ListCommand.self, MetadataCommand.self, ContainersCommand.self, StatusCommand.self, PredicateCommand.self,
-            ArchiveCommand.self, CoordinateCommand.self, DiaryCommand.self,
+            ArchiveCommand.self, CoordinateCommand.self, DiaryCommand.self, SyncCommand.self, ConflictsCommand.self,
+            VersionsCommand.self, ResolveCommand.self, RestoreCommand.self,
         ])
 
     public init() {}

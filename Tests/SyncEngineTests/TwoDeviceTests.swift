@@ -1,3 +1,4 @@
+import APIModel
 import Foundation
 import SyncEngine
 import Testing

@@ -1,0 +1,128 @@
+/// The sync routes' messages (docs/API.md, "Sync").
+
+/// What `ubq status` shows of one container's sync.
+public struct ContainerSyncStatus: Sendable, Codable, Equatable {
+    public enum Phase: String, Sendable, Codable {
+        case idle, syncing, paused, failed
+    }
+
+    public var container: String
+    public var phase: Phase = .idle
+    /// Why the container is paused or failed, or what is waiting.
+    public var message: String?
+    public var conflicts = 0
+    public var heldDeletions = 0
+    /// When the last pass ended (ISO 8601).
+    public var lastPass: String?
+    public var problems: [String] = []
+
+    public init(container: String) {
+        self.container = container
+    }
+}
+
+/// `GET /v1/mirror`: this device and the sync state of every container.
+public struct MirrorStatus: Sendable, Codable, Equatable {
+    /// The mirror folder; nil when none is configured (sync is off).
+    public var mirror: String?
+    public var device: String?
+    public var deviceName: String?
+    public var containers: [ContainerSyncStatus]
+
+    public init(mirror: String?, device: String?, deviceName: String?, containers: [ContainerSyncStatus]) {
+        self.mirror = mirror
+        self.device = device
+        self.deviceName = deviceName
+        self.containers = containers
+    }
+}
+
+/// `POST /v1/mirror/sync`: run a pass now.
+public struct SyncNowRequest: Sendable, Codable {
+    /// Let through the deletions held by the mass-deletion guard.
+    public var confirmDeletes: Bool
+
+    public init(confirmDeletes: Bool) {
+        self.confirmDeletes = confirmDeletes
+    }
+}
+
+/// One version of a path (NSFileVersion's view).
+public struct VersionInfo: Sendable, Codable, Equatable {
+    /// `DEVICE:SEQ`: what `ubq resolve --keep` and `ubq restore --version` take.
+    public var id: String
+    public var device: String
+    public var deviceName: String
+    /// When the change was made, ISO 8601 (UTC), by the writer's clock.
+    public var date: String
+    /// `file`, `folder`, `symlink`, or `deleted`.
+    public var kind: String
+    public var sha256: String?
+    public var size: Int64?
+    public var current: Bool
+    public var conflict: Bool
+
+    public init(
+        id: String, device: String, deviceName: String, date: String, kind: String, sha256: String?, size: Int64?, current: Bool,
+        conflict: Bool
+    ) {
+        self.id = id
+        self.device = device
+        self.deviceName = deviceName
+        self.date = date
+        self.kind = kind
+        self.sha256 = sha256
+        self.size = size
+        self.current = current
+        self.conflict = conflict
+    }
+}
+
+/// A path with unresolved conflict versions.
+public struct ConflictInfo: Sendable, Codable, Equatable {
+    public var container: String
+    /// Relative to the container folder (`Documents/notes.txt`).
+    public var path: String
+    public var current: VersionInfo
+    public var others: [VersionInfo]
+
+    public init(container: String, path: String, current: VersionInfo, others: [VersionInfo]) {
+        self.container = container
+        self.path = path
+        self.current = current
+        self.others = others
+    }
+}
+
+/// Names one item for the version routes: a container and a path relative to its folder.
+public struct VersionedItem: Sendable, Codable, Equatable {
+    public var container: String
+    public var path: String
+
+    public init(container: String, path: String) {
+        self.container = container
+        self.path = path
+    }
+}
+
+/// `POST /v1/resolve`: `keep` is `current`, `all`, or a version id.
+public struct ResolveRequest: Sendable, Codable {
+    public var item: VersionedItem
+    public var keep: String
+
+    public init(item: VersionedItem, keep: String) {
+        self.item = item
+        self.keep = keep
+    }
+}
+
+/// `POST /v1/restore`.
+public struct RestoreRequest: Sendable, Codable {
+    public var item: VersionedItem
+    public var version: String
+
+    public init(item: VersionedItem, version: String) {
+        self.item = item
+        self.version = version
+    }
+}

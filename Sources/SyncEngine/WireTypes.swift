@@ -1,0 +1,61 @@
+import APIModel
+import Foundation
+import SyncPlanning
+
+extension VersionInfo {
+    init(_ record: VersionRecord, deviceName: String, current: Bool, conflict: Bool) {
+        self.init(
+            id: record.id.description, device: record.id.device, deviceName: deviceName,
+            date: ISO8601.format(referenceSeconds: Double(record.time) / 1000 - ISO8601.referenceDateOffset),
+            kind: record.state?.kind.rawValue ?? "deleted", sha256: record.state?.sha256,
+            size: record.state?.kind == .file ? record.state?.size : nil, current: current, conflict: conflict)
+    }
+}
+
+extension ContainerSyncStatus {
+    mutating func pause(_ reason: String) {
+        phase = .paused
+        message = reason
+    }
+
+    mutating func fail(_ reason: String) {
+        phase = .failed
+        message = reason
+    }
+
+    mutating func finish(_ report: PassReport, conflicts: Int) {
+        self.conflicts = conflicts
+        heldDeletions = report.heldDeletions
+        problems = Array(report.problems.prefix(20))
+        lastPass = ISO8601.format(referenceSeconds: Date().timeIntervalSinceReferenceDate)
+        if report.heldDeletions > 0 {
+            phase = .paused
+            message = "\(report.heldDeletions) deletions wait for `ubq sync --confirm-deletes`"
+        } else {
+            phase = .idle
+            message = conflicts > 0 ? "\(conflicts) in conflict: see `ubq conflicts`" : nil
+        }
+    }
+}
+
+/// What `ubq resolve --keep` keeps.
+public enum ResolutionChoice: Sendable, Equatable {
+    /// The current version; the others are superseded (they stay in the history).
+    case current
+    /// One of the versions, which becomes current.
+    case version(VersionID)
+    /// The current version, with each other one copied beside it as
+    /// `name (conflict from DEVICE YYYY-MM-DD).ext`.
+    case all
+
+    /// `current`, `all` or a version id (`DEVICE:SEQ`).
+    public init?(_ text: String) {
+        switch text {
+        case "current": self = .current
+        case "all": self = .all
+        default:
+            guard let id = VersionID(text) else { return nil }
+            self = .version(id)
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import APIModel
+import Foundation
+import Hummingbird
+import SyncEngine
+import SyncPlanning
+import UbiquitySettings
+
+/// The sync routes of the local API (docs/API.md, "Sync"). Without a mirror configured
+/// they answer with a 409 that says how to set one.
+struct SyncRoutes: Sendable {
+    let worker: SyncWorker?
+    /// Waits until every local change made before the call is settled and indexed.
+    let waitForWatcher: @Sendable () async throws -> Void
+
+    func register(on router: Router<BasicRequestContext>) {
+        router.get(RouterPath(Route.mirror)) { _, _ in mirrorStatus() }
+        router.post(RouterPath(Route.mirrorSync)) { request, context in
+            let body = try await request.decode(as: SyncNowRequest.self, context: context)
+            return try await withWorker { worker in
+                try await waitForWatcher()
+                _ = try await worker.run { $0.passAll(confirmDeletes: body.confirmDeletes, settled: true) }
+                return JSONResponse.encode(mirrorStatusValue(worker))
+            }
+        }
+        router.get(RouterPath(Route.conflicts)) { _, _ in
+            try await withWorker { worker in JSONResponse.encode(try await worker.run { $0.conflicts() }) }
+        }
+        router.post(RouterPath(Route.versions)) { request, context in
+            let item = try await request.decode(as: VersionedItem.self, context: context)
+            return try await answering { worker in
+                try await worker.run { try $0.versions(container: try Self.container(item), path: item.path) }
+            }
+        }
+        router.post(RouterPath(Route.resolve)) { request, context in
+            let body = try await request.decode(as: ResolveRequest.self, context: context)
+            guard let choice = ResolutionChoice(body.keep) else {
+                return JSONResponse.error(.badRequest, APIError(error: "bad-request", message: "--keep takes current, all or a version id (DEVICE:SEQ) from `ubq versions`, not \"\(body.keep)\""))
+            }
+            return try await answering { worker in
+                try await worker.run { engine in
+                    try engine.resolve(container: try Self.container(body.item), path: body.item.path, keep: choice)
+                    engine.passAll()
+                    return ["resolved": true]
+                }
+            }
+        }
+        router.post(RouterPath(Route.restore)) { request, context in
+            let body = try await request.decode(as: RestoreRequest.self, context: context)
+            guard let version = VersionID(body.version) else {
+                return JSONResponse.error(.badRequest, APIError(error: "bad-request", message: "\"\(body.version)\" is not a version id (DEVICE:SEQ); see `ubq versions`"))
+            }
+            return try await answering { worker in
+                try await worker.run { engine in
+                    try engine.restore(container: try Self.container(body.item), path: body.item.path, version: version)
+                    return ["restored": true]
+                }
+            }
+        }
+    }
+
+    private func mirrorStatus() -> Response {
+        guard let worker else { return JSONResponse.encode(MirrorStatus(mirror: nil, device: nil, deviceName: nil, containers: [])) }
+        return JSONResponse.encode(mirrorStatusValue(worker))
+    }
+
+    private func mirrorStatusValue(_ worker: SyncWorker) -> MirrorStatus {
+        MirrorStatus(mirror: worker.mirror, device: worker.device.id, deviceName: worker.device.name, containers: worker.status)
+    }
+
+    private func withWorker(_ body: (SyncWorker) async throws -> Response) async throws -> Response {
+        guard let worker else {
+            return JSONResponse.error(.conflict, APIError(error: "no-mirror", message: "sync is off: no mirror is configured (set UBQ_MIRROR, --mirror, or mirror = \"...\" in config.toml)"))
+        }
+        return try await body(worker)
+    }
+
+    /// Runs a call whose `SyncError` is the user's to read (an unknown path or version).
+    private func answering(_ body: @escaping (SyncWorker) async throws -> some Encodable) async throws -> Response {
+        try await withWorker { worker in
+            do {
+                return JSONResponse.encode(try await body(worker))
+            } catch let error as SyncError {
+                return JSONResponse.error(.notFound, APIError(error: "sync", message: error.message))
+            }
+        }
+    }
+
+    private static func container(_ item: VersionedItem) throws -> ContainerID {
+        do {
+            return try ContainerID(item.container)
+        } catch {
+            throw SyncError(.changedMeanwhile, "\(item.container) is not a container id: \(error)")
+        }
+    }
+}

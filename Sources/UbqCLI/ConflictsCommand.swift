@@ -1,0 +1,41 @@
+import APIModel
+import ArgumentParser
+import CommandLineSettings
+import DaemonClient
+
+struct ConflictsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "conflicts",
+        abstract: "List items with unresolved conflict versions (changed on two devices at once).",
+        discussion: "Resolve one with `ubq resolve PATH --keep current|VERSION|all`.")
+
+    @OptionGroup var options: SettingsOptions
+    @Flag(help: "Print a JSON array of {container, path, current, others}.") var json = false
+
+    func run() async throws {
+        let connection = try Connection(options)
+        let conflicts = try await Connection.reportingErrors { () async throws(DaemonClientError) in
+            try await connection.client.get(Route.conflicts, as: [ConflictInfo].self)
+        }
+        if json { return try Output.json(conflicts) }
+        guard !conflicts.isEmpty else { return Output.line("no conflicts") }
+        for conflict in conflicts {
+            Output.line("\(connection.settings.root)/\(ContainerFolder.name(conflict.container))/\(conflict.path)")
+            for version in [conflict.current] + conflict.others {
+                Output.line("  " + VersionRow.text(version))
+            }
+        }
+    }
+}
+
+enum ContainerFolder {
+    static func name(_ identifier: String) -> String { identifier.replacingOccurrences(of: ".", with: "~") }
+}
+
+enum VersionRow {
+    static func text(_ version: VersionInfo) -> String {
+        let mark = version.current ? "current " : version.conflict ? "conflict" : "        "
+        let what = version.kind == "file" ? "\(version.size ?? 0) bytes" : version.kind
+        return "\(mark)  \(version.id)  \(version.date)  \(version.deviceName)  \(what)"
+    }
+}

@@ -1,0 +1,65 @@
+import APIModel
+import ArgumentParser
+import CommandLineSettings
+import DaemonClient
+
+struct VersionsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "versions", abstract: "List the versions of an item kept in the mirror, newest first.",
+        discussion: "Bring one back with `ubq restore PATH --version VERSION`.")
+
+    @OptionGroup var options: SettingsOptions
+    @Argument(help: "The item (it may have been deleted).") var path: String
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() async throws {
+        let connection = try Connection(options)
+        let item = try ItemLocator.locate(path, settings: connection.settings)
+        let versions = try await Connection.reportingErrors { () async throws(DaemonClientError) in
+            try await connection.client.post(Route.versions, body: item, as: [VersionInfo].self)
+        }
+        if json { return try Output.json(versions) }
+        for version in versions { Output.line(VersionRow.text(version)) }
+    }
+}
+
+struct RestoreCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "restore", abstract: "Make an old version of an item current again (on every device).")
+
+    @OptionGroup var options: SettingsOptions
+    @Argument(help: "The item.") var path: String
+    @Option(help: "The version id, from `ubq versions`.") var version: String
+
+    func run() async throws {
+        let connection = try Connection(options)
+        let item = try ItemLocator.locate(path, settings: connection.settings)
+        _ = try await Connection.reportingErrors { () async throws(DaemonClientError) in
+            try await connection.client.post(Route.restore, body: RestoreRequest(item: item, version: version), as: [String: Bool].self)
+        }
+        Output.line("restored \(path) to version \(version)")
+    }
+}
+
+struct ResolveCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "resolve", abstract: "Resolve an item's conflict.",
+        discussion: """
+            --keep current keeps the current version; --keep VERSION makes that version current; \
+            --keep all keeps the current version and puts each other one beside it as \
+            'name (conflict from DEVICE YYYY-MM-DD).ext'. Superseded versions stay in `ubq versions`.
+            """)
+
+    @OptionGroup var options: SettingsOptions
+    @Argument(help: "The item in conflict.") var path: String
+    @Option(help: "current, all, or a version id from `ubq conflicts`.") var keep: String
+
+    func run() async throws {
+        let connection = try Connection(options)
+        let item = try ItemLocator.locate(path, settings: connection.settings)
+        _ = try await Connection.reportingErrors { () async throws(DaemonClientError) in
+            try await connection.client.post(Route.resolve, body: ResolveRequest(item: item, keep: keep), as: [String: Bool].self)
+        }
+        Output.line("resolved \(path) (kept \(keep))")
+    }
+}

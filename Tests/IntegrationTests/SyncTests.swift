@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+
+/// Several real `ubqd`s, each with its own root and state, syncing through one mirror.
+/// `ubq sync` runs a pass on request (after the watcher caught up), so most steps need no
+/// waiting at all; the automatic propagation test waits for the file to appear.
+@Suite("Sync between real daemons", .serialized)
+final class SyncTests {
+    let mirror: String
+    var devices: [DaemonHarness] = []
+
+    init() throws {
+        mirror = FileManager.default.temporaryDirectory.appendingPathComponent("ubq-mirror-\(UUID().uuidString.prefix(8))").path
+    }
+
+    deinit {
+        for device in devices { device.stop() }
+        try? FileManager.default.removeItem(atPath: mirror)
+    }
+
+    private func start(_ count: Int) throws -> [DaemonHarness] {
+        for _ in 0..<count {
+            let device = try DaemonHarness()
+            try device.start(extraEnvironment: ["UBQ_MIRROR": mirror])
+            devices.append(device)
+        }
+        return devices
+    }
+
+    private func sync(_ device: DaemonHarness) throws {
+        let result = try device.ubq(["sync"])
+        #expect(result.status == 0, "ubq sync: \(result.errorText)")
+    }
+
+    @Test func createEditRenameDeleteConvergeOnThreeDevices() throws {
+        let all = try start(3)
+        let (a, b, c) = (all[0], all[1], all[2])
+        try a.shell("mkdir -p trip/photos && echo 'day one' > trip/journal.txt && echo jpeg > trip/photos/1.jpg && mkdir empty")
+        try sync(a)
+        try sync(b)
+        try sync(c)
+        #expect(try tree(b) == tree(a))
+        #expect(try tree(c) == tree(a))
+
+        try b.shell("echo 'day two' >> trip/journal.txt && mv trip/photos trip/pictures && ln -s trip/journal.txt latest")
+        try sync(b)
+        try c.shell("rm -r empty")
+        try sync(c)
+        for device in [a, b, c] { try sync(device) }
+        let expected = try tree(a)
+        #expect(expected["trip/journal.txt"] == "day one\nday two\n")
+        #expect(expected["trip/pictures/1.jpg"] == "jpeg\n")
+        #expect(expected["latest"] == "-> trip/journal.txt")
+        #expect(expected["empty"] == nil)
+        #expect(try tree(b) == expected)
+        #expect(try tree(c) == expected)
+    }
+
+    @Test func concurrentEditsBecomeAConflictThatResolveKeepAllSettles() throws {
+        let all = try start(2)
+        let (a, b) = (all[0], all[1])
+        try a.shell("echo base > doc.txt")
+        try sync(a)
+        try sync(b)
+        try a.shell("echo 'from a' > doc.txt")
+        try b.shell("echo 'from b' > doc.txt")
+        try sync(a)
+        try sync(b)
+        try sync(a)
+        #expect(try tree(a) == tree(b), "one winner on both")
+        let conflicts = try JSONSerialization.jsonObject(with: a.ubq(["conflicts", "--json"]).output) as? [[String: Any]]
+        #expect(conflicts?.count == 1)
+        #expect(conflicts?.first?["path"] as? String == "Documents/doc.txt")
+
+        let versions = try a.ubq(["versions", a.documents + "/doc.txt"])
+        #expect(versions.text.components(separatedBy: "\n").filter { !$0.isEmpty }.count == 3, "\(versions.text)")
+
+        let resolved = try b.ubq(["resolve", b.documents + "/doc.txt", "--keep", "all"])
+        #expect(resolved.status == 0, "\(resolved.errorText)")
+        try sync(b)
+        try sync(a)
+        #expect(try a.ubq(["conflicts"]).text == "no conflicts\n")
+        let files = try tree(a)
+        #expect(Set(files.values) == ["from a\n", "from b\n"])
+        #expect(try tree(b) == files)
+    }
+
+    @Test func aChangeReachesTheOtherDeviceWithoutAsking() throws {
+        let all = try start(2)
+        let (a, b) = (all[0], all[1])
+        try a.shell("echo automatic > auto.txt")
+        let arrived = waitUntil(seconds: 20) { FileManager.default.contents(atPath: b.documents + "/auto.txt") == Data("automatic\n".utf8) }
+        #expect(arrived, "b log:\n\(b.log())\na log:\n\(a.log())")
+    }
+
+    @Test func statusShowsTheMirrorAndAPausedContainerWhenItVanishes() throws {
+        let all = try start(1)
+        let a = all[0]
+        try a.shell("echo x > x.txt")
+        try sync(a)
+        try FileManager.default.removeItem(atPath: mirror)
+        _ = try a.ubq(["sync"])
+        let status = try a.ubq(["status"]).text
+        #expect(status.contains("mirror: \(mirror)"))
+        #expect(status.contains("paused"), "\(status)")
+        #expect(FileManager.default.fileExists(atPath: a.documents + "/x.txt"), "nothing deleted")
+    }
+
+    /// Documents of `device`: relative path → content, `<folder>` or `-> target`.
+    private func tree(_ device: DaemonHarness) throws -> [String: String] {
+        var tree: [String: String] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: device.documents)
+        while let relative = enumerator?.nextObject() as? String {
+            let path = device.documents + "/" + relative
+            if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path) {
+                tree[relative] = "-> " + target
+                continue
+            }
+            var isFolder: ObjCBool = false
+            FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+            tree[relative] = isFolder.boolValue ? "<folder>" : String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
+        }
+        return tree
+    }
+}
+
+/// Polls `condition` until it holds or `seconds` pass: waiting for an event that has no
+/// other signal here (another process's file appearing).
+func waitUntil(seconds: Double, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if condition() { return true }
+        usleep(20_000)
+    }
+    return condition()
+}
