@@ -106,7 +106,7 @@ let package = Package(
         .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive"]),
         .testTarget(name: "SyncPlanningTests", dependencies: ["SyncPlanning"]),
         .testTarget(name: "SyncEngineTests", dependencies: [
-            "SyncEngine", "SyncPlanning", "APIModel", "Indexing", "UbiquitySettings", "RawPaths", logging,
+            "SyncEngine", "SyncPlanning", "APIModel", "Indexing", "UbiquitySettings", "RawPaths", logging, crypto,
         ]),
         .testTarget(name: "FileEventsTests", dependencies: ["FileEvents", "RawPaths"]),
         .testTarget(name: "RawPathsTests", dependencies: ["RawPaths"]),

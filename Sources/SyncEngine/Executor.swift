@@ -13,6 +13,7 @@ struct Executor {
     let store: ContentStore
     let database: SyncDatabase
     let coordinator: FileCoordinator?
+    var faults: FaultInjection?
 
     enum Outcome: Equatable {
         case done
@@ -29,9 +30,11 @@ struct Executor {
         } else if state == nil, Sys.lstat(absolute) != nil {
             return nil  // it came back since the scan: the next pass sees it
         }
+        try faults?.checkpoint("publish: content stored, log not appended")
         let record = VersionRecord(
             id: log.nextID, path: path, parents: parents, state: state, time: Self.nowMilliseconds(), movedFrom: movedFrom)
         try log.append(record)
+        try faults?.checkpoint("publish: log appended, base not committed")
         try database.commit(
             container: containerID, path: path, entry: BaseRow(path: path, entry: BaseEntry(version: record.id, state: state), signature: local?.signature),
             action: state == nil ? "publish-delete" : "publish", version: record.id)
@@ -58,6 +61,7 @@ struct Executor {
             return .done
         }
         guard outcome == .done else { return outcome }
+        try faults?.checkpoint("apply: disk written, base not committed")
         let signature = version.state == nil ? nil : Sys.lstat(absolute).map(LocalSignature.init(stat:))
         try database.commit(
             container: containerID, path: version.path,

@@ -19,6 +19,8 @@ public final class SyncEngine: @unchecked Sendable {
     private let logger: Logger
     private let deletionGuard: DeletionGuard
     private let quietNanoseconds: Int64
+    /// Set by crash tests only.
+    public var faults: FaultInjection?
     private var containers: [ContainerID: ContainerSync] = [:]
     private let statusLock = NSLock()
     private var statuses: [ContainerID: ContainerSyncStatus] = [:]
@@ -72,7 +74,7 @@ public final class SyncEngine: @unchecked Sendable {
         update(id) { $0.phase = .syncing }
         let syncPass = SyncPass(
             container: container, ignore: ignore.rules(for: id), database: database, coordinator: coordinator,
-            deletionGuard: deletionGuard, quietNanoseconds: quietNanoseconds, confirmDeletes: confirmDeletes)
+            deletionGuard: deletionGuard, quietNanoseconds: quietNanoseconds, faults: faults, confirmDeletes: confirmDeletes)
         do {
             let report = try syncPass.run()
             log(report, container: id)

@@ -13,6 +13,7 @@ struct SyncPass {
     let coordinator: FileCoordinator?
     let deletionGuard: DeletionGuard
     let quietNanoseconds: Int64
+    let faults: FaultInjection?
     var confirmDeletes: Bool
 
     func run() throws -> PassReport {
@@ -20,7 +21,8 @@ struct SyncPass {
         report.problems += container.readLogs()
         let executor = Executor(
             containerID: container.id, containerFolder: container.folder,
-            store: ContentStore(layout: container.layout, device: container.device), database: database, coordinator: coordinator)
+            store: ContentStore(layout: container.layout, device: container.device), database: database, coordinator: coordinator,
+            faults: faults)
         for round in 0..<3 {
             let base = try database.base(container: container.id)
             let local = LocalTree.scan(containerFolder: container.folder, ignore: ignore, base: base, quietNanoseconds: quietNanoseconds)
@@ -56,7 +58,10 @@ struct SyncPass {
         defer { container.updateWriter(writer) }
         for action in plan.actions {
             do {
+                try faults?.checkpoint("between actions")
                 try perform(action, local: local, executor: executor, writer: &writer, report: &report)
+            } catch let crash as FaultInjection.SimulatedCrash {
+                throw crash
             } catch let error as SyncError where error.code == .changedMeanwhile {
                 report.skipped += 1
             } catch let error as SyncError where error.isOutOfSpace {

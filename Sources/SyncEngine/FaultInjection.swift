@@ -1,0 +1,32 @@
+/// Stops a pass at a chosen step, as `kill -9` would, for the randomized crash tests: the
+/// countdown reaches zero at one of the executor's checkpoints (between storing content,
+/// appending to the log and committing the base) and the pass ends there, leaving the
+/// disk, the mirror and the database exactly as a crash would.
+public final class FaultInjection: @unchecked Sendable {
+    public struct SimulatedCrash: Error, CustomStringConvertible {
+        public var checkpoint: String
+        public var description: String { "simulated crash at \(checkpoint)" }
+    }
+
+    private var countdown: Int?
+
+    public init() {}
+
+    /// Crash at the `steps`-th checkpoint from now.
+    public func crash(afterCheckpoints steps: Int) {
+        countdown = steps
+    }
+
+    public func disarm() {
+        countdown = nil
+    }
+
+    func checkpoint(_ name: String) throws(SimulatedCrash) {
+        guard let remaining = countdown else { return }
+        if remaining <= 0 {
+            countdown = nil
+            throw SimulatedCrash(checkpoint: name)
+        }
+        countdown = remaining - 1
+    }
+}

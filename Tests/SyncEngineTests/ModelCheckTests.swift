@@ -1,0 +1,186 @@
+import Crypto
+import Foundation
+import Glibc
+import SyncEngine
+import Testing
+
+/// A randomized model-based test in the spirit of Dropbox's CanopyCheck: seeded random
+/// operations on random devices, interleaved with syncs, crashes at random steps of a pass
+/// and restarts; then every device must hold the same tree, and every content a device
+/// ever offered to a sync must be current somewhere or kept in the mirror's history.
+///
+/// `UBQ_MODEL_SEED` replays one seed; `UBQ_MODEL_OPS` sets the operations per seed and
+/// `UBQ_MODEL_SEEDS` how many seeds run (CI: a short budget).
+@Suite("Randomized model check", .serialized)
+struct ModelCheckTests {
+    static let environment = ProcessInfo.processInfo.environment
+    static let operations = environment["UBQ_MODEL_OPS"].flatMap(Int.init) ?? 150
+    static let seeds: [UInt64] = {
+        if let seed = environment["UBQ_MODEL_SEED"].flatMap(UInt64.init) { return [seed] }
+        let count = environment["UBQ_MODEL_SEEDS"].flatMap(Int.init) ?? 4
+        return (1...UInt64(count)).map { $0 &* 0x9E37_79B9_7F4A_7C15 }
+    }()
+
+    @Test(arguments: seeds)
+    func devicesConvergeAndNothingIsLost(seed: UInt64) throws {
+        let scratch = Scratch()
+        var run = try ModelRun(seed: seed, scratch: scratch)
+        try run.perform(operations: Self.operations)
+        try run.settle()
+        let replay = "UBQ_MODEL_SEED=\(seed) UBQ_MODEL_OPS=\(Self.operations) swift test --filter ModelCheckTests"
+        let trees = run.devices.map { $0.tree() }
+        #expect(trees.allSatisfy { $0 == trees[0] }, "devices differ; replay: \(replay)\n\(run.journal.suffix(40).joined(separator: "\n"))")
+        let lost = run.lostContents()
+        #expect(lost.isEmpty, "\(lost.count) contents lost, e.g. \(lost.prefix(3)); replay: \(replay)")
+    }
+}
+
+/// One seeded run over three devices.
+struct ModelRun {
+    var random: SplitMix64
+    let devices: [TestDevice]
+    let mirror: String
+    /// Every content a device held when a sync pass started: none of it may be lost.
+    var offered: Set<String> = []
+    var journal: [String] = []
+    private var counter = 0
+
+    init(seed: UInt64, scratch: Scratch) throws {
+        random = SplitMix64(seed: seed)
+        devices = try scratch.devices("a", "b", "c")
+        mirror = scratch.path + "/mirror"
+    }
+
+    static let names = ["a.txt", "b.txt", "notes/c.txt", "notes/d.md", "notes/deep/e.txt", "x/f.txt"]
+
+    mutating func perform(operations: Int) throws {
+        for _ in 0..<operations {
+            let device = devices[random.below(devices.count)]
+            let roll = random.below(100)
+            switch roll {
+            case 0..<25: try write(device)
+            case 25..<35: try append(device)
+            case 35..<45: try rename(device)
+            case 45..<50: try moveFolder(device)
+            case 50..<58: try delete(device)
+            case 58..<90: sync(device)
+            case 90..<96: try crashDuringSync(device)
+            default:
+                try device.restart()
+                journal.append("\(device.name): restart")
+            }
+        }
+    }
+
+    /// Syncs every device in turn until none changes anything (a few rounds suffice).
+    mutating func settle() throws {
+        for device in devices { device.engine.faults = nil }
+        for _ in 0..<6 {
+            var changed = false
+            for device in devices {
+                let report = sync(device, confirm: true)
+                changed = changed || report.changedAnything
+            }
+            if !changed { break }
+        }
+    }
+
+    private mutating func content() -> String {
+        counter += 1
+        return "content \(counter) \(random.next())\n"
+    }
+
+    private mutating func write(_ device: TestDevice) throws {
+        let name = Self.names[random.below(Self.names.count)]
+        let text = content()
+        if (try? device.write(name, text)) != nil { journal.append("\(device.name): write \(name)") }
+    }
+
+    private mutating func append(_ device: TestDevice) throws {
+        let existing = files(device)
+        guard let name = existing.randomElement(using: &random) else { return }
+        let path = device.documents + "/" + name
+        guard let handle = FileHandle(forWritingAtPath: path) else { return }
+        handle.seekToEndOfFile()
+        handle.write(Data(content().utf8))
+        try handle.close()
+        journal.append("\(device.name): append \(name)")
+    }
+
+    private mutating func rename(_ device: TestDevice) throws {
+        guard let from = files(device).randomElement(using: &random) else { return }
+        let to = Self.names[random.below(Self.names.count)]
+        guard from != to else { return }
+        try? FileManager.default.createDirectory(atPath: (device.documents + "/" + to as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        if Glibc.rename(device.documents + "/" + from, device.documents + "/" + to) == 0 { journal.append("\(device.name): mv \(from) \(to)") }
+    }
+
+    private mutating func moveFolder(_ device: TestDevice) throws {
+        let (from, to) = random.below(2) == 0 ? ("notes", "archive") : ("archive", "notes")
+        guard Glibc.rename(device.documents + "/" + from, device.documents + "/" + to) == 0 else { return }
+        journal.append("\(device.name): mv \(from)/ \(to)/")
+    }
+
+    private mutating func delete(_ device: TestDevice) throws {
+        guard let name = files(device).randomElement(using: &random) else { return }
+        try? FileManager.default.removeItem(atPath: device.documents + "/" + name)
+        journal.append("\(device.name): rm \(name)")
+    }
+
+    @discardableResult
+    private mutating func sync(_ device: TestDevice, confirm: Bool = false) -> PassReport {
+        offer(device)
+        journal.append("\(device.name): sync")
+        return device.sync(confirmDeletes: confirm)
+    }
+
+    private mutating func crashDuringSync(_ device: TestDevice) throws {
+        offer(device)
+        let faults = FaultInjection()
+        faults.crash(afterCheckpoints: random.below(12))
+        device.engine.faults = faults
+        device.sync(confirmDeletes: random.below(2) == 0)
+        try device.restart()
+        journal.append("\(device.name): sync, crash, restart")
+    }
+
+    private mutating func offer(_ device: TestDevice) {
+        for (_, text) in device.tree() where !text.hasPrefix("<") && !text.hasPrefix("->") { offered.insert(text) }
+    }
+
+    private func files(_ device: TestDevice) -> [String] {
+        device.tree().filter { !$0.value.hasPrefix("<") }.keys.sorted()
+    }
+
+    /// Offered contents that are neither on a device nor an object some log names.
+    func lostContents() -> [String] {
+        let current = Set(devices.flatMap { $0.tree().values })
+        let logs = (try? FileManager.default.subpathsOfDirectory(atPath: mirror))?.filter { $0.hasSuffix(".ndjson") } ?? []
+        let logged = logs.map { (try? String(contentsOfFile: mirror + "/" + $0, encoding: .utf8)) ?? "" }.joined()
+        return offered.filter { text in
+            if current.contains(text) { return false }
+            let hash = SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+            let stored = FileManager.default.fileExists(atPath: "\(mirror)/store/sha256/\(hash.prefix(2))/\(hash)")
+            return !(stored && logged.contains(hash))
+        }.sorted()
+    }
+}
+
+/// A small, fast, seedable generator (SplitMix64), so a seed replays a run exactly.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+}
