@@ -19,6 +19,7 @@ let nioCore = Target.Dependency.product(name: "NIOCore", package: "swift-nio")
 let nioPosix = Target.Dependency.product(name: "NIOPosix", package: "swift-nio")
 let nioHTTP1 = Target.Dependency.product(name: "NIOHTTP1", package: "swift-nio")
 let toml = Target.Dependency.product(name: "TOMLKit", package: "TOMLKit")
+let crypto = Target.Dependency.product(name: "Crypto", package: "swift-crypto")
 
 let package = Package(
     name: "Ubiquity",
@@ -37,6 +38,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.0.0"),
     ],
     targets: [
         // MARK: Pure cores (no I/O)
@@ -77,7 +79,7 @@ let package = Package(
         ]),
         .target(name: "UbqCLI", dependencies: [
             "Ubiquity", "DaemonClient", "PredicateKit", "KeyedArchive", "Diary", "APIModel", "UbiquitySettings",
-            "CommandLineSettings", "Coordination", argumentParser,
+            "CommandLineSettings", "Coordination", argumentParser, crypto,
         ]),
 
         // MARK: Programs (thin)
