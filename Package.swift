@@ -62,7 +62,7 @@ let package = Package(
         .target(name: "MetadataIndex", dependencies: ["PredicateKit", "APIModel", "RawPaths", grdb]),
         .target(name: "Indexing", dependencies: [
             "MetadataIndex", "ContentTypes", "FileEvents", "IgnoreRules", "Watching", "UbiquitySettings", "CStatx",
-            "RawPaths", logging,
+            "RawPaths", "Diary", "KeyedArchive", logging,
         ]),
         .target(name: "Coordination"),
         .target(name: "Diary", dependencies: ["KeyedArchive"]),
@@ -105,7 +105,8 @@ let package = Package(
         .testTarget(name: "DiaryTests", dependencies: ["Diary", "KeyedArchive"]),
         .testTarget(name: "UbiquitySettingsTests", dependencies: ["UbiquitySettings"]),
         .testTarget(name: "ContentTypesTests", dependencies: ["ContentTypes"]),
-        .testTarget(name: "MetadataIndexTests", dependencies: ["MetadataIndex", "PredicateKit", "APIModel"]),
+        .testTarget(name: "MetadataIndexTests", dependencies: ["MetadataIndex", "PredicateKit", "APIModel", grdb]),
+        .testTarget(name: "IndexingTests", dependencies: ["Indexing", "MetadataIndex", "Diary", "KeyedArchive", logging]),
         .testTarget(name: "CoordinationTests", dependencies: ["Coordination"]),
         .testTarget(name: "IntegrationTests", dependencies: ["APIModel"]),
         .testTarget(name: "DocumentTests", dependencies: ["Ubiquity", "Diary", "KeyedArchive"]),
