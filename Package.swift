@@ -64,7 +64,7 @@ let package = Package(
         .target(name: "MetadataIndex", dependencies: ["PredicateKit", "APIModel", "RawPaths", grdb]),
         .target(name: "Indexing", dependencies: [
             "MetadataIndex", "ContentTypes", "FileEvents", "IgnoreRules", "Watching", "UbiquitySettings", "CStatx",
-            "RawPaths", logging,
+            "RawPaths", "Diary", "KeyedArchive", logging,
         ]),
         .target(name: "Coordination"),
         .target(name: "Diary", dependencies: ["KeyedArchive"]),
@@ -85,7 +85,7 @@ let package = Package(
         ]),
         .target(name: "UbqCLI", dependencies: [
             "Ubiquity", "DaemonClient", "PredicateKit", "KeyedArchive", "Diary", "APIModel", "UbiquitySettings",
-            "CommandLineSettings", "Coordination", "RawPaths", argumentParser,
+            "CommandLineSettings", "Coordination", "RawPaths", argumentParser, crypto,
         ]),
 
         // MARK: Programs (thin)
@@ -115,7 +115,8 @@ let package = Package(
         .testTarget(name: "DiaryTests", dependencies: ["Diary", "KeyedArchive"]),
         .testTarget(name: "UbiquitySettingsTests", dependencies: ["UbiquitySettings"]),
         .testTarget(name: "ContentTypesTests", dependencies: ["ContentTypes"]),
-        .testTarget(name: "MetadataIndexTests", dependencies: ["MetadataIndex", "PredicateKit", "APIModel"]),
+        .testTarget(name: "MetadataIndexTests", dependencies: ["MetadataIndex", "PredicateKit", "APIModel", grdb]),
+        .testTarget(name: "IndexingTests", dependencies: ["Indexing", "MetadataIndex", "Diary", "KeyedArchive", logging]),
         .testTarget(name: "CoordinationTests", dependencies: ["Coordination"]),
         .testTarget(name: "IntegrationTests", dependencies: ["APIModel"]),
         .testTarget(name: "DocumentTests", dependencies: ["Ubiquity", "Diary", "KeyedArchive"]),

@@ -56,14 +56,14 @@ extension MetadataAttribute {
 
     private static let byName: [String: MetadataAttribute] = {
         var table: [String: MetadataAttribute] = [:]
-        for attribute in all {
+        for attribute in all + diaryEntryAttributes {
             table[attribute.name] = attribute
             if let alias = attribute.alias { table[alias] = attribute }
         }
         return table
     }()
 
-    /// Looks an attribute up by its name or its alias.
+    /// Looks an attribute up by its name or its alias (an item's or a diary entry's).
     public static func named(_ name: String) -> MetadataAttribute? { byName[name] }
 
     /// The canonical name for `name` if it names an attribute, else `name` unchanged.

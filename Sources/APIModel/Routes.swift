@@ -4,6 +4,8 @@ public enum Route {
     public static let status = "/v1/status"
     public static let containers = "/v1/containers"
     public static let query = "/v1/query"
+    /// The same query body, run over diary entries instead of items.
+    public static let diaryEntryQuery = "/v1/diary-entries/query"
     public static let item = "/v1/item"
     public static let sync = "/v1/sync"
     public static let mirror = "/v1/mirror"

@@ -6,6 +6,8 @@ import KeyedArchive
 /// `root` key: readers that insist on one (bpylist2's `unarchive`) must ask for `Diary`.
 public enum DiaryArchive {
     public static let topKey = "Diary"
+    /// The diary's file name in the app container's `Documents`.
+    public static let fileName = "Diary.archive"
 
     /// The archive bytes of `entries` (binary by default, as the app writes them).
     public static func encode(_ entries: [DiaryEntry], format: PlistFormat = .binary) throws(ArchiveError) -> [UInt8] {

@@ -25,7 +25,7 @@ public final class Indexer {
     public init(root: RawPath, index: MetadataIndex, extraIgnorePatterns: [String], logger: Logger) throws {
         layout = ContainerLayout(root: root)
         self.index = index
-        inspector = ItemInspector(detector: try ContentTypeDetector())
+        inspector = ItemInspector(detector: try ContentTypeDetector(), logger: logger)
         ignores = IgnoreCatalog(layout: layout, extraPatterns: extraIgnorePatterns, logger: logger)
         self.logger = logger
     }

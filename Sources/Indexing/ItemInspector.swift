@@ -1,20 +1,26 @@
 import ContentTypes
 import Glibc
+import Logging
 import MetadataIndex
 import RawPaths
 
 /// Reads what the index records of one item: status, content type and, for text, the
 /// text to search. Reads a file's bytes only when its type needs sniffing or its text is
-/// indexed. An item that cannot be read is still recorded, with what could be known and
-/// the reason in `readError`.
+/// indexed. Of the files read that way, those whose first bytes start a property list are
+/// read whole, as they may be diaries (see `ItemInspector+Diary`); a file whose name alone
+/// decides a non-text type (`x.png`) is not opened, diary or not, so indexing stays one
+/// `statx` for most binary files. An item that cannot be read is still recorded, with what
+/// could be known and the reason in `readError`.
 final class ItemInspector {
     /// Text beyond this many bytes is not indexed (the whole file still is).
     static let maximumTextBytes = 1 << 20
-    private static let sniffBytes = 4096
+    static let sniffBytes = 4096
     private let detector: ContentTypeDetector
+    let logger: Logger
 
-    init(detector: ContentTypeDetector) {
+    init(detector: ContentTypeDetector, logger: Logger) {
         self.detector = detector
+        self.logger = logger
     }
 
     func snapshot(container: String, displayName: String, relativePath: RawPath, absolutePath: RawPath, status: FileStatus) -> ItemSnapshot {
@@ -46,6 +52,9 @@ final class ItemInspector {
                     type = detector.contentType(fileName: name, leadingBytes: Array(bytes.prefix(Self.sniffBytes)))
                 }
                 if type.isText { item.textContent = String(decoding: bytes, as: UTF8.self) }
+                if DiaryRecognizer.isCandidate(fileName: name, leadingBytes: bytes.prefix(Self.sniffBytes)) {
+                    inspectDiary(&item, prefix: bytes, wholeFile: bytes.count < count)
+                }
             case .failure(let error):
                 item.readError = error.description
             }
@@ -57,7 +66,7 @@ final class ItemInspector {
         detector.contentType(fileName: path.lastComponent ?? [], leadingBytes: leadingBytes)
     }
 
-    private func readPrefix(_ path: RawPath, count: Int) -> Result<[UInt8], IndexingError> {
+    func readPrefix(_ path: RawPath, count: Int) -> Result<[UInt8], IndexingError> {
         // O_NOFOLLOW: the item was a regular file at lstat; if it became a symlink since,
         // do not follow it out of the container. O_NONBLOCK: never hang on a FIFO.
         let fd = path.withCString { open($0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }

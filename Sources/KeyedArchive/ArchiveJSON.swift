@@ -6,17 +6,24 @@ public enum ArchiveJSON {
 
     /// The JSON text for an archive. Never throws: a damaged archive gives a document whose
     /// `error` names what is wrong, as the `expected/` files of broken archives do.
-    public static func render(archiveBytes: [UInt8], fileName: String, limits: DecodingLimits = .standard) -> String {
-        document(archiveBytes: archiveBytes, fileName: fileName, limits: limits).serialized(indent: 1) + "\n"
+    ///
+    /// `sha256` is the lower-case hex SHA-256 of `archiveBytes`, written as the convention's
+    /// `sha256` field. The caller computes it: this target stays free of dependencies, and a
+    /// hash belongs with whoever read the file. Without it the field is left out.
+    public static func render(archiveBytes: [UInt8], fileName: String, sha256: String? = nil,
+                              limits: DecodingLimits = .standard) -> String {
+        document(archiveBytes: archiveBytes, fileName: fileName, sha256: sha256, limits: limits).serialized(indent: 1) + "\n"
     }
 
     /// The same document as a `JSONValue` (for comparisons in tests).
-    public static func document(archiveBytes: [UInt8], fileName: String, limits: DecodingLimits = .standard) -> JSONValue {
-        let header: [(String, JSONValue)] = [
-            ("file", .string(fileName)),
-            ("size", .integer(Int64(archiveBytes.count))),
-            ("plist_format", .string(PropertyList.formatName(of: archiveBytes))),
-        ]
+    public static func document(archiveBytes: [UInt8], fileName: String, sha256: String? = nil,
+                                limits: DecodingLimits = .standard) -> JSONValue {
+        let header: [(String, JSONValue)] = [("file", .string(fileName))]
+            + (sha256.map { [("sha256", JSONValue.string($0))] } ?? [])
+            + [
+                ("size", .integer(Int64(archiveBytes.count))),
+                ("plist_format", .string(PropertyList.formatName(of: archiveBytes))),
+            ]
         do {
             return .object(header + (try body(archiveBytes, limits: limits)) + [("error", .null)])
         } catch {

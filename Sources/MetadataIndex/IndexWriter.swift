@@ -22,6 +22,7 @@ struct IndexWriter {
         guard let id else { return }
         try replaceTypes(id: id, tree: item.contentTypeTree)
         try replaceText(id: id, text: item.textContent)
+        try replaceDiaryEntries(itemID: id, entries: item.diaryEntries)
     }
 
     private func replaceTypes(id: Int64, tree: [String]) throws {

@@ -4,8 +4,8 @@ import GRDB
 import PredicateKit
 import RawPaths
 
-/// How attributes map to columns, for SQL compilation and for reading rows back.
-enum ItemColumns {
+/// How item attributes map to columns, for SQL compilation and for reading rows back.
+enum ItemColumns: RecordColumns {
     /// The schema predicates compile against.
     static let schema = SQLSchema(table: "items", columns: columnsByAttribute)
 
@@ -32,11 +32,8 @@ enum ItemColumns {
         "NSMetadataUbiquitousItemContainerDisplayNameKey": .scalar(name: "items.container_display_name", type: .text, folded: nil),
     ]
 
-    /// The SQL column an attribute sorts by, if it has a single one.
-    static func sortColumn(_ attribute: String) -> String? {
-        guard case .scalar(let name, _, _) = columnsByAttribute[attribute] else { return nil }
-        return name
-    }
+    static let source = "items"
+    static let tieBreak = ["items.path ASC"]
 
     static let selectList = """
         items.id, items.rel, items.kind, items.fs_name, items.display_name, items.path, items.url, items.size,
@@ -46,7 +43,6 @@ enum ItemColumns {
         (SELECT group_concat(uti, char(31)) FROM item_types WHERE item_id = items.id) AS tree
         """
 
-    /// Reads one row's attributes. Text content is fetched only when asked for.
     static func attributes(_ row: Row, db: Database, includeText: Bool) throws -> [String: AttributeValue] {
         var values: [String: AttributeValue] = [
             "kMDItemFSName": .string(row["fs_name"]),
@@ -74,14 +70,6 @@ enum ItemColumns {
             values["kMDItemTextContent"] = text.map(AttributeValue.string) ?? .null
         }
         return values
-    }
-
-    /// One result item with the requested attributes.
-    static func resultItem(_ row: Row, attributes requested: [String], db: Database) throws -> ResultItem {
-        let all = try attributes(row, db: db, includeText: requested.contains("kMDItemTextContent"))
-        var chosen: [String: AttributeValue] = [:]
-        for name in requested { chosen[name] = all[name] ?? .null }
-        return ResultItem(attributes: chosen, rawPath: rawPath(row))
     }
 
     static func rawPath(_ row: Row) -> Data {

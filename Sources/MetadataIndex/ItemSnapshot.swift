@@ -40,8 +40,10 @@ public struct ItemSnapshot: Sendable, Equatable {
     public var textContent: String?
     /// Why the item could not be read, if it could not.
     public var readError: String?
+    /// The entries, in file order, when the item is a diary; nil for every other item.
+    public var diaryEntries: [DiaryEntryRecord]?
 
-    public init(container: String, containerDisplayName: String, relativePath: RawPath, absolutePath: RawPath, signature: FileSignature, created: Double?, modified: Double, contentType: String, contentTypeTree: [String], symlinkTarget: [UInt8]? = nil, textContent: String? = nil, readError: String? = nil) {
+    public init(container: String, containerDisplayName: String, relativePath: RawPath, absolutePath: RawPath, signature: FileSignature, created: Double?, modified: Double, contentType: String, contentTypeTree: [String], symlinkTarget: [UInt8]? = nil, textContent: String? = nil, readError: String? = nil, diaryEntries: [DiaryEntryRecord]? = nil) {
         self.container = container
         self.containerDisplayName = containerDisplayName
         self.relativePath = relativePath
@@ -54,6 +56,7 @@ public struct ItemSnapshot: Sendable, Equatable {
         self.symlinkTarget = symlinkTarget
         self.textContent = textContent
         self.readError = readError
+        self.diaryEntries = diaryEntries
     }
 }
 

@@ -14,15 +14,16 @@ extension MetadataIndex {
         let (sql, arguments) = Self.selectStatement(plan)
         let residual = plan.compiled?.residual
         let attributes = plan.attributes
+        let columns = plan.subject.columns
         return try pool.read { db in
             let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(arguments))
             var items: [ResultItem] = []
             while let row = try rows.next() {
                 if let residual {
-                    let values = try ItemColumns.attributes(row, db: db, includeText: residual.keyPaths.contains("kMDItemTextContent"))
+                    let values = try columns.attributes(row, db: db, includeText: residual.keyPaths.contains("kMDItemTextContent"))
                     guard try Self.matches(residual, values) else { continue }
                 }
-                items.append(try ItemColumns.resultItem(row, attributes: attributes, db: db))
+                items.append(try columns.resultItem(row, attributes: attributes, db: db))
                 if let limit = request.limit, items.count >= limit { break }
             }
             return QueryResponse(items: items)
@@ -39,6 +40,7 @@ extension MetadataIndex {
 
     static func selectStatement(_ plan: QueryPlan) -> (String, [(any DatabaseValueConvertible)?]) {
         let request = plan.request
+        let columns = plan.subject.columns
         var clauses = ["NOT (items.rel = X'446F63756D656E7473')"]  // the Documents folder is the scope, not an item
         var arguments: [(any DatabaseValueConvertible)?] = []
         if request.scope != .all {
@@ -54,9 +56,9 @@ extension MetadataIndex {
             arguments += compiled.arguments.map(\.databaseValue)
         }
         let order = request.sort.compactMap { key in
-            ItemColumns.sortColumn(MetadataAttribute.canonicalName(key.attribute)).map { "\($0) \(key.ascending ? "ASC" : "DESC")" }
-        } + ["items.path ASC"]
-        var sql = "SELECT \(ItemColumns.selectList) FROM items WHERE \(clauses.joined(separator: " AND ")) ORDER BY \(order.joined(separator: ", "))"
+            columns.sortColumn(MetadataAttribute.canonicalName(key.attribute)).map { "\($0) \(key.ascending ? "ASC" : "DESC")" }
+        } + columns.tieBreak
+        var sql = "SELECT \(columns.selectList) FROM \(columns.source) WHERE \(clauses.joined(separator: " AND ")) ORDER BY \(order.joined(separator: ", "))"
         if let limit = request.limit, plan.compiled?.residual == nil {
             sql += " LIMIT ?"
             arguments.append(limit)

@@ -8,10 +8,13 @@ public struct QueryPlan: Sendable {
     public var predicate: Predicate?
     public var compiled: CompiledQuery?
     public var request: QueryRequest
+    /// Whether the query lists items or diary entries.
+    public var subject: QuerySubject
 
-    public init(_ request: QueryRequest) throws(QueryPlanError) {
+    public init(_ request: QueryRequest, subject: QuerySubject = .items) throws(QueryPlanError) {
         self.request = request
-        try Self.checkSortKeys(request.sort)
+        self.subject = subject
+        try checkSortKeys(request.sort)
         guard let text = request.predicate, text.contains(where: { !$0.isWhitespace }) else { return }
         let parsed: Predicate
         do {
@@ -21,8 +24,8 @@ public struct QueryPlan: Sendable {
         }
         let canonical = parsed.mapKeyPaths(MetadataAttribute.canonicalName)
         do {
-            try canonical.validate(for: .metadataQuery(attributes: Set(MetadataAttribute.all.map(\.name))))
-            compiled = try canonical.compile(for: ItemColumns.schema)
+            try canonical.validate(for: .metadataQuery(attributes: Set(subject.attributes.map(\.name))))
+            compiled = try canonical.compile(for: subject.columns.schema)
         } catch let error as PredicateValidationError {
             throw QueryPlanError(kind: "predicate", message: "\(error)")
         } catch {
@@ -31,15 +34,17 @@ public struct QueryPlan: Sendable {
         predicate = canonical
     }
 
-    private static func checkSortKeys(_ keys: [SortKey]) throws(QueryPlanError) {
-        for key in keys where ItemColumns.sortColumn(MetadataAttribute.canonicalName(key.attribute)) == nil {
-            throw QueryPlanError(kind: "sort", message: "cannot sort by \(key.attribute): sort by one of \(MetadataAttribute.all.filter { ItemColumns.sortColumn($0.name) != nil }.map(\.name).joined(separator: ", "))")
+    private func checkSortKeys(_ keys: [SortKey]) throws(QueryPlanError) {
+        let columns = subject.columns
+        for key in keys where columns.sortColumn(MetadataAttribute.canonicalName(key.attribute)) == nil {
+            let sortable = subject.attributes.filter { columns.sortColumn($0.name) != nil }.map(\.name)
+            throw QueryPlanError(kind: "sort", message: "cannot sort by \(key.attribute): sort by one of \(sortable.joined(separator: ", "))")
         }
     }
 
     /// The attributes each item of the answer carries.
     public var attributes: [String] {
-        (request.attributes ?? MetadataAttribute.all.map(\.name)).map(MetadataAttribute.canonicalName)
+        (request.attributes ?? subject.attributes.map(\.name)).map(MetadataAttribute.canonicalName)
     }
 }
 

@@ -14,6 +14,7 @@ enum Schema {
         migrator.registerMigration("v1: items, types, text") { db in
             try db.execute(sql: createItems + createTypes + createText)
         }
+        migrator.registerMigration("v2: diary entries") { db in try DiarySchema.migrate(db) }
         return migrator
     }
 

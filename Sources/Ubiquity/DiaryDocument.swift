@@ -16,7 +16,7 @@ import KeyedArchive
 /// saves it.
 public final class DiaryDocument: Document {
     /// The diary's file name in the container's `Documents`.
-    public static let fileName = "Diary.archive"
+    public static let fileName = DiaryArchive.fileName
     /// The diary's type identifier (what `fileType` reports).
     public static let typeIdentifier = "org.ubiquity.diary-archive"
 

@@ -23,7 +23,9 @@ struct APIRoutes: Sendable {
     func register(on router: Router<BasicRequestContext>) {
         router.get(RouterPath(Route.status)) { _, _ in try await status() }
         router.get(RouterPath(Route.containers)) { _, _ in try containers() }
-        router.post(RouterPath(Route.query)) { request, context in try await query(request, context) }
+        for subject in QuerySubject.allCases {
+            router.post(RouterPath(subject.route)) { request, context in try await query(request, context, subject: subject) }
+        }
         router.post(RouterPath(Route.item)) { request, context in try await item(request, context) }
         router.post(RouterPath(Route.sync)) { _, _ in
             try await waitForWatcher()
@@ -51,11 +53,11 @@ struct APIRoutes: Sendable {
         return JSONResponse.encode(list)
     }
 
-    private func query(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    private func query(_ request: Request, _ context: BasicRequestContext, subject: QuerySubject) async throws -> Response {
         let body = try await request.decode(as: QueryRequest.self, context: context)
         let plan: QueryPlan
         do {
-            plan = try QueryPlan(body)
+            plan = try QueryPlan(body, subject: subject)
         } catch {
             return JSONResponse.error(.badRequest, APIError(error: error.kind, message: error.message, position: error.position))
         }

@@ -20,9 +20,10 @@ struct ArchiveCommand: ParsableCommand {
         func run() throws {
             let bytes = try readBytes(file)
             let name = URL(fileURLWithPath: file).lastPathComponent
-            let document = ArchiveJSON.document(archiveBytes: bytes, fileName: name)
+            let digest = ArchiveDigest.sha256Hex(bytes)
+            let document = ArchiveJSON.document(archiveBytes: bytes, fileName: name, sha256: digest)
             if json {
-                Output.line(ArchiveJSON.render(archiveBytes: bytes, fileName: name))
+                Output.line(document.serialized(indent: 1))
             } else if document.errorMessage == nil {
                 Output.line(ArchiveOutline.render(archiveBytes: bytes))
             }

@@ -14,6 +14,11 @@ struct ListCommand: AsyncParsableCommand {
             or a Spotlight query string (kMDItemFSName == "*.txt"cd). Attributes may be named by their strings \
             (kMDItemFSName) or their constants (NSMetadataItemFSNameKey). The listing reflects every change \
             completed before ubq started.
+
+            --diary-entries runs the query over the entries of every indexed diary instead (attributes \
+            ubqDiaryEntryID, kMDItemTitle, kMDItemContentCreationDate, kMDItemContentModificationDate, \
+            kMDItemKeywords for the tags, kMDItemTextContent for the body, kMDItemPath of the diary file): \
+            ubq ls --diary-entries 'kMDItemTextContent CONTAINS[c] "tomato"'.
             """)
 
     @OptionGroup var options: SettingsOptions
@@ -29,20 +34,24 @@ struct ListCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON array of objects keyed by attribute.") var json = false
     @Flag(name: [.customShort("0"), .customLong("print0")], help: "Print absolute paths, NUL-separated.") var print0 = false
     @Flag(help: "Print how the query runs (SQL, parameters, what runs in memory) instead of running it.") var explain = false
+    @Flag(help: "List the diary entries that match (one row per entry) instead of items.") var diaryEntries = false
 
     func validate() throws {
         if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more") }
         if json && print0 { throw ValidationError("--json and --print0 cannot be combined") }
-        for name in requestedAttributes ?? [] where MetadataAttribute.named(name) == nil {
-            throw ValidationError("unknown attribute '\(name)' in --attrs; known: \(MetadataAttribute.all.map(\.name).joined(separator: ", "))")
+        for name in requestedAttributes ?? [] where subject.attribute(named: name) == nil {
+            let known = subject.attributes.map(\.name).joined(separator: ", ")
+            throw ValidationError("unknown attribute '\(name)' in --attrs\(diaryEntries ? " of diary entries" : ""); known: \(known)")
         }
     }
+
+    private var subject: QuerySubject { diaryEntries ? .diaryEntries : .items }
 
     func run() async throws {
         let connection = try Connection(options)
         let response = try await Connection.reportingErrors { () async throws(DaemonClientError) in
             do throws(DaemonClientError) {
-                return try await connection.client.post(Route.query, body: request, as: QueryResponse.self)
+                return try await connection.client.post(subject.route, body: request, as: QueryResponse.self)
             } catch where error.apiError?.error == "parse" {
                 throw DaemonClientError(.rejected, "cannot parse the predicate:\n\(error.message)")
             }
@@ -56,7 +65,7 @@ struct ListCommand: AsyncParsableCommand {
     }
 
     private var shownAttributes: [String] {
-        (requestedAttributes ?? MetadataAttribute.listingDefaults.map(\.name)).map(MetadataAttribute.canonicalName)
+        (requestedAttributes ?? subject.listingDefaults.map(\.name)).map(MetadataAttribute.canonicalName)
     }
 
     private var request: QueryRequest {

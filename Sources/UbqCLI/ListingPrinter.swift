@@ -17,9 +17,9 @@ struct ListingPrinter {
         }
     }
 
-    /// `kMDItemFSSize` → `FSSize`: the table's column heading.
+    /// `kMDItemFSSize` → `FSSize`, `ubqDiaryEntryID` → `DiaryEntryID`: the table's column heading.
     static func heading(_ attribute: String) -> String {
-        for prefix in ["kMDItem", "NSMetadataUbiquitousItem"] where attribute.hasPrefix(prefix) {
+        for prefix in ["kMDItem", "NSMetadataUbiquitousItem", "ubq"] where attribute.hasPrefix(prefix) {
             return String(attribute.dropFirst(prefix.count))
         }
         return attribute

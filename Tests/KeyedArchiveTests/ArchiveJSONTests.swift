@@ -39,6 +39,18 @@ import Testing
         #expect(throws: ArchiveError.self) { try ArchiveJSON.archive(fromJSON: text) }
     }
 
+    @Test(arguments: ["bpylist2-simple_archive.plist", "goios-missing_top.xml"])
+    func aGivenDigestIsTheSecondFieldAsInTheExpectedFiles(name: String) throws {
+        let bytes = try FixturePaths.archiveBytes(name)
+        guard case .object(let members) = ArchiveJSON.document(archiveBytes: bytes, fileName: name, sha256: "ab12") else {
+            Issue.record("the document is not an object")
+            return
+        }
+        #expect(members.prefix(3).map(\.0) == ["file", "sha256", "size"])
+        #expect(members[1].1 == .string("ab12"))
+        #expect(ArchiveJSON.document(archiveBytes: bytes, fileName: name)["sha256"] == nil)
+    }
+
     @Test func parserHandlesEscapesAndBigIntegers() throws {
         let value = try JSONParser.parse(#"["\u00e9\ud83c\udf89\n", 18446744073709551615, -9223372036854775808, 1e-5]"#)
         #expect(value == .array([.string("é🎉\n"), .unsignedInteger(.max), .integer(.min), .real(1e-5)]))

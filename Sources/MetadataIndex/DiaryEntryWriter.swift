@@ -1,0 +1,28 @@
+import GRDB
+import PredicateKit
+
+extension IndexWriter {
+    /// Makes the entry rows of item `itemID` equal to `entries`: an upsert replaces them all
+    /// (a diary is rewritten whole on every save), and a file that is no longer a diary
+    /// (nil) keeps none. Deleting cascades to tags and text.
+    func replaceDiaryEntries(itemID: Int64, entries: [DiaryEntryRecord]?) throws {
+        try db.cachedStatement(sql: "DELETE FROM diary_entries WHERE item_id = ?").execute(arguments: [itemID])
+        for (position, entry) in (entries ?? []).enumerated() {
+            try insert(entry, itemID: itemID, position: position)
+        }
+    }
+
+    private func insert(_ entry: DiaryEntryRecord, itemID: Int64, position: Int) throws {
+        let row = try db.cachedStatement(sql: """
+            INSERT INTO diary_entries (item_id, position, entry_id, title, title_fold, created, modified)
+            VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id
+            """)
+        let folded = PredicateFolding.fold(entry.title, caseInsensitive: true, diacriticInsensitive: true)
+        let arguments: StatementArguments = [itemID, position, entry.id, entry.title, folded, entry.created, entry.modified]
+        guard let id = try Int64.fetchOne(row, arguments: arguments) else { return }
+        let tag = try db.cachedStatement(sql: "INSERT INTO diary_entry_tags (entry_row, position, tag) VALUES (?, ?, ?)")
+        for (index, name) in entry.tags.enumerated() { try tag.execute(arguments: [id, index, name]) }
+        guard !entry.body.isEmpty else { return }
+        try db.cachedStatement(sql: "INSERT INTO diary_entry_text (rowid, content) VALUES (?, ?)").execute(arguments: [id, entry.body])
+    }
+}
