@@ -9,6 +9,8 @@ public struct PassReport: Sendable, Equatable {
     public var published = 0
     public var applied = 0
     public var adopted = 0
+    /// Conflicts merged (diaries).
+    public var merged = 0
     public var skipped = 0
     /// Deletions held back until `ubq sync --confirm-deletes`.
     public var heldDeletions = 0
@@ -16,7 +18,7 @@ public struct PassReport: Sendable, Equatable {
     public var deferred = 0
     public var problems: [String] = []
 
-    public var changedAnything: Bool { published + applied + adopted > 0 }
+    public var changedAnything: Bool { published + applied + adopted + merged > 0 }
 
     public init(problems: [String] = []) {
         self.problems = problems

@@ -1,4 +1,7 @@
+import Crypto
+import Foundation
 import Glibc
+import SyncPlanning
 
 /// The mirror's content-addressed store: objects named by their SHA-256, written once,
 /// never changed. Writing goes through `store/incoming/` so a partial upload is never
@@ -54,5 +57,40 @@ struct ContentStore {
             unlink(destination)
             throw SyncError(.corruptMirror, "\(object) does not hash to its name (got \(result.sha256)); the mirror's copy is damaged")
         }
+    }
+
+    /// The largest object read whole into memory (a diary to merge).
+    static let largestReadWhole = 64 << 20
+
+    /// The content of `record`'s file, checked against its hash; nil for a folder, a link,
+    /// a deletion or a file too large to read whole.
+    func bytes(of record: VersionRecord) throws(SyncError) -> [UInt8]? {
+        guard let state = record.state, state.kind == .file, let sha256 = state.sha256, state.size <= Self.largestReadWhole else { return nil }
+        let object = layout.object(sha256)
+        guard let data = FileManager.default.contents(atPath: object) else { throw .system("open", object, errno: ENOENT) }
+        let bytes = [UInt8](data)
+        guard ContentHashing.hex(SHA256.hash(data: bytes)) == sha256 else {
+            throw SyncError(.corruptMirror, "\(object) does not hash to its name; the mirror's copy is damaged")
+        }
+        return bytes
+    }
+
+    /// Stores `bytes` (made here, like a merged diary) and returns their hash.
+    func store(bytes: [UInt8]) throws(SyncError) -> ContentHashing.Result {
+        let result = ContentHashing.Result(sha256: ContentHashing.hex(SHA256.hash(data: bytes)), size: Int64(bytes.count))
+        if contains(result.sha256, size: result.size) { return result }
+        try Sys.makeFolders(layout.incoming)
+        let staging = "\(layout.incoming)/\(device).\(UInt64.random(in: 0...UInt64.max)).part"
+        do {
+            try DurableFile.write(staging, mode: 0o444) { fd throws(SyncError) in try Sys.writeAll(fd, bytes, path: staging) }
+        } catch {
+            unlink(staging)
+            throw error
+        }
+        let object = layout.object(result.sha256)
+        try Sys.makeFolders(Sys.parent(of: object))
+        try Sys.rename(staging, object)
+        try Sys.fsyncFolder(Sys.parent(of: object))
+        return result
     }
 }

@@ -41,6 +41,29 @@ struct Executor {
         return record
     }
 
+    /// Writes a merge made here (a diary) over the local file, which must still be
+    /// `local`, and publishes it as superseding `parents`.
+    func publishMerge(
+        _ path: String, bytes: [UInt8], mode: UInt32, parents: [VersionID], local: LocalEntry, log: inout LogWriter
+    ) throws -> VersionRecord {
+        let content = try store.store(bytes: bytes)
+        let state = EntryState.file(sha256: content.sha256, size: content.size, mode: mode)
+        let absolute = containerFolder.appending(local.rawPath).readable
+        let outcome = try coordinatedWrite(absolute) { () throws -> Outcome in
+            guard Self.unchanged(absolute, since: local) else { return .skipped("\(absolute) changed since it was read") }
+            try DurableFile.replace(absolute, with: bytes, mode: mode_t(mode))
+            return .done
+        }
+        guard outcome == .done else { throw SyncError(.changedMeanwhile, "\(absolute) changed while its conflict was merged") }
+        let record = VersionRecord(id: log.nextID, path: path, parents: parents, state: state, time: Self.nowMilliseconds())
+        try log.append(record)
+        try database.commit(
+            container: containerID, path: path,
+            entry: BaseRow(path: path, entry: BaseEntry(version: record.id, state: state), signature: Sys.lstat(absolute).map(LocalSignature.init(stat:))),
+            action: "merge", version: record.id)
+        return record
+    }
+
     func adopt(_ path: String, version: VersionID, state: EntryState?, local: LocalEntry?) throws {
         try database.commit(
             container: containerID, path: path, entry: BaseRow(path: path, entry: BaseEntry(version: version, state: state), signature: local?.signature),

@@ -39,6 +39,11 @@ struct SyncPass {
             try execute(plan, local: local, executor: executor, report: &report)
             if report.published == before.published { break }  // nothing new for the others to meet
         }
+        do {
+            try mergeDiaryConflicts(executor: executor, report: &report)
+        } catch let error as SyncError where error.code == .changedMeanwhile {
+            report.skipped += 1
+        }
         return report
     }
 

@@ -1,0 +1,49 @@
+import Foundation
+import Glibc
+import RawPaths
+import SyncPlanning
+
+extension SyncPass {
+    /// Merges the conflicts whose versions are all diaries, where this device holds the
+    /// current version unchanged: the merge is written locally and published with every
+    /// merged head as its parent, which ends the conflict on every device.
+    func mergeDiaryConflicts(executor: Executor, report: inout PassReport) throws {
+        let base = try database.base(container: container.id)
+        for (path, losers) in container.conflicts.sorted(by: { $0.key < $1.key }) {
+            guard let history = container.histories[path], let winner = history.winner, winner.state?.kind == .file,
+                let agreed = base[path], agreed.entry.version == winner.id, let local = currentLocal(path, agreed)
+            else { continue }
+            guard let merged = try mergedBytes(history, winner: winner, losers: losers) else { continue }
+            var writer = try container.logWriter()
+            let record = try executor.publishMerge(
+                path, bytes: merged, mode: winner.state?.mode ?? 0o644, parents: [winner.id] + losers.map(\.id), local: local,
+                log: &writer)
+            container.updateWriter(writer)
+            container.add(record)
+            report.merged += 1
+        }
+    }
+
+    /// The local file at `path`, if it is still exactly what the base recorded.
+    private func currentLocal(_ path: String, _ agreed: BaseRow) -> LocalEntry? {
+        let raw = container.folder.appending(path)
+        guard let state = agreed.entry.state, let info = Sys.lstat(raw.readable), LocalSignature(stat: info) == agreed.signature else {
+            return nil
+        }
+        return LocalEntry(rawPath: RawPath(path), state: state, signature: LocalSignature(stat: info))
+    }
+
+    private func mergedBytes(_ history: PathHistory, winner: VersionRecord, losers: [VersionRecord]) throws -> [UInt8]? {
+        let store = ContentStore(layout: container.layout, device: container.device)
+        guard var merged = try store.bytes(of: winner) else { return nil }
+        for loser in losers {
+            guard let loserBytes = try store.bytes(of: loser) else { return nil }
+            let ancestor = try history.commonAncestor(of: winner.id, loser.id).flatMap { try store.bytes(of: $0) }
+            guard let next = DiaryConflictMerge.merge(winner: merged, loser: loserBytes, ancestor: ancestor, loserVersion: loser.id) else {
+                return nil
+            }
+            merged = next
+        }
+        return merged
+    }
+}
