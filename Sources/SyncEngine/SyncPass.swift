@@ -30,10 +30,10 @@ struct SyncPass {
                 report.problems += local.problems
                 report.deferred = local.deferred
             }
-            let plan = makePlan(local: local, base: base)
+            var plan = makePlan(local: local, base: base)
             if !confirmDeletes, let held = deletionGuard.holds(plan: plan, baseCount: base.count) {
                 report.heldDeletions = held
-                return report
+                plan = plan.withoutPublishedDeletions()  // the rest (uploads, downloads) goes ahead
             }
             let before = report
             try execute(plan, local: local, executor: executor, report: &report)

@@ -37,6 +37,17 @@ public struct SyncPlan: Sendable, Equatable {
         }
     }
 
+    /// The plan without the deletions this device would publish: what runs while the
+    /// mass-deletion guard holds them.
+    public func withoutPublishedDeletions() -> SyncPlan {
+        var copy = self
+        copy.actions = actions.filter { action in
+            if case .publish(_, nil, _, _) = action { return false }
+            return true
+        }
+        return copy
+    }
+
     /// A local file that vanished from one path while a new file with the same content
     /// appeared at another was renamed: the arrival is published with `movedFrom`, so
     /// other devices rename their copy instead of fetching it again.

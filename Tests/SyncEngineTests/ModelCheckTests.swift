@@ -32,6 +32,7 @@ struct ModelCheckTests {
         #expect(trees.allSatisfy { $0 == trees[0] }, "devices differ; replay: \(replay)\n\(run.journal.suffix(40).joined(separator: "\n"))")
         let lost = run.lostContents()
         #expect(lost.isEmpty, "\(lost.count) contents lost, e.g. \(lost.prefix(3)); replay: \(replay)")
+        if !lost.isEmpty, Self.environment["UBQ_MODEL_JOURNAL"] != nil { print(run.journal.joined(separator: "\n")) }
     }
 }
 
@@ -93,7 +94,7 @@ struct ModelRun {
     private mutating func write(_ device: TestDevice) throws {
         let name = Self.names[random.below(Self.names.count)]
         let text = content()
-        if (try? device.write(name, text)) != nil { journal.append("\(device.name): write \(name)") }
+        if (try? device.write(name, text)) != nil { journal.append("\(device.name): write \(name) = content \(counter)") }
     }
 
     private mutating func append(_ device: TestDevice) throws {
@@ -104,7 +105,7 @@ struct ModelRun {
         handle.seekToEndOfFile()
         handle.write(Data(content().utf8))
         try handle.close()
-        journal.append("\(device.name): append \(name)")
+        journal.append("\(device.name): append \(name) + content \(counter)")
     }
 
     private mutating func rename(_ device: TestDevice) throws {
@@ -127,15 +128,19 @@ struct ModelRun {
         journal.append("\(device.name): rm \(name)")
     }
 
+    /// A pass that completes must keep every content the device held when it started.
     @discardableResult
     private mutating func sync(_ device: TestDevice, confirm: Bool = false) -> PassReport {
-        offer(device)
+        let held = contents(device)
         journal.append("\(device.name): sync")
-        return device.sync(confirmDeletes: confirm)
+        let report = device.sync(confirmDeletes: confirm)
+        if report.problems.isEmpty { offered.formUnion(held) }
+        return report
     }
 
+    /// A pass that crashes promises nothing: the content may not have been uploaded yet
+    /// (and the user may then delete it, as before any sync).
     private mutating func crashDuringSync(_ device: TestDevice) throws {
-        offer(device)
         let faults = FaultInjection()
         faults.crash(afterCheckpoints: random.below(12))
         device.engine.faults = faults
@@ -144,8 +149,8 @@ struct ModelRun {
         journal.append("\(device.name): sync, crash, restart")
     }
 
-    private mutating func offer(_ device: TestDevice) {
-        for (_, text) in device.tree() where !text.hasPrefix("<") && !text.hasPrefix("->") { offered.insert(text) }
+    private func contents(_ device: TestDevice) -> Set<String> {
+        Set(device.tree().values.filter { !$0.hasPrefix("<") && !$0.hasPrefix("->") })
     }
 
     private func files(_ device: TestDevice) -> [String] {
