@@ -1,11 +1,12 @@
 import Foundation
 import Glibc
+import MetadataIndex
 import IgnoreRules
 import RawPaths
 import SyncPlanning
 
 /// What one pass over a container did.
-public struct PassReport: Sendable, Equatable {
+public struct PassReport: Sendable {
     public var published = 0
     public var applied = 0
     public var adopted = 0
@@ -17,6 +18,8 @@ public struct PassReport: Sendable, Equatable {
     /// Files that changed a moment ago, left for the next pass.
     public var deferred = 0
     public var problems: [String] = []
+    /// The ubiquity attributes of the container's items once the pass ended.
+    public var indexState: SyncedState?
 
     public var changedAnything: Bool { published + applied + adopted + merged > 0 }
 

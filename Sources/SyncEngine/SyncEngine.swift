@@ -3,6 +3,7 @@ import APIModel
 import Foundation
 import Indexing
 import Logging
+import MetadataIndex
 import RawPaths
 import SyncPlanning
 import UbiquitySettings
@@ -21,6 +22,8 @@ public final class SyncEngine: @unchecked Sendable {
     private let quietNanoseconds: Int64
     /// Set by crash tests only.
     public var faults: FaultInjection?
+    /// Where the ubiquity attributes go after each pass (the daemon's metadata index).
+    public var index: MetadataIndex?
     private var containers: [ContainerID: ContainerSync] = [:]
     private let statusLock = NSLock()
     private var statuses: [ContainerID: ContainerSyncStatus] = [:]
@@ -80,6 +83,9 @@ public final class SyncEngine: @unchecked Sendable {
             log(report, container: id)
             let conflicts = container.conflicts.count
             update(id) { $0.finish(report, conflicts: conflicts) }
+            if let state = report.indexState {
+                do { try index?.applySyncState(container: id.identifier, state) } catch { logger.error("cannot record sync state in the index: \(error)") }
+            }
             return report
         } catch {
             logger.error("sync of \(id.identifier) failed: \(error)")

@@ -1,6 +1,7 @@
 import Coordination
 import Foundation
 import IgnoreRules
+import MetadataIndex
 import RawPaths
 import SyncPlanning
 
@@ -23,9 +24,11 @@ struct SyncPass {
             containerID: container.id, containerFolder: container.folder,
             store: ContentStore(layout: container.layout, device: container.device), database: database, coordinator: coordinator,
             faults: faults)
+        var local = LocalTree()
+        var unfinished: Set<String> = []
         for round in 0..<3 {
             let base = try database.base(container: container.id)
-            let local = LocalTree.scan(containerFolder: container.folder, ignore: ignore, base: base, quietNanoseconds: quietNanoseconds)
+            local = LocalTree.scan(containerFolder: container.folder, ignore: ignore, base: base, quietNanoseconds: quietNanoseconds)
             if round == 0 {
                 report.problems += local.problems
                 report.deferred = local.deferred
@@ -36,9 +39,10 @@ struct SyncPass {
                 plan = plan.withoutPublishedDeletions()  // the rest (uploads, downloads) goes ahead
             }
             let before = report
-            try execute(plan, local: local, executor: executor, report: &report)
+            unfinished = try execute(plan, local: local, executor: executor, report: &report)
             if report.published == before.published { break }  // nothing new for the others to meet
         }
+        report.indexState = indexState(local: local, unfinished: unfinished)
         do {
             try mergeDiaryConflicts(executor: executor, report: &report)
         } catch let error as SyncError where error.code == .changedMeanwhile {
@@ -58,43 +62,63 @@ struct SyncPass {
         return SyncPlan(trees, paths: paths)
     }
 
-    private func execute(_ plan: SyncPlan, local: LocalTree, executor: Executor, report: inout PassReport) throws {
+    /// Runs the plan's actions in order; returns the paths whose action did not complete.
+    private func execute(_ plan: SyncPlan, local: LocalTree, executor: Executor, report: inout PassReport) throws -> Set<String> {
         var writer = try container.logWriter()
         defer { container.updateWriter(writer) }
+        var unfinished = Set(plan.actions.map(\.path))
         for action in plan.actions {
             do {
                 try faults?.checkpoint("between actions")
-                try perform(action, local: local, executor: executor, writer: &writer, report: &report)
+                if try perform(action, local: local, executor: executor, writer: &writer, report: &report) {
+                    unfinished.remove(action.path)
+                }
             } catch let crash as FaultInjection.SimulatedCrash {
                 throw crash
             } catch let error as SyncError where error.code == .changedMeanwhile {
                 report.skipped += 1
             } catch let error as SyncError where error.isOutOfSpace {
                 report.problems.append("\(error); paused until there is space")
-                return
+                return unfinished
             } catch {
                 report.problems.append("\(action.path): \(error)")
             }
         }
+        return unfinished
     }
 
-    private func perform(_ action: SyncAction, local: LocalTree, executor: Executor, writer: inout LogWriter, report: inout PassReport) throws {
+    /// The ubiquity attributes after the pass: what is on disk and agreed is uploaded.
+    private func indexState(local: LocalTree, unfinished: Set<String>) -> SyncedState {
+        var uploaded = local.entries.filter { !unfinished.contains($0.key) }.map(\.value.rawPath)
+        let base = (try? database.base(container: container.id)) ?? [:]
+        for path in unfinished where local.entries[path] == nil && base[path]?.entry.state != nil {
+            uploaded.append(RawPath(path))  // arrived from the mirror during this pass
+        }
+        let conflicted = container.conflicts.keys.map { local.entries[$0]?.rawPath ?? RawPath($0) }
+        return SyncedState(uploaded: uploaded, conflicted: conflicted)
+    }
+
+    /// Performs one action; false when its precondition no longer held.
+    private func perform(_ action: SyncAction, local: LocalTree, executor: Executor, writer: inout LogWriter, report: inout PassReport) throws -> Bool {
         switch action {
         case .publish(let path, let state, let parents, let movedFrom):
-            if let record = try executor.publish(path, state: state, parents: parents, movedFrom: movedFrom, local: local.entries[path], log: &writer) {
-                container.add(record)
-                report.published += 1
+            guard let record = try executor.publish(path, state: state, parents: parents, movedFrom: movedFrom, local: local.entries[path], log: &writer) else {
+                return false
             }
+            container.add(record)
+            report.published += 1
         case .apply(let version, _):
             let origin = version.movedFrom.flatMap { local.entries[$0] }
-            switch try executor.apply(version, expected: local.entries[version.path], movedFromLocal: origin) {
-            case .done: report.applied += 1
-            case .skipped: report.skipped += 1
+            guard try executor.apply(version, expected: local.entries[version.path], movedFromLocal: origin) == .done else {
+                report.skipped += 1
+                return false
             }
+            report.applied += 1
         case .adopt(let path, let version, let state):
             try executor.adopt(path, version: version, state: state, local: local.entries[path])
             report.adopted += 1
         }
+        return true
     }
 }
 

@@ -43,7 +43,7 @@ public struct Daemon {
         let items = (try? index.counts().values.reduce(0, +)) ?? 0
         logger.info("start-up reconciliation: \(statistics) in \(ContinuousClock.now - scanStart); \(items) items in \(containers.count) containers")
 
-        let sync = try makeSyncService(containers: containers, root: root)
+        let sync = try makeSyncService(containers: containers, root: root, index: index)
         if let sync { await pipeline.observeChanges { sync.noteLocalChange() } }
         let routes = APIRoutes(settings: settings, index: index, pipeline: pipeline, watcher: watcher, logger: logger)
         let syncRoutes = SyncRoutes(worker: sync?.worker, waitForWatcher: { try await routes.waitForWatcher() })
@@ -58,7 +58,7 @@ public struct Daemon {
     }
 
     /// The sync service when a mirror is configured (sync is off without one).
-    private func makeSyncService(containers: [Container], root: RawPath) throws -> SyncService? {
+    private func makeSyncService(containers: [Container], root: RawPath, index: MetadataIndex) throws -> SyncService? {
         guard let mirror = settings.mirror else {
             logger.info("no mirror configured: sync is off (set UBQ_MIRROR or mirror in config.toml)")
             return nil
@@ -69,6 +69,7 @@ public struct Daemon {
             ignore: IgnoreCatalog(layout: ContainerLayout(root: root), extraPatterns: settings.ignorePatterns, logger: logger),
             coordinator: try FileCoordinator(lockDirectory: URL(fileURLWithPath: settings.runtimeDirectory + "/locks")),
             quietMilliseconds: max(settings.settleMilliseconds, 100), logger: logger)
+        engine.index = index
         logger.info("syncing with \(mirror) as device \(engine.device.id) (\(engine.device.name))")
         return SyncService(worker: SyncWorker(engine: engine), pollInterval: .milliseconds(250), logger: logger)
     }

@@ -72,6 +72,12 @@ final class SyncTests {
         #expect(conflicts?.count == 1)
         #expect(conflicts?.first?["path"] as? String == "Documents/doc.txt")
 
+        try sync(a)  // after the watcher saw the winner arrive, the index has the sync state
+        let flagged = try a.ubq(["ls", "NSMetadataUbiquitousItemHasUnresolvedConflictsKey == YES"]).text
+        #expect(flagged.contains("doc.txt"), "\(flagged)")
+        let uploaded = try a.ubq(["ls", "NSMetadataUbiquitousItemIsUploadedKey == NO AND kMDItemFSName ENDSWITH '.txt'"]).text
+        #expect(!uploaded.contains("doc.txt"), "\(uploaded)")
+
         let versions = try a.ubq(["versions", a.documents + "/doc.txt"])
         #expect(versions.text.components(separatedBy: "\n").filter { !$0.isEmpty }.count == 3, "\(versions.text)")
 
