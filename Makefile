@@ -3,7 +3,7 @@
 SWIFT ?= swift
 BUILD_FLAGS ?=
 
-.PHONY: run test build bootstrap bench clean
+.PHONY: run test build bootstrap bench bench-sync clean
 
 run: bootstrap
 	$(SWIFT) build $(BUILD_FLAGS) --product ubqd
@@ -22,6 +22,9 @@ bootstrap:
 
 bench: bootstrap
 	Benchmarks/run.sh
+
+bench-sync: bootstrap
+	Benchmarks/sync/run.sh
 
 clean:
 	rm -rf .build

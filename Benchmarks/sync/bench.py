@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+"""Sync benchmark of issue 7: ubqd beside rsync -a and unison, in one run.
+
+Measures, on a generated corpus (BENCH_FILES files in BENCH_DIRS folders):
+  initial   first sync of the corpus to an empty mirror (ubqd: from READY until
+            `ubq sync` returns; its own first pass starts at READY)
+  touch 1%  re-sync after appending to 1% of the files
+  no-op     re-sync when nothing changed
+  1 GiB     one new 1 GiB file (ubqd, rsync, cp)
+  A->B      time for a new file on device A to appear on device B (two daemons, one
+            mirror), p50 and p99 over BENCH_LATENCY_SAMPLES samples
+and prints one table with ratios to rsync (cp for the large file) and the targets.
+ubqd fsyncs every object and log line; rsync and unison do not fsync.
+"""
+import json
+import os
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+BIN = sys.argv[1]
+FILES = int(os.environ.get("BENCH_FILES", "100000"))
+DIRS = int(os.environ.get("BENCH_DIRS", "10000"))
+SAMPLES = int(os.environ.get("BENCH_LATENCY_SAMPLES", "40"))
+BIG_MIB = int(os.environ.get("BENCH_BIG_MIB", "1024"))
+CONTAINER = "iCloud~org~ubiquity~Default"
+
+
+def timed(command, **kwargs):
+    start = time.monotonic()
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, **kwargs)
+    return time.monotonic() - start
+
+
+def make_corpus(folder):
+    for d in range(DIRS):
+        os.makedirs(f"{folder}/d{d:05}", exist_ok=True)
+    for n in range(FILES):
+        with open(f"{folder}/d{n % DIRS:05}/f{n:06}.txt", "w") as f:
+            f.write(f"file {n}\n" * (1 + n % 40))
+
+
+class Device:
+    def __init__(self, base, mirror):
+        self.base = base
+        self.env = dict(os.environ, UBQ_ROOT=f"{base}/root", UBQ_STATE_DIR=f"{base}/state",
+                        UBQ_RUNTIME_DIR=f"{base}/run", UBQ_MIRROR=mirror, XDG_CONFIG_HOME=f"{base}/config",
+                        UBQ_LOG_LEVEL="warning")
+        self.env.pop("NOTIFY_SOCKET", None)
+        self.documents = f"{base}/root/{CONTAINER}/Documents"
+        os.makedirs(self.documents, exist_ok=True)
+        self.process = None
+
+    def start(self):
+        self.process = subprocess.Popen([f"{BIN}/ubqd"], env=self.env, stdout=subprocess.DEVNULL,
+                                        stderr=open(f"{self.base}/ubqd.log", "w"), start_new_session=True)
+        deadline = time.monotonic() + 600
+        while time.monotonic() < deadline:  # ready when the API answers
+            if subprocess.run([f"{BIN}/ubq", "status"], env=self.env, capture_output=True).returncode == 0:
+                return
+            time.sleep(0.05)
+        raise RuntimeError("ubqd did not start; see " + self.base + "/ubqd.log")
+
+    def sync(self):
+        return timed([f"{BIN}/ubq", "sync"], env=self.env)
+
+    def stop(self):
+        if self.process:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            self.process.wait()
+
+
+def unison(a, b):
+    return ["unison", a, b, "-batch", "-silent", "-times", "-perms", "0", "-ui", "text", "-auto"]
+
+
+def touch_one_percent(folder):
+    for n in range(0, FILES, 100):
+        with open(f"{folder}/d{n % DIRS:05}/f{n:06}.txt", "a") as f:
+            f.write("touched\n")
+
+
+def main():
+    work = tempfile.mkdtemp(prefix="ubq-sync-bench-", dir=os.environ.get("BENCH_TMP"))
+    os.environ["UNISON"] = f"{work}/unison-state"
+    rows = []
+    devices = []
+    try:
+        corpus = f"{work}/corpus"
+        make_corpus(corpus)
+        mirror = f"{work}/mirror"
+        a = Device(f"{work}/a", mirror)
+        devices.append(a)
+        shutil.copytree(corpus, a.documents, dirs_exist_ok=True)
+        subprocess.run(["sync"])
+        a.start()
+        initial = a.sync()
+        rsync_initial = timed(["rsync", "-a", corpus + "/", f"{work}/rsync/"])
+        unison_initial = timed(unison(corpus, f"{work}/unison"))
+        rows.append(("initial sync", initial, rsync_initial, unison_initial, "<= 1.0x rsync"))
+
+        touch_one_percent(a.documents)
+        touch_one_percent(corpus)
+        incremental = a.sync()
+        rsync_incremental = timed(["rsync", "-a", corpus + "/", f"{work}/rsync/"])
+        unison_incremental = timed(unison(corpus, f"{work}/unison"))
+        rows.append(("re-sync, 1% touched", incremental, rsync_incremental, unison_incremental, "<= 0.25x rsync"))
+
+        noop = a.sync()
+        rsync_noop = timed(["rsync", "-a", corpus + "/", f"{work}/rsync/"])
+        unison_noop = timed(unison(corpus, f"{work}/unison"))
+        rows.append(("no-op re-sync", noop, rsync_noop, unison_noop, "~ 0"))
+
+        big = f"{work}/big.bin"
+        subprocess.run(["dd", "if=/dev/urandom", f"of={big}", "bs=1M", f"count={BIG_MIB}", "status=none"], check=True)
+        cp_big = timed(["cp", big, f"{work}/big-copy.bin"])
+        shutil.copy(big, a.documents + "/big.bin")
+        ubq_big = a.sync()
+        rsync_big = timed(["rsync", "-a", big, f"{work}/big-rsync.bin"])
+        rows.append((f"{BIG_MIB} MiB file (vs cp)", ubq_big, cp_big, None, ">= 0.9x cp speed"))
+        rows.append((f"{BIG_MIB} MiB file (rsync)", ubq_big, rsync_big, None, ""))
+
+        b = Device(f"{work}/b", mirror)
+        devices.append(b)
+        b.start()
+        b.sync()
+        latencies = []
+        for n in range(SAMPLES):
+            name = f"latency-{n}.txt"
+            start = time.monotonic()
+            with open(f"{a.documents}/{name}", "w") as f:
+                f.write(f"sample {n}\n")
+            target = f"{b.documents}/{name}"
+            while not os.path.exists(target):
+                time.sleep(0.002)
+                if time.monotonic() - start > 30:
+                    raise RuntimeError(f"{name} did not reach device B in 30 s")
+            latencies.append(time.monotonic() - start)
+        latencies.sort()
+        p50 = statistics.median(latencies)
+        p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]
+    finally:
+        for device in devices:
+            device.stop()
+        if not os.environ.get("BENCH_KEEP"):
+            shutil.rmtree(work, ignore_errors=True)
+
+    print(f"\nsync benchmark: {FILES} files in {DIRS} folders (release build, warm cache)\n")
+    print(f"{'metric':28} {'ubqd':>9} {'rsync/cp':>9} {'unison':>9} {'ratio':>7}  target")
+    for name, ours, peer, uni, target in rows:
+        uni_text = f"{uni:8.2f}s" if uni is not None else f"{'-':>9}"
+        print(f"{name:28} {ours:8.2f}s {peer:8.2f}s {uni_text} {ours / peer:6.2f}x  {target}")
+    print(f"{'A->B latency p50 / p99':28} {p50 * 1000:7.0f}ms {p99 * 1000:7.0f}ms {'':>9} {'':>7}  p99 <= 1 s")
+
+
+if __name__ == "__main__":
+    main()

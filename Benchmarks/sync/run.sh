@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# `make bench-sync`: the sync benchmark of issue 7 (see bench.py). Builds release ubqd and
+# ubq into .build-release and installs rsync and unison when missing.
+# Scale down for a quick run: BENCH_FILES=10000 BENCH_DIRS=1000 BENCH_BIG_MIB=256 make bench-sync
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+missing=()
+for tool in rsync unison python3; do command -v "$tool" >/dev/null || missing+=("$tool"); done
+if [ ${#missing[@]} -gt 0 ]; then
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+SWIFT=${SWIFT:-swift}
+"$SWIFT" build -c release --scratch-path .build-release --product ubqd
+"$SWIFT" build -c release --scratch-path .build-release --product ubq
+exec python3 Benchmarks/sync/bench.py "$("$SWIFT" build -c release --scratch-path .build-release --show-bin-path)"
