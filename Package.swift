@@ -70,7 +70,7 @@ let package = Package(
         .target(name: "Diary", dependencies: ["KeyedArchive"]),
         .target(name: "SyncEngine", dependencies: [
             "SyncPlanning", "APIModel", "Indexing", "MetadataIndex", "IgnoreRules", "Coordination", "UbiquitySettings", "RawPaths",
-            "Diary", "KeyedArchive",
+            "Diary", "KeyedArchive", "CStatx",
             crypto, grdb, logging,
         ]),
         .target(name: "DaemonClient", dependencies: ["APIModel", "UbiquitySettings", nioCore, nioPosix, nioHTTP1]),

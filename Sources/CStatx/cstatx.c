@@ -22,3 +22,9 @@ int ubq_file_status_at(int dirfd, const char *path, ubq_file_status *status) {
     status->birth_nanoseconds = info.stx_btime.tv_nsec;
     return 0;
 }
+
+#include <unistd.h>
+
+int ubq_syncfs(int fd) {
+    return syncfs(fd);
+}

@@ -1,3 +1,4 @@
+import CStatx
 import Crypto
 import Foundation
 import Glibc
@@ -15,18 +16,19 @@ struct ContentStore {
         return Int64(info.st_size) == size
     }
 
-    /// Stores the content of the local file at `path`, which the scan found to hash to
-    /// `expected`. Throws `changedMeanwhile` if the file changed since (the bytes read now
-    /// hash otherwise): nothing is stored then.
-    func store(path: String, expected: ContentHashing.Result) throws(SyncError) {
-        if contains(expected.sha256, size: expected.size) { return }
+    /// Copies the local file at `path`, which the scan found to hash to `expected`, into
+    /// `store/incoming/` without syncing it (`commit` does, for a whole batch). Nil when the
+    /// store already has it. Throws `changedMeanwhile` if the file changed since the scan
+    /// (the bytes read now hash otherwise): nothing is staged then.
+    func stage(path: String, expected: ContentHashing.Result) throws(SyncError) -> StagedObject? {
+        if contains(expected.sha256, size: expected.size) { return nil }
         try Sys.makeFolders(layout.incoming)
         let staging = "\(layout.incoming)/\(device).\(UInt64.random(in: 0...UInt64.max)).part"
         let source = try Sys.open(path, O_RDONLY | O_NOFOLLOW)
         defer { close(source) }
         let result: ContentHashing.Result
         do {
-            result = try DurableFile.write(staging, mode: 0o444) { fd throws(SyncError) in
+            result = try DurableFile.write(staging, mode: 0o444, sync: false) { fd throws(SyncError) in
                 try ContentHashing.stream(from: source, path: path, to: fd, destinationPath: staging)
             }
         } catch {
@@ -37,11 +39,24 @@ struct ContentStore {
             unlink(staging)
             throw SyncError(.changedMeanwhile, "\(path) changed while it was uploaded; it will be uploaded once it settles")
         }
-        let object = layout.object(expected.sha256)
-        let folder = Sys.parent(of: object)
-        try Sys.makeFolders(folder)
-        try Sys.rename(staging, object)
-        try Sys.fsyncFolder(folder)
+        return StagedObject(staging: staging, object: layout.object(expected.sha256))
+    }
+
+    /// Makes staged objects durable and visible: sync the filesystem, rename each into
+    /// place, sync again (the renames). A reader never sees a partial object.
+    func commit(_ objects: [StagedObject]) throws(SyncError) {
+        try syncFilesystem()
+        for object in objects {
+            try Sys.makeFolders(Sys.parent(of: object.object))
+            try Sys.rename(object.staging, object.object)
+        }
+        try syncFilesystem()
+    }
+
+    private func syncFilesystem() throws(SyncError) {
+        let fd = try Sys.open(layout.root, O_RDONLY | O_DIRECTORY)
+        defer { close(fd) }
+        guard ubq_syncfs(fd) == 0 else { throw .system("syncfs", layout.root) }
     }
 
     /// Copies object `sha256` to `destination` (a new file), checking its hash on the way:
@@ -75,7 +90,7 @@ struct ContentStore {
         return bytes
     }
 
-    /// Stores `bytes` (made here, like a merged diary) and returns their hash.
+    /// Stores `bytes` (made here, like a merged diary) durably and returns their hash.
     func store(bytes: [UInt8]) throws(SyncError) -> ContentHashing.Result {
         let result = ContentHashing.Result(sha256: ContentHashing.hex(SHA256.hash(data: bytes)), size: Int64(bytes.count))
         if contains(result.sha256, size: result.size) { return result }
@@ -93,4 +108,10 @@ struct ContentStore {
         try Sys.fsyncFolder(Sys.parent(of: object))
         return result
     }
+}
+
+/// An object written to `store/incoming/`, not yet synced or in place.
+struct StagedObject {
+    var staging: String
+    var object: String
 }

@@ -11,7 +11,6 @@ struct Executor {
     let containerID: String
     let containerFolder: RawPath
     let store: ContentStore
-    let database: SyncDatabase
     let coordinator: FileCoordinator?
     var faults: FaultInjection?
 
@@ -21,31 +20,29 @@ struct Executor {
         case skipped(String)
     }
 
+    /// Stages a local change for `batch`: its content (files) and its log record, whose
+    /// parents are the base's version. Nil when a deletion is no longer true (the item came
+    /// back since the scan).
     func publish(
-        _ path: String, state: EntryState?, parents: [VersionID], movedFrom: String?, local: LocalEntry?, log: inout LogWriter
+        _ path: String, state: EntryState?, parents: [VersionID], movedFrom: String?, local: LocalEntry?, batch: ChangeBatch
     ) throws -> VersionRecord? {
         let absolute = containerFolder.appending(local?.rawPath ?? RawPath(path)).readable
         if let state, let content = state.sha256 {
-            try store.store(path: absolute, expected: .init(sha256: content, size: state.size))
+            if let staged = try store.stage(path: absolute, expected: .init(sha256: content, size: state.size)) { batch.stage(staged) }
         } else if state == nil, Sys.lstat(absolute) != nil {
-            return nil  // it came back since the scan: the next pass sees it
+            return nil
         }
-        try faults?.checkpoint("publish: content stored, log not appended")
         let record = VersionRecord(
-            id: log.nextID, path: path, parents: parents, state: state, time: Self.nowMilliseconds(), movedFrom: movedFrom)
-        try log.append(record)
-        try faults?.checkpoint("publish: log appended, base not committed")
-        try database.commit(
-            container: containerID, path: path, entry: BaseRow(path: path, entry: BaseEntry(version: record.id, state: state), signature: local?.signature),
-            action: state == nil ? "publish-delete" : "publish", version: record.id)
+            id: batch.nextID(), path: path, parents: parents, state: state, time: Self.nowMilliseconds(), movedFrom: movedFrom)
+        batch.record(record, base: BaseCommit(
+            path: path, row: BaseRow(path: path, entry: BaseEntry(version: record.id, state: state), signature: local?.signature),
+            action: state == nil ? "publish-delete" : "publish", version: record.id))
         return record
     }
 
     /// Writes a merge made here (a diary) over the local file, which must still be
-    /// `local`, and publishes it as superseding `parents`.
-    func publishMerge(
-        _ path: String, bytes: [UInt8], mode: UInt32, parents: [VersionID], local: LocalEntry, log: inout LogWriter
-    ) throws -> VersionRecord {
+    /// `local`, and stages it as superseding `parents`.
+    func publishMerge(_ path: String, bytes: [UInt8], mode: UInt32, parents: [VersionID], local: LocalEntry, batch: ChangeBatch) throws {
         let content = try store.store(bytes: bytes)
         let state = EntryState.file(sha256: content.sha256, size: content.size, mode: mode)
         let absolute = containerFolder.appending(local.rawPath).readable
@@ -55,23 +52,21 @@ struct Executor {
             return .done
         }
         guard outcome == .done else { throw SyncError(.changedMeanwhile, "\(absolute) changed while its conflict was merged") }
-        let record = VersionRecord(id: log.nextID, path: path, parents: parents, state: state, time: Self.nowMilliseconds())
-        try log.append(record)
-        try database.commit(
-            container: containerID, path: path,
-            entry: BaseRow(path: path, entry: BaseEntry(version: record.id, state: state), signature: Sys.lstat(absolute).map(LocalSignature.init(stat:))),
-            action: "merge", version: record.id)
-        return record
+        let record = VersionRecord(id: batch.nextID(), path: path, parents: parents, state: state, time: Self.nowMilliseconds())
+        let signature = Sys.lstat(absolute).map(LocalSignature.init(stat:))
+        batch.record(record, base: BaseCommit(
+            path: path, row: BaseRow(path: path, entry: BaseEntry(version: record.id, state: state), signature: signature),
+            action: "merge", version: record.id))
     }
 
-    func adopt(_ path: String, version: VersionID, state: EntryState?, local: LocalEntry?) throws {
-        try database.commit(
-            container: containerID, path: path, entry: BaseRow(path: path, entry: BaseEntry(version: version, state: state), signature: local?.signature),
-            action: "adopt", version: version)
+    func adopt(_ path: String, version: VersionID, state: EntryState?, local: LocalEntry?, batch: ChangeBatch) {
+        batch.commit(BaseCommit(
+            path: path, row: BaseRow(path: path, entry: BaseEntry(version: version, state: state), signature: local?.signature),
+            action: "adopt", version: version))
     }
 
     /// Makes the disk hold `version`'s state at its path, if the disk still holds `expected`.
-    func apply(_ version: VersionRecord, expected: LocalEntry?, movedFromLocal: LocalEntry?) throws -> Outcome {
+    func apply(_ version: VersionRecord, expected: LocalEntry?, movedFromLocal: LocalEntry?, batch: ChangeBatch) throws -> Outcome {
         let raw = expected?.rawPath ?? RawPath(version.path)
         let absolute = containerFolder.appending(raw).readable
         let outcome = try coordinatedWrite(absolute) { () throws -> Outcome in
@@ -86,10 +81,10 @@ struct Executor {
         guard outcome == .done else { return outcome }
         try faults?.checkpoint("apply: disk written, base not committed")
         let signature = version.state == nil ? nil : Sys.lstat(absolute).map(LocalSignature.init(stat:))
-        try database.commit(
-            container: containerID, path: version.path,
-            entry: BaseRow(path: version.path, entry: BaseEntry(version: version.id, state: version.state), signature: signature),
-            action: version.state == nil ? "delete-local" : "download", version: version.id)
+        batch.commit(BaseCommit(
+            path: version.path,
+            row: BaseRow(path: version.path, entry: BaseEntry(version: version.id, state: version.state), signature: signature),
+            action: version.state == nil ? "delete-local" : "download", version: version.id))
         return .done
     }
 

@@ -19,16 +19,26 @@ struct LogWriter {
         try Self.truncateTornTail(path)
     }
 
-    /// Appends `record` (its id must be `next()`'s) and fsyncs it.
+    /// Appends `record` (its id must be `nextID`) and fsyncs it.
     mutating func append(_ record: VersionRecord) throws(SyncError) {
-        precondition(record.id == VersionID(device: device, sequence: nextSequence), "records are appended in order")
-        var bytes = Array((try? Self.encoder.encode(LogLine(record))) ?? Data())
-        bytes.append(UInt8(ascii: "\n"))
+        try append(contentsOf: [record])
+    }
+
+    /// Appends `records` (numbered on from `nextID`, without gaps) with one write and one
+    /// fsync: a torn write leaves a partial last line, which readers skip and the next
+    /// start cuts off.
+    mutating func append(contentsOf records: [VersionRecord]) throws(SyncError) {
+        var bytes: [UInt8] = []
+        for (offset, record) in records.enumerated() {
+            precondition(record.id == VersionID(device: device, sequence: nextSequence + UInt64(offset)), "records are appended in order")
+            bytes += Array((try? Self.encoder.encode(LogLine(record))) ?? Data())
+            bytes.append(UInt8(ascii: "\n"))
+        }
         let fd = try Sys.open(path, O_WRONLY | O_APPEND | O_CREAT, 0o644)
         defer { close(fd) }
         try Sys.writeAll(fd, bytes, path: path)
         try Sys.fsync(fd, path: path)
-        nextSequence += 1
+        nextSequence += UInt64(records.count)
     }
 
     /// The id the next appended record must carry.

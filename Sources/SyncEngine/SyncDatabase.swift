@@ -68,12 +68,20 @@ public final class SyncDatabase: Sendable {
     /// Records that `path` is in sync at `entry` (nil removes it), with its journal line,
     /// in one transaction.
     func commit(container: String, path: String, entry: BaseRow?, action: String, version: VersionID) throws {
+        try commit(container: container, [BaseCommit(path: path, row: entry, action: action, version: version)])
+    }
+
+    /// Records many base changes, each with its journal line, in one transaction.
+    func commit(container: String, _ commits: [BaseCommit]) throws {
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
         try queue.write { db in
-            try db.execute(sql: "DELETE FROM base WHERE container = ? AND path = ?", arguments: [container, path])
-            if let entry { try entry.insert(db, container: container) }
-            try db.execute(
-                sql: "INSERT INTO journal(time, container, path, action, version) VALUES (?, ?, ?, ?, ?)",
-                arguments: [Int64(Date().timeIntervalSince1970 * 1000), container, path, action, version.description])
+            for commit in commits {
+                try db.execute(sql: "DELETE FROM base WHERE container = ? AND path = ?", arguments: [container, commit.path])
+                if let row = commit.row { try row.insert(db, container: container) }
+                try db.execute(
+                    sql: "INSERT INTO journal(time, container, path, action, version) VALUES (?, ?, ?, ?, ?)",
+                    arguments: [now, container, commit.path, commit.action, commit.version.description])
+            }
         }
     }
 

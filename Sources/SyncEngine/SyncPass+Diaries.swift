@@ -14,12 +14,11 @@ extension SyncPass {
                 let agreed = base[path], agreed.entry.version == winner.id, let local = currentLocal(path, agreed)
             else { continue }
             guard let merged = try mergedBytes(history, winner: winner, losers: losers) else { continue }
-            var writer = try container.logWriter()
-            let record = try executor.publishMerge(
+            let batch = try ChangeBatch(store: executor.store, database: database, container: container, faults: faults)
+            try executor.publishMerge(
                 path, bytes: merged, mode: winner.state?.mode ?? 0o644, parents: [winner.id] + losers.map(\.id), local: local,
-                log: &writer)
-            container.updateWriter(writer)
-            container.add(record)
+                batch: batch)
+            try batch.flush()
             report.merged += 1
         }
     }

@@ -22,8 +22,7 @@ struct SyncPass {
         report.problems += container.readLogs()
         let executor = Executor(
             containerID: container.id, containerFolder: container.folder,
-            store: ContentStore(layout: container.layout, device: container.device), database: database, coordinator: coordinator,
-            faults: faults)
+            store: ContentStore(layout: container.layout, device: container.device), coordinator: coordinator, faults: faults)
         var local = LocalTree()
         var unfinished: Set<String> = []
         for round in 0..<3 {
@@ -63,16 +62,17 @@ struct SyncPass {
     }
 
     /// Runs the plan's actions in order; returns the paths whose action did not complete.
+    /// Runs the plan's actions in order, committing them in batches; returns the paths
+    /// whose action did not complete.
     private func execute(_ plan: SyncPlan, local: LocalTree, executor: Executor, report: inout PassReport) throws -> Set<String> {
-        var writer = try container.logWriter()
-        defer { container.updateWriter(writer) }
+        let batch = try ChangeBatch(store: executor.store, database: database, container: container, faults: faults)
         var unfinished = Set(plan.actions.map(\.path))
+        var done: [String] = []
         for action in plan.actions {
             do {
                 try faults?.checkpoint("between actions")
-                if try perform(action, local: local, executor: executor, writer: &writer, report: &report) {
-                    unfinished.remove(action.path)
-                }
+                if try perform(action, local: local, executor: executor, batch: batch, report: &report) { done.append(action.path) }
+                if batch.isFull { try flush(batch, done: &done, unfinished: &unfinished) }
             } catch let crash as FaultInjection.SimulatedCrash {
                 throw crash
             } catch let error as SyncError where error.code == .changedMeanwhile {
@@ -84,7 +84,14 @@ struct SyncPass {
                 report.problems.append("\(action.path): \(error)")
             }
         }
+        try flush(batch, done: &done, unfinished: &unfinished)
         return unfinished
+    }
+
+    private func flush(_ batch: ChangeBatch, done: inout [String], unfinished: inout Set<String>) throws {
+        try batch.flush()
+        unfinished.subtract(done)
+        done = []
     }
 
     /// The ubiquity attributes after the pass: what is on disk and agreed is uploaded.
@@ -99,23 +106,22 @@ struct SyncPass {
     }
 
     /// Performs one action; false when its precondition no longer held.
-    private func perform(_ action: SyncAction, local: LocalTree, executor: Executor, writer: inout LogWriter, report: inout PassReport) throws -> Bool {
+    private func perform(_ action: SyncAction, local: LocalTree, executor: Executor, batch: ChangeBatch, report: inout PassReport) throws -> Bool {
         switch action {
         case .publish(let path, let state, let parents, let movedFrom):
-            guard let record = try executor.publish(path, state: state, parents: parents, movedFrom: movedFrom, local: local.entries[path], log: &writer) else {
+            guard try executor.publish(path, state: state, parents: parents, movedFrom: movedFrom, local: local.entries[path], batch: batch) != nil else {
                 return false
             }
-            container.add(record)
             report.published += 1
         case .apply(let version, _):
             let origin = version.movedFrom.flatMap { local.entries[$0] }
-            guard try executor.apply(version, expected: local.entries[version.path], movedFromLocal: origin) == .done else {
+            guard try executor.apply(version, expected: local.entries[version.path], movedFromLocal: origin, batch: batch) == .done else {
                 report.skipped += 1
                 return false
             }
             report.applied += 1
         case .adopt(let path, let version, let state):
-            try executor.adopt(path, version: version, state: state, local: local.entries[path])
+            executor.adopt(path, version: version, state: state, local: local.entries[path], batch: batch)
             report.adopted += 1
         }
         return true

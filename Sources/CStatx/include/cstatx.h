@@ -23,4 +23,9 @@ typedef struct {
 /// symlink. Returns 0, or -1 with errno set.
 int ubq_file_status_at(int dirfd, const char *path, ubq_file_status *status);
 
+/// syncfs(2): commits the whole filesystem holding `fd`. Glibc's Swift module leaves it out
+/// (it needs _GNU_SOURCE), so it is wrapped here. Used to make a batch of mirror objects
+/// durable with one call instead of an fsync each.
+int ubq_syncfs(int fd);
+
 #endif
