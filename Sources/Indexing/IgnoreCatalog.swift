@@ -7,7 +7,7 @@ import UbiquitySettings
 /// The ignore rules of each container: the editor and sync temporaries, the patterns of
 /// the configuration file, and the container's own `.ubqignore`, re-read when it changes.
 public final class IgnoreCatalog {
-    static let fileName = ".ubqignore"
+    public static let fileName = ".ubqignore"
     private let layout: ContainerLayout
     private let base: IgnoreRules
     private let logger: Logger

@@ -36,6 +36,8 @@ final class ContainerSync {
     let layout: MirrorLayout
     let device: String
     private(set) var histories: [String: PathHistory] = [:]
+    /// Paths other devices changed since the last pass took them (`takeRemotelyChanged`).
+    private var remotelyChanged: Set<String> = []
     private var readers: [String: LogReader] = [:]
     private var writer: LogWriter?
 
@@ -46,12 +48,15 @@ final class ContainerSync {
         self.device = device
     }
 
-    /// Whether any device's log changed since the last read (a cheap poll: a few stats).
+    /// Whether another device's log changed since the last read (a cheap poll: a few
+    /// stats). This device's own log only grows by its own passes, which know it already.
     func mirrorHasNews() -> Bool {
-        readers.values.contains { $0.hasNews() } || Set(logDevices()) != Set(readers.keys)
+        readers.contains { $0.key != device && $0.value.hasNews() } || Set(logDevices()) != Set(readers.keys)
     }
 
-    /// Reads what every log gained since the last call.
+    /// Reads what every log gained since the last call; returns the problems, and keeps
+    /// the paths the new records touch in `remotelyChanged` for the next scoped pass.
+    @discardableResult
     func readLogs() -> [String] {
         var problems: [String] = []
         for device in logDevices() where readers[device] == nil {
@@ -61,12 +66,22 @@ final class ContainerSync {
             do {
                 let (records, bad) = try readers[device]!.readNew()
                 problems += bad
-                for record in records { add(record) }
+                for record in records {
+                    add(record)
+                    guard device != self.device else { continue }  // made here: the disk has it
+                    remotelyChanged.insert(record.path)
+                    if let origin = record.movedFrom { remotelyChanged.insert(origin) }
+                }
             } catch {
                 problems.append("\(error)")
             }
         }
         return problems
+    }
+
+    func takeRemotelyChanged() -> Set<String> {
+        defer { remotelyChanged = [] }
+        return remotelyChanged
     }
 
     func add(_ record: VersionRecord) {

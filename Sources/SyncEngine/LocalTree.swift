@@ -31,11 +31,26 @@ struct LocalTree {
         return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
     }
 
+    /// Reads the whole container, or only the subtrees at `roots` (container-relative):
+    /// what changed since the last pass, for a pass that need not look at everything.
     /// Files changed less than `quietNanoseconds` ago are left out this time (they may
     /// still be being written: DESIGN.md, decision 2) and counted in `deferred`.
-    static func scan(containerFolder: RawPath, ignore: IgnoreRules, base: [String: BaseRow], quietNanoseconds: Int64 = 0) -> LocalTree {
+    static func scan(
+        containerFolder: RawPath, ignore: IgnoreRules, base: [String: BaseRow], roots: [RawPath]? = nil, quietNanoseconds: Int64 = 0
+    ) -> LocalTree {
         var scanner = TreeScanner(ignore: ignore)
-        let found = scanner.scan(folder: containerFolder, prefix: RawPath())
+        var found: [RawPath: FileStatus] = [:]
+        if let roots {
+            for root in roots where !root.isEmpty {
+                guard let status = try? FileStatus.read(containerFolder.appending(root)) else { continue }
+                let isFolder = status.signature.kind == .folder
+                if ignore.isIgnored(relativePath: root.readable, isDirectory: isFolder) { continue }
+                found[root] = status
+                if isFolder { found.merge(scanner.scan(folder: containerFolder.appending(root), prefix: root)) { $1 } }
+            }
+        } else {
+            found = scanner.scan(folder: containerFolder, prefix: RawPath())
+        }
         var tree = LocalTree()
         for failure in scanner.failures {
             tree.problems.append("not synced: \(failure)")

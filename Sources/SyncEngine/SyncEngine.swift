@@ -48,6 +48,11 @@ public final class SyncEngine: @unchecked Sendable {
         }
     }
 
+    /// The container's ignore rules changed (its `.ubqignore`): read them again.
+    public func ignoreRulesChanged(_ id: ContainerID) {
+        ignore.invalidate(id)
+    }
+
     /// Whether another device wrote since the last pass: a few `stat`s per container.
     public func mirrorHasNews() -> Bool {
         containers.values.contains { $0.mirrorHasNews() }
@@ -56,8 +61,11 @@ public final class SyncEngine: @unchecked Sendable {
     /// One pass over every container. `confirmDeletes` lets held mass deletions through;
     /// `settled` says the caller made sure every local change is complete (`ubq sync` waits
     /// for the watcher first), so files changed a moment ago need not wait for the next pass.
+    ///
+    /// `changed` limits the pass to the subtrees changed locally since the last pass (and
+    /// what other devices changed): nil looks at everything.
     @discardableResult
-    public func passAll(confirmDeletes: Bool = false, settled: Bool = false) -> [ContainerID: PassReport] {
+    public func passAll(confirmDeletes: Bool = false, settled: Bool = false, changed: [ContainerID: Set<RawPath>]? = nil) -> [ContainerID: PassReport] {
         do {
             try MirrorHealth.check(layout, hasSyncedBefore: try database.hasSyncedBefore())
             try registerDevice()
@@ -68,16 +76,18 @@ public final class SyncEngine: @unchecked Sendable {
         }
         var reports: [ContainerID: PassReport] = [:]
         for (id, container) in containers.sorted(by: { $0.key.identifier < $1.key.identifier }) {
-            reports[id] = pass(container, id: id, confirmDeletes: confirmDeletes, quietNanoseconds: settled ? 0 : quietNanoseconds)
+            let scope = changed.map { $0[id] ?? [] }
+            reports[id] = pass(container, id: id, confirmDeletes: confirmDeletes, quietNanoseconds: settled ? 0 : quietNanoseconds, scope: scope)
         }
         return reports
     }
 
-    private func pass(_ container: ContainerSync, id: ContainerID, confirmDeletes: Bool, quietNanoseconds: Int64) -> PassReport {
+    private func pass(_ container: ContainerSync, id: ContainerID, confirmDeletes: Bool, quietNanoseconds: Int64, scope: Set<RawPath>?) -> PassReport {
         update(id) { $0.phase = .syncing }
         let syncPass = SyncPass(
             container: container, ignore: ignore.rules(for: id), database: database, coordinator: coordinator,
-            deletionGuard: deletionGuard, quietNanoseconds: quietNanoseconds, faults: faults, confirmDeletes: confirmDeletes)
+            deletionGuard: deletionGuard, quietNanoseconds: quietNanoseconds, faults: faults, confirmDeletes: confirmDeletes,
+            scope: scope)
         do {
             let report = try syncPass.run()
             log(report, container: id)

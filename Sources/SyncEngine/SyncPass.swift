@@ -16,10 +16,15 @@ struct SyncPass {
     let quietNanoseconds: Int64
     let faults: FaultInjection?
     var confirmDeletes: Bool
+    /// The subtrees to look at (container-relative; changed locally since the last pass),
+    /// or nil for the whole container. Paths other devices changed are added to them.
+    var scope: Set<RawPath>?
 
     func run() throws -> PassReport {
         var report = PassReport()
         report.problems += container.readLogs()
+        let remote = container.takeRemotelyChanged()
+        let roots = scope.map { Array($0.union(remote.map { RawPath($0) })).sorted() }
         let executor = Executor(
             containerID: container.id, containerFolder: container.folder,
             store: ContentStore(layout: container.layout, device: container.device), coordinator: coordinator, faults: faults)
@@ -27,12 +32,13 @@ struct SyncPass {
         var unfinished: Set<String> = []
         for round in 0..<3 {
             let base = try database.base(container: container.id)
-            local = LocalTree.scan(containerFolder: container.folder, ignore: ignore, base: base, quietNanoseconds: quietNanoseconds)
+            local = LocalTree.scan(
+                containerFolder: container.folder, ignore: ignore, base: base, roots: roots, quietNanoseconds: quietNanoseconds)
             if round == 0 {
                 report.problems += local.problems
                 report.deferred = local.deferred
             }
-            var plan = makePlan(local: local, base: base)
+            var plan = makePlan(local: local, base: base, roots: roots)
             if !confirmDeletes, let held = deletionGuard.holds(plan: plan, baseCount: base.count) {
                 report.heldDeletions = held
                 plan = plan.withoutPublishedDeletions()  // the rest (uploads, downloads) goes ahead
@@ -41,7 +47,7 @@ struct SyncPass {
             unfinished = try execute(plan, local: local, executor: executor, report: &report)
             if report.published == before.published { break }  // nothing new for the others to meet
         }
-        report.indexState = indexState(local: local, unfinished: unfinished)
+        report.indexState = indexState(local: local, unfinished: unfinished, roots: roots)
         do {
             try mergeDiaryConflicts(executor: executor, report: &report)
         } catch let error as SyncError where error.code == .changedMeanwhile {
@@ -50,10 +56,19 @@ struct SyncPass {
         return report
     }
 
-    private func makePlan(local: LocalTree, base: [String: BaseRow]) -> SyncPlan {
+    private func makePlan(local: LocalTree, base: [String: BaseRow], roots: [RawPath]?) -> SyncPlan {
         let trees = SyncTrees(
             local: local.entries.mapValues(\.state), base: base.mapValues(\.entry), histories: container.histories)
-        var paths = Set(trees.local.keys).union(trees.base.keys).union(trees.histories.keys)
+        var paths = Set(trees.local.keys)
+        if let roots {
+            let keys = roots.compactMap { SyncPath.key($0) }
+            paths.formUnion(keys)
+            paths.formUnion(Self.paths(in: trees.base.keys, under: keys))
+            paths.formUnion(Self.paths(in: trees.histories.keys, under: keys))
+        } else {
+            paths.formUnion(trees.base.keys)
+            paths.formUnion(trees.histories.keys)
+        }
         for unknown in local.unknown {
             guard let key = SyncPath.key(unknown) else { continue }
             paths = paths.filter { $0 != key && !$0.hasPrefix(key + "/") }
@@ -61,7 +76,14 @@ struct SyncPass {
         return SyncPlan(trees, paths: paths)
     }
 
-    /// Runs the plan's actions in order; returns the paths whose action did not complete.
+    /// The paths of `all` that are one of `roots` or below one.
+    static func paths(in all: some Sequence<String>, under roots: [String]) -> [String] {
+        guard !roots.isEmpty else { return [] }
+        let exact = Set(roots)
+        let prefixes = roots.map { $0 + "/" }
+        return all.filter { path in exact.contains(path) || prefixes.contains { path.hasPrefix($0) } }
+    }
+
     /// Runs the plan's actions in order, committing them in batches; returns the paths
     /// whose action did not complete.
     private func execute(_ plan: SyncPlan, local: LocalTree, executor: Executor, report: inout PassReport) throws -> Set<String> {
@@ -95,14 +117,14 @@ struct SyncPass {
     }
 
     /// The ubiquity attributes after the pass: what is on disk and agreed is uploaded.
-    private func indexState(local: LocalTree, unfinished: Set<String>) -> SyncedState {
+    private func indexState(local: LocalTree, unfinished: Set<String>, roots: [RawPath]?) -> SyncedState {
         var uploaded = local.entries.filter { !unfinished.contains($0.key) }.map(\.value.rawPath)
         let base = (try? database.base(container: container.id)) ?? [:]
         for path in unfinished where local.entries[path] == nil && base[path]?.entry.state != nil {
             uploaded.append(RawPath(path))  // arrived from the mirror during this pass
         }
         let conflicted = container.conflicts.keys.map { local.entries[$0]?.rawPath ?? RawPath($0) }
-        return SyncedState(uploaded: uploaded, conflicted: conflicted)
+        return SyncedState(uploaded: uploaded, conflicted: conflicted, limitedTo: roots)
     }
 
     /// Performs one action; false when its precondition no longer held.

@@ -44,7 +44,7 @@ public struct Daemon {
         logger.info("start-up reconciliation: \(statistics) in \(ContinuousClock.now - scanStart); \(items) items in \(containers.count) containers")
 
         let sync = try makeSyncService(containers: containers, root: root, index: index)
-        if let sync { await pipeline.observeChanges { sync.noteLocalChange() } }
+        if let sync { await pipeline.observeChanges { sync.noteLocalChanges($0) } }
         let routes = APIRoutes(settings: settings, index: index, pipeline: pipeline, watcher: watcher, logger: logger)
         let syncRoutes = SyncRoutes(worker: sync?.worker, waitForWatcher: { try await routes.waitForWatcher() })
         let server = try makeServer(
@@ -71,7 +71,7 @@ public struct Daemon {
             quietMilliseconds: max(settings.settleMilliseconds, 100), logger: logger)
         engine.index = index
         logger.info("syncing with \(mirror) as device \(engine.device.id) (\(engine.device.name))")
-        return SyncService(worker: SyncWorker(engine: engine), pollInterval: .milliseconds(250), logger: logger)
+        return SyncService(worker: SyncWorker(engine: engine), layout: ContainerLayout(root: root), pollInterval: .milliseconds(100), logger: logger)
     }
 
     private func makeServer(routes: APIRoutes, syncRoutes: SyncRoutes, status: String) throws -> some Service {

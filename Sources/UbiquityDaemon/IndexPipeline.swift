@@ -16,7 +16,7 @@ actor IndexPipeline {
     private var cookieWaiters: [String: CheckedContinuation<Void, any Error>] = [:]
     private var abandonedCookies: Set<String> = []
     private var cookieCounter = 0
-    private var changeObserver: (@Sendable () -> Void)?
+    private var changeObserver: (@Sendable ([SettledChange]) -> Void)?
 
     init(indexer: Indexer, root: RawPath, settleMilliseconds: Int, logger: Logger) {
         self.indexer = indexer
@@ -68,12 +68,12 @@ actor IndexPipeline {
     private func apply(_ changes: [SettledChange]) {
         guard !changes.isEmpty else { return }
         run { try indexer.apply(changes) }
-        changeObserver?()
+        changeObserver?(changes)
     }
 
-    /// `observer` is called after each batch of settled local changes reached the index
-    /// (the sync service starts a pass then).
-    func observeChanges(_ observer: @escaping @Sendable () -> Void) {
+    /// `observer` gets each batch of settled local changes once it reached the index (the
+    /// sync service looks at those paths in its next pass).
+    func observeChanges(_ observer: @escaping @Sendable ([SettledChange]) -> Void) {
         changeObserver = observer
     }
 

@@ -1,37 +1,84 @@
+import FileEvents
 import Foundation
+import Indexing
 import Logging
+import RawPaths
 import ServiceLifecycle
 import Synchronization
+import UbiquitySettings
 
-/// Runs sync passes (issue: "Sync engine"): once at start, then whenever the index applied
-/// local changes, another device wrote to the mirror (its logs are polled: inotify does not
-/// see other machines' writes over a network filesystem), or files left for later have
-/// settled. Stops between passes on graceful shutdown; a pass in flight finishes, and each
-/// of its steps is atomic, so nothing is left half done.
+/// Runs sync passes (DESIGN.md, decisions 3 to 6): a full pass at start and every
+/// `fullPassInterval` (the scan is the truth, the watcher a hint); in between, passes that
+/// look only at what changed: the paths the index pipeline just applied, and those other
+/// devices changed (their logs are polled: inotify does not see other machines' writes over
+/// a network filesystem). Stops between passes on graceful shutdown; a pass in flight
+/// finishes, and each of its steps is atomic, so nothing is left half done.
 final class SyncService: Service {
     let worker: SyncWorker
+    let layout: ContainerLayout
     let pollInterval: Duration
+    let fullPassInterval: Duration
     let logger: Logger
-    private let localChanges = Atomic<Bool>(true)
+    private let changes = Mutex(PendingChanges())
 
-    init(worker: SyncWorker, pollInterval: Duration, logger: Logger) {
+    struct PendingChanges {
+        var paths: [ContainerID: Set<RawPath>] = [:]
+        var needsFullPass = true
+        var ignoreRulesChanged: Set<ContainerID> = []
+    }
+
+    init(worker: SyncWorker, layout: ContainerLayout, pollInterval: Duration, fullPassInterval: Duration = .seconds(600), logger: Logger) {
         self.worker = worker
+        self.layout = layout
         self.pollInterval = pollInterval
+        self.fullPassInterval = fullPassInterval
         self.logger = logger
     }
 
-    /// Called by the index pipeline after it applied local changes.
-    func noteLocalChange() {
-        localChanges.store(true, ordering: .relaxed)
+    /// Called by the index pipeline with each batch of settled local changes it applied.
+    func noteLocalChanges(_ settled: [SettledChange]) {
+        changes.withLock { pending in
+            for change in settled {
+                switch change {
+                case .look(let path), .rescan(let path): note(path, in: &pending)
+                case .moved(let from, let to):
+                    note(from, in: &pending)
+                    note(to, in: &pending)
+                }
+            }
+        }
+    }
+
+    private func note(_ rootRelative: RawPath, in pending: inout PendingChanges) {
+        guard let location = layout.locate(rootRelative) else { return }
+        if location.relativePath.isEmpty {
+            pending.needsFullPass = true
+        } else if location.relativePath == RawPath(IgnoreCatalog.fileName) {
+            pending.ignoreRulesChanged.insert(location.container)
+            pending.needsFullPass = true
+        } else {
+            pending.paths[location.container, default: []].insert(location.relativePath)
+        }
     }
 
     func run() async throws {
         var retryDeferred = false
+        var lastFullPass = ContinuousClock.now
         while !Task.isShuttingDownGracefully {
-            let local = localChanges.exchange(false, ordering: .relaxed)
+            var pending = changes.withLock { pending in
+                defer { pending = PendingChanges(needsFullPass: false) }
+                return pending
+            }
+            if ContinuousClock.now - lastFullPass > fullPassInterval || retryDeferred { pending.needsFullPass = true }
             let news = try await worker.run { $0.mirrorHasNews() }
-            if local || news || retryDeferred {
-                let reports = try await worker.run { $0.passAll() }
+            if pending.needsFullPass || !pending.paths.isEmpty || news {
+                let ignoreChanges = pending.ignoreRulesChanged
+                let scope = pending.needsFullPass ? nil : pending.paths
+                let reports = try await worker.run { engine in
+                    for container in ignoreChanges { engine.ignoreRulesChanged(container) }
+                    return engine.passAll(changed: scope)
+                }
+                if scope == nil { lastFullPass = ContinuousClock.now }
                 retryDeferred = reports.values.contains { $0.deferred > 0 }
             }
             try? await Task.sleep(for: pollInterval)

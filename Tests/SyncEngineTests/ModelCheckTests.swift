@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Glibc
+import RawPaths
 import SyncEngine
 import Testing
 
@@ -45,6 +46,9 @@ struct ModelRun {
     var offered: Set<String> = []
     var journal: [String] = []
     private var counter = 0
+    /// Per device, the paths changed since its last pass (what the watcher would report),
+    /// or nil when its next pass must be full (after a start or a crash, as in ubqd).
+    private var touched: [String: Set<String>?] = [:]
 
     init(seed: UInt64, scratch: Scratch) throws {
         random = SplitMix64(seed: seed)
@@ -68,6 +72,7 @@ struct ModelRun {
             case 90..<96: try crashDuringSync(device)
             default:
                 try device.restart()
+                touched[device.name] = .some(nil)
                 journal.append("\(device.name): restart")
             }
         }
@@ -94,7 +99,10 @@ struct ModelRun {
     private mutating func write(_ device: TestDevice) throws {
         let name = Self.names[random.below(Self.names.count)]
         let text = content()
-        if (try? device.write(name, text)) != nil { journal.append("\(device.name): write \(name) = content \(counter)") }
+        if (try? device.write(name, text)) != nil {
+            touch(device, name)
+            journal.append("\(device.name): write \(name) = content \(counter)")
+        }
     }
 
     private mutating func append(_ device: TestDevice) throws {
@@ -105,6 +113,7 @@ struct ModelRun {
         handle.seekToEndOfFile()
         handle.write(Data(content().utf8))
         try handle.close()
+        touch(device, name)
         journal.append("\(device.name): append \(name) + content \(counter)")
     }
 
@@ -113,18 +122,25 @@ struct ModelRun {
         let to = Self.names[random.below(Self.names.count)]
         guard from != to else { return }
         try? FileManager.default.createDirectory(atPath: (device.documents + "/" + to as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        if Glibc.rename(device.documents + "/" + from, device.documents + "/" + to) == 0 { journal.append("\(device.name): mv \(from) \(to)") }
+        if Glibc.rename(device.documents + "/" + from, device.documents + "/" + to) == 0 {
+            touch(device, from)
+            touch(device, to)
+            journal.append("\(device.name): mv \(from) \(to)")
+        }
     }
 
     private mutating func moveFolder(_ device: TestDevice) throws {
         let (from, to) = random.below(2) == 0 ? ("notes", "archive") : ("archive", "notes")
         guard Glibc.rename(device.documents + "/" + from, device.documents + "/" + to) == 0 else { return }
+        touch(device, from)
+        touch(device, to)
         journal.append("\(device.name): mv \(from)/ \(to)/")
     }
 
     private mutating func delete(_ device: TestDevice) throws {
         guard let name = files(device).randomElement(using: &random) else { return }
         try? FileManager.default.removeItem(atPath: device.documents + "/" + name)
+        touch(device, name)
         journal.append("\(device.name): rm \(name)")
     }
 
@@ -132,8 +148,16 @@ struct ModelRun {
     @discardableResult
     private mutating func sync(_ device: TestDevice, confirm: Bool = false) -> PassReport {
         let held = contents(device)
-        journal.append("\(device.name): sync")
-        let report = device.sync(confirmDeletes: confirm)
+        let report: PassReport
+        if !confirm, random.below(2) == 0, case let paths?? = touched[device.name] {
+            journal.append("\(device.name): scoped sync \(paths.sorted())")
+            let scope = Set(paths.map { RawPath("Documents/" + $0) })
+            report = device.engine.passAll(changed: [TestDevice.containerID: scope])[TestDevice.containerID] ?? PassReport(problems: ["no pass"])
+        } else {
+            journal.append("\(device.name): sync")
+            report = device.sync(confirmDeletes: confirm)
+        }
+        touched[device.name] = .some([])
         if report.problems.isEmpty { offered.formUnion(held) }
         return report
     }
@@ -146,7 +170,15 @@ struct ModelRun {
         device.engine.faults = faults
         device.sync(confirmDeletes: random.below(2) == 0)
         try device.restart()
+        touched[device.name] = .some(nil)
         journal.append("\(device.name): sync, crash, restart")
+    }
+
+    /// Notes a changed path, and its folder: a file moved or deleted changes its folder too.
+    private mutating func touch(_ device: TestDevice, _ name: String) {
+        guard case .some(var paths?) = touched[device.name] ?? .some([]) else { return }
+        paths.insert(name)
+        touched[device.name] = .some(paths)
     }
 
     private func contents(_ device: TestDevice) -> Set<String> {

@@ -1,4 +1,5 @@
 import APIModel
+import RawPaths
 import Foundation
 import SyncEngine
 import Testing
@@ -194,5 +195,39 @@ struct ResolutionTests {
     ])
     func conflictCopiesAreNamedLikeICloudDrive(_ path: String, _ expected: String) {
         #expect(ConflictNameForTests.make(path) == expected)
+    }
+}
+
+@Suite("Passes scoped to what changed")
+struct ScopedPassTests {
+    @Test func aScopedPassLooksOnlyAtTheChangedPathsAndWhatOtherDevicesChanged() throws {
+        let scratch = Scratch()
+        let devices = try scratch.devices("a", "b")
+        let (a, b) = (devices[0], devices[1])
+        a.sync()
+        b.sync()
+        try a.write("x.txt", "x")
+        try a.write("y.txt", "y")
+        let id = TestDevice.containerID
+        _ = a.engine.passAll(changed: [id: [RawPath("Documents/x.txt")]])
+        _ = b.engine.passAll(changed: [:])  // nothing local: only what a published
+        #expect(b.tree() == ["x.txt": "x"], "y.txt was outside a's scope")
+        a.sync()
+        _ = b.engine.passAll(changed: [:])
+        #expect(b.tree() == ["x.txt": "x", "y.txt": "y"])
+    }
+
+    @Test func aScopedFolderCoversEverythingBelowIt() throws {
+        let scratch = Scratch()
+        let devices = try scratch.devices("a", "b")
+        let (a, b) = (devices[0], devices[1])
+        try a.write("trip/day1.txt", "1")
+        a.sync()
+        b.sync()
+        try FileManager.default.moveItem(atPath: a.documents + "/trip", toPath: a.documents + "/voyage")
+        let id = TestDevice.containerID
+        _ = a.engine.passAll(changed: [id: [RawPath("Documents/trip"), RawPath("Documents/voyage")]])
+        _ = b.engine.passAll(changed: [:])
+        #expect(b.tree() == ["voyage": "<folder>", "voyage/day1.txt": "1"])
     }
 }
