@@ -41,9 +41,12 @@ public struct MirrorStatus: Sendable, Codable, Equatable {
 public struct SyncNowRequest: Sendable, Codable {
     /// Let through the deletions held by the mass-deletion guard.
     public var confirmDeletes: Bool
+    /// Look at every item, not only at what changed since the last pass.
+    public var full: Bool?
 
-    public init(confirmDeletes: Bool) {
+    public init(confirmDeletes: Bool, full: Bool = false) {
         self.confirmDeletes = confirmDeletes
+        self.full = full
     }
 }
 

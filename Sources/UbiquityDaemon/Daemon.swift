@@ -46,7 +46,7 @@ public struct Daemon {
         let sync = try makeSyncService(containers: containers, root: root, index: index)
         if let sync { await pipeline.observeChanges { sync.noteLocalChanges($0) } }
         let routes = APIRoutes(settings: settings, index: index, pipeline: pipeline, watcher: watcher, logger: logger)
-        let syncRoutes = SyncRoutes(worker: sync?.worker, waitForWatcher: { try await routes.waitForWatcher() })
+        let syncRoutes = SyncRoutes(service: sync, waitForWatcher: { try await routes.waitForWatcher() })
         let server = try makeServer(
             routes: routes, syncRoutes: syncRoutes, status: StatusLine.text(containers: containers.count, items: items, pending: 0))
         var services: [any Service] = [IndexService(watcher: watcher, pipeline: pipeline, logger: logger), server]

@@ -8,7 +8,8 @@ import UbiquitySettings
 /// The sync routes of the local API (docs/API.md, "Sync"). Without a mirror configured
 /// they answer with a 409 that says how to set one.
 struct SyncRoutes: Sendable {
-    let worker: SyncWorker?
+    let service: SyncService?
+    var worker: SyncWorker? { service?.worker }
     /// Waits until every local change made before the call is settled and indexed.
     let waitForWatcher: @Sendable () async throws -> Void
 
@@ -18,7 +19,7 @@ struct SyncRoutes: Sendable {
             let body = try await request.decode(as: SyncNowRequest.self, context: context)
             return try await withWorker { worker in
                 try await waitForWatcher()
-                _ = try await worker.run { $0.passAll(confirmDeletes: body.confirmDeletes, settled: true) }
+                try await service?.passNow(confirmDeletes: body.confirmDeletes, full: body.full ?? false)
                 return JSONResponse.encode(mirrorStatusValue(worker))
             }
         }

@@ -4,6 +4,7 @@ import Indexing
 import Logging
 import RawPaths
 import ServiceLifecycle
+import SyncEngine
 import Synchronization
 import UbiquitySettings
 
@@ -65,23 +66,39 @@ final class SyncService: Service {
         var retryDeferred = false
         var lastFullPass = ContinuousClock.now
         while !Task.isShuttingDownGracefully {
-            var pending = changes.withLock { pending in
-                defer { pending = PendingChanges(needsFullPass: false) }
-                return pending
-            }
+            var pending = takePending()
             if ContinuousClock.now - lastFullPass > fullPassInterval || retryDeferred { pending.needsFullPass = true }
             let news = try await worker.run { $0.mirrorHasNews() }
             if pending.needsFullPass || !pending.paths.isEmpty || news {
-                let ignoreChanges = pending.ignoreRulesChanged
-                let scope = pending.needsFullPass ? nil : pending.paths
-                let reports = try await worker.run { engine in
-                    for container in ignoreChanges { engine.ignoreRulesChanged(container) }
-                    return engine.passAll(changed: scope)
-                }
-                if scope == nil { lastFullPass = ContinuousClock.now }
+                let reports = try await pass(pending, confirmDeletes: false, settled: false)
+                if pending.needsFullPass { lastFullPass = ContinuousClock.now }
                 retryDeferred = reports.values.contains { $0.deferred > 0 }
             }
             try? await Task.sleep(for: pollInterval)
+        }
+    }
+
+    /// `ubq sync`: a pass now over what changed (everything with `full`), once the caller
+    /// has waited for the watcher, so files changed a moment ago need not wait.
+    func passNow(confirmDeletes: Bool, full: Bool) async throws {
+        var pending = takePending()
+        pending.needsFullPass = pending.needsFullPass || full
+        _ = try await pass(pending, confirmDeletes: confirmDeletes, settled: true)
+    }
+
+    private func takePending() -> PendingChanges {
+        changes.withLock { pending in
+            defer { pending = PendingChanges(needsFullPass: false) }
+            return pending
+        }
+    }
+
+    private func pass(_ pending: PendingChanges, confirmDeletes: Bool, settled: Bool) async throws -> [ContainerID: PassReport] {
+        let ignoreChanges = pending.ignoreRulesChanged
+        let scope = pending.needsFullPass ? nil : pending.paths
+        return try await worker.run { engine in
+            for container in ignoreChanges { engine.ignoreRulesChanged(container) }
+            return engine.passAll(confirmDeletes: confirmDeletes, settled: settled, changed: scope)
         }
     }
 }

@@ -14,12 +14,14 @@ struct SyncCommand: AsyncParsableCommand {
 
     @OptionGroup var options: SettingsOptions
     @Flag(help: "Let through the deletions the mass-deletion guard is holding.") var confirmDeletes = false
+    @Flag(help: "Look at every item, not only at what changed since the last pass (ubqd does so every 10 minutes).")
+    var full = false
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
         let connection = try Connection(options)
         let status = try await Connection.reportingErrors { () async throws(DaemonClientError) in
-            try await connection.client.post(Route.mirrorSync, body: SyncNowRequest(confirmDeletes: confirmDeletes), as: MirrorStatus.self)
+            try await connection.client.post(Route.mirrorSync, body: SyncNowRequest(confirmDeletes: confirmDeletes, full: full), as: MirrorStatus.self)
         }
         if json { return try Output.json(status) }
         SyncStatusPrinter.print(status)
