@@ -23,8 +23,9 @@ public struct SyncedState: Sendable {
 }
 
 extension MetadataIndex {
-    /// Sets the ubiquity attributes of every item of `container` from `state`, in one
-    /// transaction: one UPDATE against a temporary table, not one per item.
+    /// Sets the ubiquity attributes of the items of `container` that `state` covers, in one
+    /// transaction: the paths go to temporary tables, and one UPDATE per subtree (one for a
+    /// whole container) reads them, not one per item.
     public func applySyncState(container: String, _ state: SyncedState) throws {
         try pool.write { db in
             try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS sync_uploaded (rel BLOB PRIMARY KEY) WITHOUT ROWID")
@@ -35,35 +36,38 @@ extension MetadataIndex {
             for path in state.uploaded { try insertUploaded.execute(arguments: [Data(path.bytes)]) }
             let insertConflicted = try db.makeStatement(sql: "INSERT OR IGNORE INTO sync_conflicted(rel) VALUES (?)")
             for path in state.conflicted { try insertConflicted.execute(arguments: [Data(path.bytes)]) }
-            let scope = try Self.scopeCondition(db, state.limitedTo)
-            try db.execute(
-                sql: """
-                    UPDATE items SET
-                        is_uploaded = EXISTS (SELECT 1 FROM sync_uploaded s WHERE s.rel = items.rel),
-                        has_conflicts = EXISTS (SELECT 1 FROM sync_conflicted c WHERE c.rel = items.rel)
-                    WHERE container = ? \(scope)
-                    """, arguments: [container])
-            try db.execute(
-                sql: """
-                    UPDATE items SET
-                        percent_uploaded = CASE WHEN is_uploaded THEN 100.0 ELSE 0.0 END,
-                        is_uploading = 0,
-                        uploading_error = CASE WHEN is_uploaded THEN NULL ELSE ? END
-                    WHERE container = ? \(scope)
-                    """, arguments: [state.uploadError, container])
+            guard let roots = state.limitedTo else {
+                try Self.update(db, container: container, where: "", [], uploadError: state.uploadError)
+                return
+            }
+            // One indexed range per subtree: a burst of many changed paths stays cheap.
+            for root in roots {
+                let (low, high) = (Data(root.bytes + [0x2F]), Data(root.bytes + [0x30]))
+                try Self.update(
+                    db, container: container, where: "AND (rel = ? OR (rel > ? AND rel < ?))", [Data(root.bytes), low, high],
+                    uploadError: state.uploadError)
+            }
         }
     }
 
-    /// `AND (rel in one of the subtrees)`, through a temporary table of the subtree roots;
-    /// empty for the whole container.
-    private static func scopeCondition(_ db: Database, _ roots: [RawPath]?) throws -> String {
-        guard let roots else { return "" }
-        try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS sync_scope (rel BLOB PRIMARY KEY, low BLOB, high BLOB) WITHOUT ROWID")
-        try db.execute(sql: "DELETE FROM sync_scope")
-        let insert = try db.makeStatement(sql: "INSERT OR IGNORE INTO sync_scope(rel, low, high) VALUES (?, ?, ?)")
-        for root in roots {
-            try insert.execute(arguments: [Data(root.bytes), Data(root.bytes + [0x2F]), Data(root.bytes + [0x30])])
-        }
-        return "AND EXISTS (SELECT 1 FROM sync_scope r WHERE items.rel = r.rel OR (items.rel > r.low AND items.rel < r.high))"
+    private static func update(
+        _ db: Database, container: String, where condition: String, _ values: [Data], uploadError: String?
+    ) throws {
+        let scope: [(any DatabaseValueConvertible)?] = [container] + values
+        try db.execute(
+            sql: """
+                UPDATE items SET
+                    is_uploaded = EXISTS (SELECT 1 FROM sync_uploaded s WHERE s.rel = items.rel),
+                    has_conflicts = EXISTS (SELECT 1 FROM sync_conflicted c WHERE c.rel = items.rel)
+                WHERE container = ? \(condition)
+                """, arguments: StatementArguments(scope))
+        try db.execute(
+            sql: """
+                UPDATE items SET
+                    percent_uploaded = CASE WHEN is_uploaded THEN 100.0 ELSE 0.0 END,
+                    is_uploading = 0,
+                    uploading_error = CASE WHEN is_uploaded THEN NULL ELSE ? END
+                WHERE container = ? \(condition)
+                """, arguments: StatementArguments([uploadError] + scope))
     }
 }

@@ -76,12 +76,20 @@ struct SyncPass {
         return SyncPlan(trees, paths: paths)
     }
 
-    /// The paths of `all` that are one of `roots` or below one.
+    /// The paths of `all` that are one of `roots` or below one: each path's ancestors are
+    /// looked up in a set, so thousands of roots (a burst of changes) cost no more than one.
     static func paths(in all: some Sequence<String>, under roots: [String]) -> [String] {
         guard !roots.isEmpty else { return [] }
-        let exact = Set(roots)
-        let prefixes = roots.map { $0 + "/" }
-        return all.filter { path in exact.contains(path) || prefixes.contains { path.hasPrefix($0) } }
+        let rootSet = Set(roots)
+        return all.filter { path in
+            if rootSet.contains(path) { return true }
+            var end = path.endIndex
+            while let slash = path[..<end].lastIndex(of: "/") {
+                if rootSet.contains(String(path[..<slash])) { return true }
+                end = slash
+            }
+            return false
+        }
     }
 
     /// Runs the plan's actions in order, committing them in batches; returns the paths
