@@ -6,4 +6,6 @@ public enum Route {
     public static let query = "/v1/query"
     public static let item = "/v1/item"
     public static let sync = "/v1/sync"
+    /// A live query: NDJSON lines, one per gathered item, then one per update.
+    public static let watch = "/v1/watch"
 }

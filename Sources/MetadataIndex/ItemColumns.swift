@@ -76,6 +76,10 @@ enum ItemColumns {
         return values
     }
 
+    /// Every attribute but the full text, which costs a read per item and which a removed
+    /// item no longer needs.
+    static let namesWithoutText = MetadataAttribute.all.map(\.name).filter { $0 != MetadataAttribute.textContent.name }
+
     /// One result item with the requested attributes.
     static func resultItem(_ row: Row, attributes requested: [String], db: Database) throws -> ResultItem {
         let all = try attributes(row, db: db, includeText: requested.contains("kMDItemTextContent"))

@@ -15,16 +15,19 @@ struct APIRoutes: Sendable {
     let pipeline: IndexPipeline
     let watcher: InotifyWatcher
     let logger: Logger
+    /// How many updates may wait for a live-query client before it is dropped.
+    let liveQueryCapacity: Int
     /// How long a query waits for its sync cookie before answering anyway (watchman's
     /// default sync timeout). Only a stuck watcher makes it expire: under a burst of
     /// changes the cookie simply queues behind them.
     let syncTimeout: Duration = .seconds(60)
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<DaemonRequestContext>) {
         router.get(RouterPath(Route.status)) { _, _ in try await status() }
         router.get(RouterPath(Route.containers)) { _, _ in try containers() }
         router.post(RouterPath(Route.query)) { request, context in try await query(request, context) }
         router.post(RouterPath(Route.item)) { request, context in try await item(request, context) }
+        router.post(RouterPath(Route.watch)) { request, context in try await watch(request, context) }
         router.post(RouterPath(Route.sync)) { _, _ in
             try await sync()
             return JSONResponse.encode(["synced": true])
@@ -51,7 +54,7 @@ struct APIRoutes: Sendable {
         return JSONResponse.encode(list)
     }
 
-    private func query(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    private func query(_ request: Request, _ context: DaemonRequestContext) async throws -> Response {
         let body = try await request.decode(as: QueryRequest.self, context: context)
         let plan: QueryPlan
         do {
@@ -67,7 +70,7 @@ struct APIRoutes: Sendable {
         }
     }
 
-    private func item(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    private func item(_ request: Request, _ context: DaemonRequestContext) async throws -> Response {
         let body = try await request.decode(as: ItemRequest.self, context: context)
         try await sync()
         let path = RawPath(bytes: body.rawPath).lexicallyNormalized()
@@ -81,7 +84,7 @@ struct APIRoutes: Sendable {
     }
 
     /// Waits until every change completed before this call is in the index.
-    private func sync() async throws {
+    func sync() async throws {
         let pipeline = self.pipeline
         let cookie = await pipeline.nextCookieName()
         let timeout = syncTimeout

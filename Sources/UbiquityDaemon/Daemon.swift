@@ -31,7 +31,7 @@ public struct Daemon {
         let root = RawPath(settings.root)
         let index = try MetadataIndex(path: settings.indexPath, root: root)
         let indexer = try Indexer(root: root, index: index, extraIgnorePatterns: settings.ignorePatterns, logger: logger)
-        let pipeline = IndexPipeline(indexer: indexer, root: root, settleMilliseconds: settings.settleMilliseconds, logger: logger)
+        let pipeline = IndexPipeline(indexer: indexer, index: index, root: root, settleMilliseconds: settings.settleMilliseconds, logger: logger)
 
         let watcher = InotifyWatcher(root: root, watchLimit: Self.simulatedWatchLimit(), logger: logger)
         try await watcher.start()
@@ -41,7 +41,9 @@ public struct Daemon {
         let items = (try? index.counts().values.reduce(0, +)) ?? 0
         logger.info("start-up reconciliation: \(statistics) in \(ContinuousClock.now - scanStart); \(items) items in \(containers.count) containers")
 
-        let routes = APIRoutes(settings: settings, index: index, pipeline: pipeline, watcher: watcher, logger: logger)
+        let routes = APIRoutes(
+            settings: settings, index: index, pipeline: pipeline, watcher: watcher, logger: logger,
+            liveQueryCapacity: Self.liveQueryCapacity())
         let server = try makeServer(routes: routes, status: StatusLine.text(containers: containers.count, items: items, pending: 0))
         let services: [any Service] = [IndexService(watcher: watcher, pipeline: pipeline, logger: logger), server]
         let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
@@ -53,7 +55,7 @@ public struct Daemon {
     private func makeServer(routes: APIRoutes, status: String) throws -> some Service {
         let socketPath = settings.socketPath
         try removeStaleSocket(socketPath)
-        let router = Router()
+        let router = Router(context: DaemonRequestContext.self)
         routes.register(on: router)
         let notifier = self.notifier
         let logger = self.logger
@@ -72,6 +74,12 @@ public struct Daemon {
     /// watches, to try the polling fallback (and for its tests).
     private static func simulatedWatchLimit() -> Int? {
         ProcessInfo.processInfo.environment["UBQ_WATCH_LIMIT"].flatMap { Int($0) }
+    }
+
+    /// `UBQ_WATCH_BUFFER=N`: how many updates may wait for a live-query client before it
+    /// is dropped (default 100,000); small values let tests drop a client quickly.
+    private static func liveQueryCapacity() -> Int {
+        ProcessInfo.processInfo.environment["UBQ_WATCH_BUFFER"].flatMap { Int($0) }.map { max(1, $0) } ?? 100_000
     }
 
     /// A socket file left by a daemon that died. Safe to remove: the instance lock says

@@ -6,19 +6,24 @@ import MetadataIndex
 import RawPaths
 
 /// Everything between the watcher and the index, serialized in one actor: raw events go
-/// into the settler; settled changes go to the indexer; sync cookies wake the queries
-/// waiting for them once every change completed before the cookie is in the index.
+/// into the settler; settled changes go to the indexer; each applied batch goes to the
+/// live queries; sync cookies wake the queries waiting for them once every change
+/// completed before the cookie is in the index.
 actor IndexPipeline {
     private var settler: EventSettler
     private let indexer: Indexer
+    private let index: MetadataIndex
+    private var liveQueries: LiveQueries
     private let root: RawPath
     private let logger: Logger
     private var cookieWaiters: [String: CheckedContinuation<Void, any Error>] = [:]
     private var abandonedCookies: Set<String> = []
     private var cookieCounter = 0
 
-    init(indexer: Indexer, root: RawPath, settleMilliseconds: Int, logger: Logger) {
+    init(indexer: Indexer, index: MetadataIndex, root: RawPath, settleMilliseconds: Int, logger: Logger) {
         self.indexer = indexer
+        self.index = index
+        liveQueries = LiveQueries(logger: logger)
         self.root = root
         self.logger = logger
         settler = EventSettler(
@@ -67,6 +72,21 @@ actor IndexPipeline {
     private func apply(_ changes: [SettledChange]) {
         guard !changes.isEmpty else { return }
         run { try indexer.apply(changes) }
+        liveQueries.publish(indexer.takeAppliedChanges(), index: index)
+        indexer.journalsChanges = !liveQueries.isEmpty  // publishing may have dropped the last client
+    }
+
+    /// Gathers a live query's items and registers its client for the updates of every
+    /// batch applied after this step (one actor step: no batch falls in between).
+    func subscribe(_ plan: QueryPlan, capacity: Int, hangUp: @escaping @Sendable () -> Void) throws -> (LiveSubscriber, [TrackedItem]) {
+        let subscription = try liveQueries.subscribe(plan, index: index, capacity: capacity, hangUp: hangUp)
+        indexer.journalsChanges = true
+        return subscription
+    }
+
+    func unsubscribe(_ id: Int) {
+        liveQueries.unsubscribe(id)
+        indexer.journalsChanges = !liveQueries.isEmpty
     }
 
     private func run(_ work: () throws -> Void) {

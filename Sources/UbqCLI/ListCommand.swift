@@ -14,6 +14,11 @@ struct ListCommand: AsyncParsableCommand {
             or a Spotlight query string (kMDItemFSName == "*.txt"cd). Attributes may be named by their strings \
             (kMDItemFSName) or their constants (NSMetadataItemFSNameKey). The listing reflects every change \
             completed before ubq started.
+
+            With --watch, ubq keeps running after the listing and prints one line per update, as NSMetadataQuery \
+            reports them: added, changed, or removed (deleted, or no longer matching; a rename into the match is \
+            added, out of it removed). --json then prints NDJSON: {"kind": "gathered", "item": {...}} per listed \
+            item, {"kind": "finished-gathering", "count": N}, then {"kind": "added|changed|removed", "item": {...}}.
             """)
 
     @OptionGroup var options: SettingsOptions
@@ -29,9 +34,15 @@ struct ListCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON array of objects keyed by attribute.") var json = false
     @Flag(name: [.customShort("0"), .customLong("print0")], help: "Print absolute paths, NUL-separated.") var print0 = false
     @Flag(help: "Print how the query runs (SQL, parameters, what runs in memory) instead of running it.") var explain = false
+    @Flag(help: "Keep running: print each update to the listing as it happens (a live query).") var watch = false
+    @Option(help: "With --watch: coalesce the updates of this many seconds into one line per item (default 0: no delay).")
+    var batchInterval: Double?
 
     func validate() throws {
         if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more") }
+        if watch && (print0 || explain || limit != nil) { throw ValidationError("--watch cannot be combined with --print0, --explain or --limit") }
+        if batchInterval != nil && !watch { throw ValidationError("--batch-interval needs --watch") }
+        if let batchInterval, !(0...3600).contains(batchInterval) { throw ValidationError("--batch-interval must be between 0 and 3600 seconds") }
         if json && print0 { throw ValidationError("--json and --print0 cannot be combined") }
         for name in requestedAttributes ?? [] where MetadataAttribute.named(name) == nil {
             throw ValidationError("unknown attribute '\(name)' in --attrs; known: \(MetadataAttribute.all.map(\.name).joined(separator: ", "))")
@@ -40,6 +51,7 @@ struct ListCommand: AsyncParsableCommand {
 
     func run() async throws {
         let connection = try Connection(options)
+        if watch { return try await runWatching(connection) }
         let response = try await Connection.reportingErrors { () async throws(DaemonClientError) in
             do throws(DaemonClientError) {
                 return try await connection.client.post(Route.query, body: request, as: QueryResponse.self)
@@ -49,6 +61,25 @@ struct ListCommand: AsyncParsableCommand {
         }
         if explain { return Output.line(response.explanation ?? "") }
         try ListingPrinter(attributes: shownAttributes).print(response.items, json: json, print0: print0)
+    }
+
+    /// `--watch`: the gathered listing, then one line per update until ubqd ends the stream.
+    private func runWatching(_ connection: Connection) async throws {
+        let request = WatchRequest(
+            predicate: predicate, containers: containers, scope: scope, sort: self.request.sort, attributes: shownAttributes,
+            batchInterval: batchInterval)
+        var printer = WatchPrinter(attributes: shownAttributes, json: json)
+        try await Connection.reportingErrors { () async throws(DaemonClientError) in
+            do throws(DaemonClientError) {
+                try await connection.client.streamLines(Route.watch, body: request) { printer.handle($0) }
+            } catch where error.apiError?.error == "parse" {
+                throw DaemonClientError(.rejected, "cannot parse the predicate:\n\(error.message)")
+            }
+        }
+        if let reason = printer.closedReason {
+            Output.error("ubqd ended the watch: \(reason)")
+            throw ExitCode(1)
+        }
     }
 
     private var requestedAttributes: [String]? {
