@@ -10,7 +10,7 @@ import Synchronization
 final class LiveOutbox: Sendable {
     /// Why a stream ends.
     enum Ending: Sendable, Equatable {
-        /// The client fell more than `capacity` updates behind.
+        /// The client fell `capacity` updates behind.
         case dropped(pending: Int)
         case shuttingDown
         case failed(String)
@@ -35,13 +35,14 @@ final class LiveOutbox: Sendable {
         self.capacity = capacity
     }
 
-    /// Adds a batch unless the stream has ended. Returns false when the client is now more
-    /// than `capacity` updates behind: the stream has ended as dropped, its pending updates
-    /// are released, and the caller should forget the client.
+    /// Adds a batch unless the stream has ended. Returns false when the client had not yet
+    /// taken `capacity` earlier updates: the stream has ended as dropped, its pending
+    /// updates are released, and the caller should forget the client. (A client that keeps
+    /// up takes any batch, however large: the bound is on how far behind it is.)
     func push(_ batch: [EncodedUpdate]) -> Bool {
         let (accepted, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Void, Never>?) in
             guard state.ending == nil else { return (true, nil) }
-            guard state.pending + batch.count <= capacity else {
+            guard state.pending < capacity else {
                 state.ending = .dropped(pending: state.pending + batch.count)
                 state.batches = []
                 return (false, Self.takeWaiter(&state))

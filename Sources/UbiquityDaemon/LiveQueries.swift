@@ -74,7 +74,7 @@ struct LiveQueries {
 
     private mutating func deliver(_ batch: [EncodedUpdate], to key: LiveQueryKey) {
         for subscriber in groups[key]!.subscribers.values where !subscriber.outbox.push(batch) {
-            logger.warning("live query client \(subscriber.id) dropped: more than \(subscriber.outbox.capacity) updates waiting for it (\(key.summary))")
+            logger.warning("live query client \(subscriber.id) dropped: \(subscriber.outbox.capacity) updates were already waiting for it (\(key.summary))")
             subscriber.hangUp()
             unsubscribe(subscriber.id)
         }

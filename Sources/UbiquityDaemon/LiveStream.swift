@@ -53,21 +53,25 @@ struct LiveStream: Sendable {
         try await writer.write(ByteBuffer(bytes: LiveLines.finishedGathering(count: gathered.count)))
     }
 
-    /// Ends when the outbox ends: a `closed` line says why, except to a dropped client,
-    /// whose connection is already being closed.
+    /// Ends when the outbox ends, with a `closed` line that says why. A dropped client's
+    /// connection is being closed meanwhile; it gets the line only if it is still reading.
     private func writeUpdates(_ writer: inout any ResponseBodyWriter) async throws {
         while true {
             switch await subscriber.outbox.next() {
             case .updates(let batches):
                 let lines = await coalesced(batches)
                 if !lines.isEmpty { try await writer.write(ByteBuffer(bytes: lines)) }
-            case .ended(.dropped):
-                return
-            case .ended(.shuttingDown):
-                return try await writer.write(ByteBuffer(bytes: LiveLines.closed(reason: "ubqd is stopping")))
-            case .ended(.failed(let reason)):
-                return try await writer.write(ByteBuffer(bytes: LiveLines.closed(reason: reason)))
+            case .ended(let ending):
+                return try await writer.write(ByteBuffer(bytes: LiveLines.closed(reason: Self.reason(ending, capacity: subscriber.outbox.capacity))))
             }
+        }
+    }
+
+    private static func reason(_ ending: LiveOutbox.Ending, capacity: Int) -> String {
+        switch ending {
+        case .dropped: return "this watch fell \(capacity) updates behind and was dropped; read faster or use a batching interval"
+        case .shuttingDown: return "ubqd is stopping"
+        case .failed(let reason): return reason
         }
     }
 

@@ -76,10 +76,9 @@ struct ListCommand: AsyncParsableCommand {
                 throw DaemonClientError(.rejected, "cannot parse the predicate:\n\(error.message)")
             }
         }
-        if let reason = printer.closedReason {
-            Output.error("ubqd ended the watch: \(reason)")
-            throw ExitCode(1)
-        }
+        // The stream never ends by itself: ubqd always says why it ended it.
+        Output.error("ubqd ended the watch: \(printer.closedReason ?? "the stream ended without a reason; see ubqd's log")")
+        throw ExitCode(1)
     }
 
     private var requestedAttributes: [String]? {
