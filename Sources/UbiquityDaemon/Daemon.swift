@@ -45,7 +45,7 @@ public struct Daemon {
             settings: settings, index: index, pipeline: pipeline, watcher: watcher, logger: logger,
             liveQueryCapacity: Self.liveQueryCapacity())
         let server = try makeServer(routes: routes, status: StatusLine.text(containers: containers.count, items: items, pending: 0))
-        let services: [any Service] = [IndexService(watcher: watcher, pipeline: pipeline, logger: logger), server]
+        let services: [any Service] = [IndexService(watcher: watcher, pipeline: pipeline, notifier: notifier, logger: logger), server]
         let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
         notifier.notify("STOPPING=1")
