@@ -107,9 +107,7 @@ struct APIRoutes: Sendable {
 /// Builds JSON responses.
 enum JSONResponse {
     static func encode(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = (try? encoder.encode(value)) ?? Data(#"{"error":"internal","message":"could not encode the response"}"#.utf8)
+        let data = body(value)
         return Response(
             status: status, headers: [.contentType: "application/json"],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
@@ -117,5 +115,11 @@ enum JSONResponse {
 
     static func error(_ status: HTTPResponse.Status, _ error: APIError) -> Response {
         encode(error, status: status)
+    }
+
+    static func body(_ value: some Encodable) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(value)) ?? Data(#"{"error":"internal","message":"could not encode the response"}"#.utf8)
     }
 }

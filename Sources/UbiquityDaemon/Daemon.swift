@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Indexing
 import Logging
 import MetadataIndex
@@ -59,8 +60,12 @@ public struct Daemon {
         routes.register(on: router)
         let notifier = self.notifier
         let logger = self.logger
+        let owner = getuid()
         return Application(
             router: router,
+            server: HTTPServerBuilder { responder in
+                PeerCheckedChannel(base: HTTP1Channel(responder: responder), allowedUID: owner, logger: logger)
+            },
             configuration: .init(address: .unixDomainSocket(path: socketPath), serverName: "ubqd"),
             onServerRunning: { _ in
                 chmod(socketPath, 0o600)
