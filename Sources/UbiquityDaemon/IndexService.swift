@@ -59,12 +59,12 @@ struct IndexService: Service {
     private func settleLoop(kicks: AsyncStream<Void>, liveness: LivenessReporter?) async {
         var wakeups = kicks.makeAsyncIterator()
         var liveness = liveness
-        let batchInterval: UInt64 = 10_000_000
+        let batchInterval: Duration = .milliseconds(10)
         // A path may take seconds to settle (a file still open); the watchdog cannot wait that long.
-        let longestSleep = liveness.map { UInt64($0.wakeInterval.components.seconds) * 1_000_000_000 + UInt64($0.wakeInterval.components.attoseconds / 1_000_000_000) } ?? .max
+        let longestSleep = liveness?.wakeInterval ?? .seconds(3600)
         while !Task.isCancelled {
             if let wait = await pipeline.nanosecondsUntilNextDeadline() {
-                try? await Task.sleep(for: .nanoseconds(min(max(wait, batchInterval), longestSleep)))
+                try? await Task.sleep(for: min(max(.nanoseconds(wait), batchInterval), longestSleep))
             } else if await wakeups.next() == nil {
                 return
             }

@@ -57,24 +57,25 @@ struct LiveQueries {
         guard !changes.isEmpty else { return }
         forgetEndedStreams()
         for key in Array(groups.keys) {
-            let updates: [LiveUpdate]
+            let updates: [LiveUpdate]?
             do {
-                updates = try groups[key]!.state.updates(for: changes, in: index)
+                // In place: the matching set is not copied per batch.
+                updates = try groups[key]?.state.updates(for: changes, in: index)
             } catch {
                 // The query's memory no longer follows the index: end its streams; the
                 // clients can start over.
-                logger.error("live query \(key.summary) failed: \(error); ending its \(groups[key]!.subscribers.count) streams")
+                logger.error("live query \(key.summary) failed: \(error); ending its \(groups[key]?.subscribers.count ?? 0) streams")
                 end(key, .failed("the live query failed: \(error)"))
                 continue
             }
-            guard !updates.isEmpty else { continue }
-            deliver(updates.map(EncodedUpdate.init), to: key)
+            guard let updates, !updates.isEmpty, let subscribers = groups[key]?.subscribers.values else { continue }
+            deliver(updates.map(EncodedUpdate.init), to: subscribers)
         }
     }
 
-    private mutating func deliver(_ batch: [EncodedUpdate], to key: LiveQueryKey) {
-        for subscriber in groups[key]!.subscribers.values where !subscriber.outbox.push(batch) {
-            logger.warning("live query client \(subscriber.id) dropped: \(subscriber.outbox.capacity) updates were already waiting for it (\(key.summary))")
+    private mutating func deliver(_ batch: [EncodedUpdate], to subscribers: some Sequence<LiveSubscriber>) {
+        for subscriber in subscribers where !subscriber.outbox.push(batch) {
+            logger.warning("live query client \(subscriber.id) dropped: \(subscriber.outbox.capacity) updates were already waiting for it")
             subscriber.hangUp()
             unsubscribe(subscriber.id)
         }
