@@ -78,10 +78,15 @@ actor IndexPipeline {
 
     /// Gathers a live query's items and registers its client for the updates of every
     /// batch applied after this step (one actor step: no batch falls in between).
-    func subscribe(_ plan: QueryPlan, capacity: Int, hangUp: @escaping @Sendable () -> Void) throws -> (LiveSubscriber, [TrackedItem]) {
+    /// Returns the client and how many items were gathered (`takeGathered` hands them over).
+    func subscribe(_ plan: QueryPlan, capacity: Int, hangUp: @escaping @Sendable () -> Void) throws -> (LiveSubscriber, Int) {
         let subscription = try liveQueries.subscribe(plan, index: index, capacity: capacity, hangUp: hangUp)
         indexer.journalsChanges = true
         return subscription
+    }
+
+    func takeGathered(_ id: Int) -> [TrackedItem] {
+        liveQueries.takeGathered(id)
     }
 
     func unsubscribe(_ id: Int) {

@@ -25,6 +25,9 @@ struct LiveQueries {
 
     private var groups: [LiveQueryKey: Group] = [:]
     private var keyOfSubscriber: [Int: LiveQueryKey] = [:]
+    /// Each new client's initial answer, until its stream writer takes it: the answer
+    /// can be large, and must not live as long as the stream.
+    private var gatheredOfSubscriber: [Int: [TrackedItem]] = [:]
     private var lastID = 0
     private let logger: Logger
 
@@ -34,18 +37,26 @@ struct LiveQueries {
 
     var isEmpty: Bool { keyOfSubscriber.isEmpty }
 
-    /// Gathers the query's items and registers a client for its updates.
-    mutating func subscribe(_ plan: QueryPlan, index: MetadataIndex, capacity: Int, hangUp: @escaping @Sendable () -> Void) throws -> (LiveSubscriber, [TrackedItem]) {
+    /// Gathers the query's items (for `takeGathered`) and registers a client for its
+    /// updates. Returns the client and how many items were gathered.
+    mutating func subscribe(_ plan: QueryPlan, index: MetadataIndex, capacity: Int, hangUp: @escaping @Sendable () -> Void) throws -> (LiveSubscriber, Int) {
         let key = LiveQueryKey(plan)
         let gathered = try index.gather(plan)
         lastID += 1
         let subscriber = LiveSubscriber(id: lastID, outbox: LiveOutbox(capacity: capacity), hangUp: hangUp)
         groups[key, default: Group(state: LiveQueryState(plan: plan, gathered: gathered))].subscribers[subscriber.id] = subscriber
         keyOfSubscriber[subscriber.id] = key
-        return (subscriber, gathered)
+        gatheredOfSubscriber[subscriber.id] = gathered
+        return (subscriber, gathered.count)
+    }
+
+    /// The client's initial answer, once.
+    mutating func takeGathered(_ id: Int) -> [TrackedItem] {
+        gatheredOfSubscriber.removeValue(forKey: id) ?? []
     }
 
     mutating func unsubscribe(_ id: Int) {
+        gatheredOfSubscriber[id] = nil
         guard let key = keyOfSubscriber.removeValue(forKey: id) else { return }
         groups[key]?.subscribers[id] = nil
         if groups[key]?.subscribers.isEmpty == true { groups[key] = nil }

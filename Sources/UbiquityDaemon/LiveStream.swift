@@ -10,16 +10,14 @@ import ServiceLifecycle
 /// Runs in the connection's own task, so a slow client only slows itself.
 struct LiveStream: Sendable {
     let subscriber: LiveSubscriber
-    let gathered: [TrackedItem]
     let batchInterval: Duration?
     let pipeline: IndexPipeline
     let logger: Logger
     /// Lines per write while gathering, so a large answer is not one huge buffer.
     private let gatherChunk = 1000
 
-    init(subscriber: LiveSubscriber, gathered: [TrackedItem], batchInterval: Duration?, pipeline: IndexPipeline, logger: Logger) {
+    init(subscriber: LiveSubscriber, batchInterval: Duration?, pipeline: IndexPipeline, logger: Logger) {
         self.subscriber = subscriber
-        self.gathered = gathered
         self.batchInterval = batchInterval
         self.pipeline = pipeline
         self.logger = logger
@@ -27,7 +25,8 @@ struct LiveStream: Sendable {
 
     func write(_ writer: inout any ResponseBodyWriter) async throws {
         do {
-            try await writeGathered(&writer)
+            // Taken from the pipeline and passed on, so the answer is freed once written.
+            try await writeGathered(await pipeline.takeGathered(subscriber.id), &writer)
             try await withGracefulShutdownHandler {
                 try await writeUpdates(&writer)
             } onGracefulShutdown: { [outbox = subscriber.outbox] in
@@ -42,7 +41,7 @@ struct LiveStream: Sendable {
         await pipeline.unsubscribe(subscriber.id)
     }
 
-    private func writeGathered(_ writer: inout any ResponseBodyWriter) async throws {
+    private func writeGathered(_ gathered: [TrackedItem], _ writer: inout any ResponseBodyWriter) async throws {
         var start = 0
         while start < gathered.count {
             let chunk = gathered[start..<min(start + gatherChunk, gathered.count)]

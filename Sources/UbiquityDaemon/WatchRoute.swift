@@ -22,11 +22,11 @@ extension APIRoutes {
         }
         try await sync()
         let channel = context.channel
-        let (subscriber, gathered) = try await pipeline.subscribe(plan, capacity: liveQueryCapacity) { channel.close(promise: nil) }
+        let (subscriber, gatheredCount) = try await pipeline.subscribe(plan, capacity: liveQueryCapacity) { channel.close(promise: nil) }
         channel.closeFuture.whenComplete { [outbox = subscriber.outbox] _ in outbox.end(.failed("the client disconnected")) }
-        logger.info("live query client \(subscriber.id) started: \(gathered.count) items gathered for \(body.predicate ?? "every item")")
+        logger.info("live query client \(subscriber.id) started: \(gatheredCount) items gathered for \(body.predicate ?? "every item")")
         let stream = LiveStream(
-            subscriber: subscriber, gathered: gathered, batchInterval: interval > 0 ? .seconds(interval) : nil,
+            subscriber: subscriber, batchInterval: interval > 0 ? .seconds(interval) : nil,
             pipeline: pipeline, logger: logger)
         return Response(
             status: .ok, headers: [.contentType: "application/x-ndjson"],
