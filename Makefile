@@ -3,7 +3,7 @@
 SWIFT ?= swift
 BUILD_FLAGS ?=
 
-.PHONY: run test build bootstrap bench bench-sync clean
+.PHONY: run test build bootstrap bench bench-sync bench-live clean
 
 run: bootstrap
 	$(SWIFT) build $(BUILD_FLAGS) --product ubqd
@@ -25,6 +25,12 @@ bench: bootstrap
 
 bench-sync: bootstrap
 	Benchmarks/sync/run.sh
+
+# Live queries under load: 50 `ubq ls --watch` clients while 10,000 files change (release build).
+bench-live: bootstrap
+	$(SWIFT) build -c release --scratch-path .build-release --product ubqd
+	$(SWIFT) build -c release --scratch-path .build-release --product ubq
+	Benchmarks/live/watch_load.py --bin .build-release/release
 
 clean:
 	rm -rf .build

@@ -130,3 +130,13 @@ public struct APIError: Codable, Sendable, Equatable, Error {
         self.position = position
     }
 }
+
+/// What a line of a live query's stream says (NSMetadataQuery's gathering phase, then its
+/// added / changed / removed updates; `removed` means deleted or no longer matching).
+public enum LiveUpdateKind: String, Codable, Sendable, CaseIterable {
+    case gathered, added, changed, removed
+    /// Gathering is over (`count` items); updates follow. NSMetadataQueryDidFinishGathering.
+    case finishedGathering = "finished-gathering"
+    /// The daemon ended the stream (`reason` says why); no more lines follow.
+    case closed
+}

@@ -14,4 +14,6 @@ public enum Route {
     public static let versions = "/v1/versions"
     public static let resolve = "/v1/resolve"
     public static let restore = "/v1/restore"
+    /// A live query: NDJSON lines, one per gathered item, then one per update.
+    public static let watch = "/v1/watch"
 }

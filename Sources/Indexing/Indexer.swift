@@ -21,6 +21,9 @@ public final class Indexer {
     private let batchSize = 2000
     /// What reconciliations did since the last `takeStatistics()`.
     private var statistics = ReconcileStatistics()
+    /// Record which rows each write touches, for live queries (`takeAppliedChanges()`).
+    public var journalsChanges = false
+    private var applied = AppliedChanges()
 
     public init(root: RawPath, index: MetadataIndex, extraIgnorePatterns: [String], logger: Logger) throws {
         layout = ContainerLayout(root: root)
@@ -35,7 +38,7 @@ public final class Indexer {
     public func reconcileEverything() throws {
         let present = ContainerDiscovery.containers(in: layout.root)
         for (container, _) in try index.counts() where !present.contains(where: { $0.identifier == container }) {
-            try index.apply([.remove(container: container, relativePath: RawPath())])
+            try write([.remove(container: container, relativePath: RawPath())])
         }
         for container in present { try reconcile(container, RawPath()) }
     }
@@ -75,7 +78,7 @@ public final class Indexer {
             let signature = known[location.container.identifier]?[location.relativePath]
             if let change = try look(location, known: signature) { pending.append(change) }
         }
-        try index.apply(pending)
+        try write(pending)
     }
 
     /// What one settled path means for the index. Folders that newly appeared are
@@ -118,7 +121,7 @@ public final class Indexer {
             try rescan(from)
             return try rescan(to)
         }
-        try index.apply([.move(container: source.container.identifier, from: source.relativePath, to: target.relativePath, absoluteTo: layout.absolute(target))])
+        try write([.move(container: source.container.identifier, from: source.relativePath, to: target.relativePath, absoluteTo: layout.absolute(target))])
         try reconcile(target.container, target.relativePath)
     }
 
@@ -134,18 +137,30 @@ public final class Indexer {
         }
         let indexed = try index.signatures(container: container.identifier, under: relativePath)
         let removals = Self.removals(indexed: indexed, disk: disk, container: container.identifier)
-        try index.apply(removals)
+        try write(removals)
         statistics.removed += removals.count
         var batch: [IndexChange] = []
         for (path, status) in disk where indexed[path] != status.signature {
             statistics.record(status.signature.kind)
             batch.append(.upsert(snapshot(.init(container: container, relativePath: path), status)))
             if batch.count >= batchSize {
-                try index.apply(batch)
+                try write(batch)
                 batch.removeAll()
             }
         }
-        try index.apply(batch)
+        try write(batch)
+    }
+
+    private func write(_ changes: [IndexChange]) throws {
+        let record = try index.apply(changes, journaling: journalsChanges)
+        if journalsChanges { applied.append(record) }
+    }
+
+    /// Returns and resets the rows written since the last call (empty unless
+    /// `journalsChanges` is on).
+    public func takeAppliedChanges() -> AppliedChanges {
+        defer { applied = AppliedChanges() }
+        return applied
     }
 
     /// Returns and resets what reconciliations did.

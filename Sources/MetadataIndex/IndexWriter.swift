@@ -1,3 +1,4 @@
+import APIModel
 import Foundation
 import GRDB
 import PredicateKit
@@ -7,6 +8,9 @@ import RawPaths
 /// transaction take about a second this way: LINUX-NOTES.md).
 struct IndexWriter {
     let db: Database
+    /// What the changes did to which rows, kept only while live queries need it (reading
+    /// the rows a removal deletes costs as much as the deletion).
+    var journal: AppliedChanges?
 
     mutating func apply(_ change: IndexChange) throws {
         switch change {
@@ -16,10 +20,11 @@ struct IndexWriter {
         }
     }
 
-    private func upsert(_ item: ItemSnapshot) throws {
+    private mutating func upsert(_ item: ItemSnapshot) throws {
         let statement = try db.cachedStatement(sql: Self.upsertSQL)
         let id = try Int64.fetchOne(statement, arguments: StatementArguments(Self.values(of: item)))
         guard let id else { return }
+        journal?.recordTouch(id)
         try replaceTypes(id: id, tree: item.contentTypeTree)
         try replaceText(id: id, text: item.textContent)
         try replaceDiaryEntries(itemID: id, entries: item.diaryEntries)
@@ -37,20 +42,36 @@ struct IndexWriter {
         try db.cachedStatement(sql: "INSERT INTO item_text(rowid, content) VALUES (?, ?)").execute(arguments: [id, text])
     }
 
-    private func remove(container: String, _ path: RawPath) throws {
+    private mutating func remove(container: String, _ path: RawPath) throws {
         if path.isEmpty {
+            try journalRemovals(where: "container = ?", [container])
             try db.cachedStatement(sql: "DELETE FROM items WHERE container = ?").execute(arguments: [container])
             return
         }
         let (low, high) = Self.subtreeRange(path)
+        let arguments: [(any DatabaseValueConvertible)?] = [container, Data(path.bytes), low, high]
+        try journalRemovals(where: "container = ? AND (rel = ? OR (rel > ? AND rel < ?))", arguments)
         try db.cachedStatement(sql: "DELETE FROM items WHERE container = ? AND (rel = ? OR (rel > ? AND rel < ?))")
-            .execute(arguments: [container, Data(path.bytes), low, high])
+            .execute(arguments: StatementArguments(arguments))
+    }
+
+    /// Records the rows about to leave their path, with their attributes as they are now.
+    private mutating func journalRemovals(where condition: String, _ arguments: [(any DatabaseValueConvertible)?]) throws {
+        guard journal != nil else { return }
+        let rows = try Row.fetchCursor(
+            db, sql: "SELECT \(ItemColumns.selectList) FROM items WHERE \(condition)", arguments: StatementArguments(arguments))
+        while let row = try rows.next() {
+            let item = try ItemColumns.resultItem(row, attributes: ItemColumns.namesWithoutText, db: db)
+            journal?.recordRemoval(row["id"], before: item)
+        }
     }
 
     /// Moves a folder's row and all rows below it, recomputing their path columns.
-    private func move(container: String, from: RawPath, to: RawPath, absoluteTo: RawPath) throws {
+    private mutating func move(container: String, from: RawPath, to: RawPath, absoluteTo: RawPath) throws {
         try remove(container: container, to)
         let (low, high) = Self.subtreeRange(from)
+        try journalRemovals(
+            where: "container = ? AND (rel = ? OR (rel > ? AND rel < ?))", [container, Data(from.bytes), low, high])
         let rows = try Row.fetchAll(
             db, sql: "SELECT id, rel, kind FROM items WHERE container = ? AND (rel = ? OR (rel > ? AND rel < ?))",
             arguments: [container, Data(from.bytes), low, high])
@@ -65,6 +86,7 @@ struct IndexWriter {
             let names = PathColumns(relative: newRel, absolute: containerFolder.appending(newRel), isFolder: row["kind"] == "folder")
             let values: [(any DatabaseValueConvertible)?] = [Data(newRel.bytes), names.scope] + names.textColumns + [row["id"] as Int64]
             try update.execute(arguments: StatementArguments(values))
+            journal?.recordTouch(row["id"])
         }
     }
 

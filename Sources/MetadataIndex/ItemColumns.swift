@@ -72,6 +72,10 @@ enum ItemColumns: RecordColumns {
         return values
     }
 
+    /// Every attribute but the full text, which costs a read per item and which a removed
+    /// item no longer needs.
+    static let namesWithoutText = MetadataAttribute.all.map(\.name).filter { $0 != MetadataAttribute.textContent.name }
+
     static func rawPath(_ row: Row) -> Data {
         // `path` is the readable rendering; the raw path is rebuilt from the URL, which
         // percent-encodes every byte that needs it.

@@ -30,7 +30,7 @@ extension MetadataIndex {
         }
     }
 
-    private static func matches(_ residual: PredicateKit.Predicate, _ values: [String: AttributeValue]) throws(QueryPlanError) -> Bool {
+    static func matches(_ residual: PredicateKit.Predicate, _ values: [String: AttributeValue]) throws(QueryPlanError) -> Bool {
         do {
             return try residual.evaluate(with: .dictionary(values.mapValues(\.predicateValue)))
         } catch {
@@ -41,6 +41,23 @@ extension MetadataIndex {
     static func selectStatement(_ plan: QueryPlan) -> (String, [(any DatabaseValueConvertible)?]) {
         let request = plan.request
         let columns = plan.subject.columns
+        let (clauses, filterArguments) = filter(plan)
+        var arguments = filterArguments
+        let order = request.sort.compactMap { key in
+            columns.sortColumn(MetadataAttribute.canonicalName(key.attribute)).map { "\($0) \(key.ascending ? "ASC" : "DESC")" }
+        } + columns.tieBreak
+        var sql = "SELECT \(columns.selectList) FROM \(columns.source) WHERE \(clauses) ORDER BY \(order.joined(separator: ", "))"
+        if let limit = request.limit, plan.compiled?.residual == nil {
+            sql += " LIMIT ?"
+            arguments.append(limit)
+        }
+        return (sql, arguments)
+    }
+
+    /// The SQL condition (scope, containers, compiled predicate) a record of the plan's
+    /// answer meets, with its arguments; the residual still applies on top of it.
+    static func filter(_ plan: QueryPlan) -> (String, [(any DatabaseValueConvertible)?]) {
+        let request = plan.request
         var clauses = ["NOT (items.rel = X'446F63756D656E7473')"]  // the Documents folder is the scope, not an item
         var arguments: [(any DatabaseValueConvertible)?] = []
         if request.scope != .all {
@@ -55,15 +72,7 @@ extension MetadataIndex {
             clauses.append("(\(compiled.whereClause))")
             arguments += compiled.arguments.map(\.databaseValue)
         }
-        let order = request.sort.compactMap { key in
-            columns.sortColumn(MetadataAttribute.canonicalName(key.attribute)).map { "\($0) \(key.ascending ? "ASC" : "DESC")" }
-        } + columns.tieBreak
-        var sql = "SELECT \(columns.selectList) FROM \(columns.source) WHERE \(clauses.joined(separator: " AND ")) ORDER BY \(order.joined(separator: ", "))"
-        if let limit = request.limit, plan.compiled?.residual == nil {
-            sql += " LIMIT ?"
-            arguments.append(limit)
-        }
-        return (sql, arguments)
+        return (clauses.joined(separator: " AND "), arguments)
     }
 }
 

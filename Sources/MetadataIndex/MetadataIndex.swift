@@ -35,12 +35,15 @@ public final class MetadataIndex: Sendable {
         try db.execute(sql: "INSERT OR REPLACE INTO meta(key, value) VALUES ('root', ?)", arguments: [root.readable])
     }
 
-    /// Applies a batch of changes in one transaction.
-    public func apply(_ changes: [IndexChange]) throws {
-        guard !changes.isEmpty else { return }
-        try pool.write { db in
-            var writer = IndexWriter(db: db)
+    /// Applies a batch of changes in one transaction. With `journaling`, returns which
+    /// rows they touched and removed (for live queries); otherwise an empty record.
+    @discardableResult
+    public func apply(_ changes: [IndexChange], journaling: Bool = false) throws -> AppliedChanges {
+        guard !changes.isEmpty else { return AppliedChanges() }
+        return try pool.write { db in
+            var writer = IndexWriter(db: db, journal: journaling ? AppliedChanges() : nil)
             for change in changes { try writer.apply(change) }
+            return writer.journal ?? AppliedChanges()
         }
     }
 

@@ -15,18 +15,21 @@ struct APIRoutes: Sendable {
     let pipeline: IndexPipeline
     let watcher: InotifyWatcher
     let logger: Logger
+    /// How many updates may wait for a live-query client before it is dropped.
+    let liveQueryCapacity: Int
     /// How long a query waits for its sync cookie before answering anyway (watchman's
     /// default sync timeout). Only a stuck watcher makes it expire: under a burst of
     /// changes the cookie simply queues behind them.
     let syncTimeout: Duration = .seconds(60)
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<DaemonRequestContext>) {
         router.get(RouterPath(Route.status)) { _, _ in try await status() }
         router.get(RouterPath(Route.containers)) { _, _ in try containers() }
         for subject in QuerySubject.allCases {
             router.post(RouterPath(subject.route)) { request, context in try await query(request, context, subject: subject) }
         }
         router.post(RouterPath(Route.item)) { request, context in try await item(request, context) }
+        router.post(RouterPath(Route.watch)) { request, context in try await watch(request, context) }
         router.post(RouterPath(Route.sync)) { _, _ in
             try await waitForWatcher()
             return JSONResponse.encode(["synced": true])
@@ -53,7 +56,7 @@ struct APIRoutes: Sendable {
         return JSONResponse.encode(list)
     }
 
-    private func query(_ request: Request, _ context: BasicRequestContext, subject: QuerySubject) async throws -> Response {
+    private func query(_ request: Request, _ context: DaemonRequestContext, subject: QuerySubject) async throws -> Response {
         let body = try await request.decode(as: QueryRequest.self, context: context)
         let plan: QueryPlan
         do {
@@ -69,7 +72,7 @@ struct APIRoutes: Sendable {
         }
     }
 
-    private func item(_ request: Request, _ context: BasicRequestContext) async throws -> Response {
+    private func item(_ request: Request, _ context: DaemonRequestContext) async throws -> Response {
         let body = try await request.decode(as: ItemRequest.self, context: context)
         try await waitForWatcher()
         let path = RawPath(bytes: body.rawPath).lexicallyNormalized()
@@ -106,9 +109,7 @@ struct APIRoutes: Sendable {
 /// Builds JSON responses.
 enum JSONResponse {
     static func encode(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = (try? encoder.encode(value)) ?? Data(#"{"error":"internal","message":"could not encode the response"}"#.utf8)
+        let data = body(value)
         return Response(
             status: status, headers: [.contentType: "application/json"],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
@@ -116,5 +117,11 @@ enum JSONResponse {
 
     static func error(_ status: HTTPResponse.Status, _ error: APIError) -> Response {
         encode(error, status: status)
+    }
+
+    static func body(_ value: some Encodable) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(value)) ?? Data(#"{"error":"internal","message":"could not encode the response"}"#.utf8)
     }
 }

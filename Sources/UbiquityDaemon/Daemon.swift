@@ -1,6 +1,7 @@
 import Coordination
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Indexing
 import Logging
 import MetadataIndex
@@ -33,7 +34,7 @@ public struct Daemon {
         let root = RawPath(settings.root)
         let index = try MetadataIndex(path: settings.indexPath, root: root)
         let indexer = try Indexer(root: root, index: index, extraIgnorePatterns: settings.ignorePatterns, logger: logger)
-        let pipeline = IndexPipeline(indexer: indexer, root: root, settleMilliseconds: settings.settleMilliseconds, logger: logger)
+        let pipeline = IndexPipeline(indexer: indexer, index: index, root: root, settleMilliseconds: settings.settleMilliseconds, logger: logger)
 
         let watcher = InotifyWatcher(root: root, watchLimit: Self.simulatedWatchLimit(), logger: logger)
         try await watcher.start()
@@ -45,11 +46,13 @@ public struct Daemon {
 
         let sync = try makeSyncService(containers: containers, root: root, index: index)
         if let sync { await pipeline.observeChanges { sync.noteLocalChanges($0) } }
-        let routes = APIRoutes(settings: settings, index: index, pipeline: pipeline, watcher: watcher, logger: logger)
+        let routes = APIRoutes(
+            settings: settings, index: index, pipeline: pipeline, watcher: watcher, logger: logger,
+            liveQueryCapacity: Self.liveQueryCapacity())
         let syncRoutes = SyncRoutes(service: sync, waitForWatcher: { try await routes.waitForWatcher() })
         let server = try makeServer(
             routes: routes, syncRoutes: syncRoutes, status: StatusLine.text(containers: containers.count, items: items, pending: 0))
-        var services: [any Service] = [IndexService(watcher: watcher, pipeline: pipeline, logger: logger), server]
+        var services: [any Service] = [IndexService(watcher: watcher, pipeline: pipeline, notifier: notifier, logger: logger), server]
         if let sync { services.append(sync) }
         let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
@@ -77,13 +80,17 @@ public struct Daemon {
     private func makeServer(routes: APIRoutes, syncRoutes: SyncRoutes, status: String) throws -> some Service {
         let socketPath = settings.socketPath
         try removeStaleSocket(socketPath)
-        let router = Router()
+        let router = Router(context: DaemonRequestContext.self)
         routes.register(on: router)
         syncRoutes.register(on: router)
         let notifier = self.notifier
         let logger = self.logger
+        let owner = getuid()
         return Application(
             router: router,
+            server: HTTPServerBuilder { responder in
+                PeerCheckedChannel(base: HTTP1Channel(responder: responder), allowedUID: owner, logger: logger)
+            },
             configuration: .init(address: .unixDomainSocket(path: socketPath), serverName: "ubqd"),
             onServerRunning: { _ in
                 chmod(socketPath, 0o600)
@@ -97,6 +104,12 @@ public struct Daemon {
     /// watches, to try the polling fallback (and for its tests).
     private static func simulatedWatchLimit() -> Int? {
         ProcessInfo.processInfo.environment["UBQ_WATCH_LIMIT"].flatMap { Int($0) }
+    }
+
+    /// `UBQ_WATCH_BUFFER=N`: how many updates may wait for a live-query client before it
+    /// is dropped (default 100,000); small values let tests drop a client quickly.
+    private static func liveQueryCapacity() -> Int {
+        ProcessInfo.processInfo.environment["UBQ_WATCH_BUFFER"].flatMap { Int($0) }.map { max(1, $0) } ?? 100_000
     }
 
     /// A socket file left by a daemon that died. Safe to remove: the instance lock says

@@ -6,11 +6,14 @@ import MetadataIndex
 import RawPaths
 
 /// Everything between the watcher and the index, serialized in one actor: raw events go
-/// into the settler; settled changes go to the indexer; sync cookies wake the queries
-/// waiting for them once every change completed before the cookie is in the index.
+/// into the settler; settled changes go to the indexer; each applied batch goes to the
+/// live queries; sync cookies wake the queries waiting for them once every change
+/// completed before the cookie is in the index.
 actor IndexPipeline {
     private var settler: EventSettler
     private let indexer: Indexer
+    private let index: MetadataIndex
+    private var liveQueries: LiveQueries
     private let root: RawPath
     private let logger: Logger
     private var cookieWaiters: [String: CheckedContinuation<Void, any Error>] = [:]
@@ -18,8 +21,10 @@ actor IndexPipeline {
     private var cookieCounter = 0
     private var changeObserver: (@Sendable ([SettledChange]) -> Void)?
 
-    init(indexer: Indexer, root: RawPath, settleMilliseconds: Int, logger: Logger) {
+    init(indexer: Indexer, index: MetadataIndex, root: RawPath, settleMilliseconds: Int, logger: Logger) {
         self.indexer = indexer
+        self.index = index
+        liveQueries = LiveQueries(logger: logger)
         self.root = root
         self.logger = logger
         settler = EventSettler(
@@ -68,6 +73,8 @@ actor IndexPipeline {
     private func apply(_ changes: [SettledChange]) {
         guard !changes.isEmpty else { return }
         run { try indexer.apply(changes) }
+        liveQueries.publish(indexer.takeAppliedChanges(), index: index)
+        indexer.journalsChanges = !liveQueries.isEmpty  // publishing may have dropped the last client
         changeObserver?(changes)
     }
 
@@ -75,6 +82,24 @@ actor IndexPipeline {
     /// sync service looks at those paths in its next pass).
     func observeChanges(_ observer: @escaping @Sendable ([SettledChange]) -> Void) {
         changeObserver = observer
+    }
+
+    /// Gathers a live query's items and registers its client for the updates of every
+    /// batch applied after this step (one actor step: no batch falls in between).
+    /// Returns the client and how many items were gathered (`takeGathered` hands them over).
+    func subscribe(_ plan: QueryPlan, capacity: Int, hangUp: @escaping @Sendable () -> Void) throws -> (LiveSubscriber, Int) {
+        let subscription = try liveQueries.subscribe(plan, index: index, capacity: capacity, hangUp: hangUp)
+        indexer.journalsChanges = true
+        return subscription
+    }
+
+    func takeGathered(_ id: Int) -> [TrackedItem] {
+        liveQueries.takeGathered(id)
+    }
+
+    func unsubscribe(_ id: Int) {
+        liveQueries.unsubscribe(id)
+        indexer.journalsChanges = !liveQueries.isEmpty
     }
 
     private func run(_ work: () throws -> Void) {

@@ -13,7 +13,7 @@ struct SyncRoutes: Sendable {
     /// Waits until every local change made before the call is settled and indexed.
     let waitForWatcher: @Sendable () async throws -> Void
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: Router<DaemonRequestContext>) {
         router.get(RouterPath(Route.mirror)) { _, _ in mirrorStatus() }
         router.post(RouterPath(Route.mirrorSync)) { request, context in
             let body = try await request.decode(as: SyncNowRequest.self, context: context)

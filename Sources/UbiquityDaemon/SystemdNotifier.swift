@@ -1,13 +1,25 @@
 import Foundation
 import Glibc
 
-/// Sends sd_notify messages (`READY=1`, `STATUS=...`, `STOPPING=1`) as datagrams to
-/// `$NOTIFY_SOCKET`. Does nothing when the daemon was not started by systemd.
+/// Sends sd_notify messages (`READY=1`, `STATUS=...`, `WATCHDOG=1`, `STOPPING=1`) as
+/// datagrams to `$NOTIFY_SOCKET`. Does nothing when the daemon was not started by systemd.
 public struct SystemdNotifier: Sendable {
     private let socketPath: String?
+    /// How often systemd expects `WATCHDOG=1` at the latest (`WatchdogSec=`, passed as
+    /// `$WATCHDOG_USEC`); nil when no watchdog is set for this process.
+    public let watchdogTimeout: Duration?
 
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         socketPath = environment["NOTIFY_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
+        watchdogTimeout = Self.watchdogTimeout(environment)
+    }
+
+    /// sd_watchdog_enabled(3): `WATCHDOG_USEC` > 0, and `WATCHDOG_PID`, when set, names us
+    /// (a child that inherited the variables must not ping for its parent).
+    static func watchdogTimeout(_ environment: [String: String]) -> Duration? {
+        guard let text = environment["WATCHDOG_USEC"], let usec = UInt64(text), usec > 0 else { return nil }
+        if let pid = environment["WATCHDOG_PID"], Int32(pid) != getpid() { return nil }
+        return .microseconds(usec)
     }
 
     public var isActive: Bool { socketPath != nil }

@@ -18,7 +18,11 @@ struct ListCommand: AsyncParsableCommand {
             --diary-entries runs the query over the entries of every indexed diary instead (attributes \
             ubqDiaryEntryID, kMDItemTitle, kMDItemContentCreationDate, kMDItemContentModificationDate, \
             kMDItemKeywords for the tags, kMDItemTextContent for the body, kMDItemPath of the diary file): \
-            ubq ls --diary-entries 'kMDItemTextContent CONTAINS[c] "tomato"'.
+            ubq ls --diary-entries 'kMDItemTextContent CONTAINS[c] "tomato"'. \
+            With --watch, ubq keeps running after the listing and prints one line per update, as NSMetadataQuery \
+            reports them: added, changed, or removed (deleted, or no longer matching; a rename into the match is \
+            added, out of it removed). --json then prints NDJSON: {"kind": "gathered", "item": {...}} per listed \
+            item, {"kind": "finished-gathering", "count": N}, then {"kind": "added|changed|removed", "item": {...}}.
             """)
 
     @OptionGroup var options: SettingsOptions
@@ -35,9 +39,15 @@ struct ListCommand: AsyncParsableCommand {
     @Flag(name: [.customShort("0"), .customLong("print0")], help: "Print absolute paths, NUL-separated.") var print0 = false
     @Flag(help: "Print how the query runs (SQL, parameters, what runs in memory) instead of running it.") var explain = false
     @Flag(help: "List the diary entries that match (one row per entry) instead of items.") var diaryEntries = false
+    @Flag(help: "Keep running: print each update to the listing as it happens (a live query).") var watch = false
+    @Option(help: "With --watch: coalesce the updates of this many seconds into one line per item (default 0: no delay).")
+    var batchInterval: Double?
 
     func validate() throws {
         if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more") }
+        if watch && (print0 || explain || limit != nil) { throw ValidationError("--watch cannot be combined with --print0, --explain or --limit") }
+        if batchInterval != nil && !watch { throw ValidationError("--batch-interval needs --watch") }
+        if let batchInterval, !(0...3600).contains(batchInterval) { throw ValidationError("--batch-interval must be between 0 and 3600 seconds") }
         if json && print0 { throw ValidationError("--json and --print0 cannot be combined") }
         for name in requestedAttributes ?? [] where subject.attribute(named: name) == nil {
             let known = subject.attributes.map(\.name).joined(separator: ", ")
@@ -49,6 +59,7 @@ struct ListCommand: AsyncParsableCommand {
 
     func run() async throws {
         let connection = try Connection(options)
+        if watch { return try await runWatching(connection) }
         let response = try await Connection.reportingErrors { () async throws(DaemonClientError) in
             do throws(DaemonClientError) {
                 return try await connection.client.post(subject.route, body: request, as: QueryResponse.self)
@@ -58,6 +69,24 @@ struct ListCommand: AsyncParsableCommand {
         }
         if explain { return Output.line(response.explanation ?? "") }
         try ListingPrinter(attributes: shownAttributes).print(response.items, json: json, print0: print0)
+    }
+
+    /// `--watch`: the gathered listing, then one line per update until ubqd ends the stream.
+    private func runWatching(_ connection: Connection) async throws {
+        let request = WatchRequest(
+            predicate: predicate, containers: containers, scope: scope, sort: self.request.sort, attributes: shownAttributes,
+            batchInterval: batchInterval)
+        var printer = WatchPrinter(attributes: shownAttributes, json: json)
+        try await Connection.reportingErrors { () async throws(DaemonClientError) in
+            do throws(DaemonClientError) {
+                try await connection.client.streamLines(Route.watch, body: request) { printer.handle($0) }
+            } catch where error.apiError?.error == "parse" {
+                throw DaemonClientError(.rejected, "cannot parse the predicate:\n\(error.message)")
+            }
+        }
+        // The stream never ends by itself: ubqd always says why it ended it.
+        Output.error("ubqd ended the watch: \(printer.closedReason ?? "the stream ended without a reason; see ubqd's log")")
+        throw ExitCode(1)
     }
 
     private var requestedAttributes: [String]? {

@@ -75,6 +75,15 @@ final class DaemonHarness: @unchecked Sendable {
         (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
     }
 
+    /// Waits until the daemon's log says `text` (an event the daemon reports only there).
+    func waitForLog(_ text: String, timeout: Duration = .seconds(60)) throws {
+        let deadline = ContinuousClock.now + timeout
+        while !log().contains(text) {
+            guard ContinuousClock.now < deadline else { throw HarnessError("ubqd never logged \"\(text)\" within \(timeout); log:\n\(log())") }
+            usleep(50_000)
+        }
+    }
+
     /// Runs `ubq` with the harness's environment.
     @discardableResult
     func ubq(_ arguments: [String]) throws -> CommandResult {

@@ -22,25 +22,55 @@ final class NotifySocket: @unchecked Sendable {
 
     deinit { close(fd) }
 
-    /// Waits until a message containing `field` arrives (or `timeout` passes) and returns it.
+    /// Waits until a message containing `field` arrives (or `timeout` passes) and returns
+    /// it; a message that already arrived counts.
     func waitFor(_ field: String, timeout: Duration = .seconds(60)) throws -> String {
-        if let seen = messages.first(where: { $0.split(separator: "\n").contains { $0.hasPrefix(field) } }) { return seen }
+        if let seen = messages.first(where: { Self.message($0, has: field) }) { return seen }
+        return try waitForNew(field, timeout: timeout)
+    }
+
+    /// Waits for the next message containing `field` that has not arrived yet.
+    func waitForNew(_ field: String, timeout: Duration) throws -> String {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&poller, 1, 100) > 0 else { continue }
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            let n = recv(fd, &buffer, buffer.count, 0)
-            guard n > 0 else { continue }
-            let message = String(decoding: buffer.prefix(n), as: UTF8.self)
-            messages.append(message)
-            if message.split(separator: "\n").contains(where: { $0.hasPrefix(field) }) { return message }
+            guard let message = receive(pollMilliseconds: 100) else { continue }
+            if Self.message(message, has: field) { return message }
         }
         throw HarnessError("no \(field) from ubqd within \(timeout); got: \(messages)")
+    }
+
+    private func receive(pollMilliseconds: Int32) -> String? {
+        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&poller, 1, pollMilliseconds) > 0 else { return nil }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let n = recv(fd, &buffer, buffer.count, 0)
+        guard n > 0 else { return nil }
+        let message = String(decoding: buffer.prefix(n), as: UTF8.self)
+        messages.append(message)
+        return message
+    }
+
+    private static func message(_ message: String, has field: String) -> Bool {
+        message.split(separator: "\n").contains { $0.hasPrefix(field) }
     }
 }
 
 struct HarnessError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
+}
+
+extension NotifySocket {
+    /// Waits until `count` messages containing `field` have arrived; returns their arrival times.
+    func waitForMessages(_ field: String, count: Int, timeout: Duration = .seconds(60)) throws -> [ContinuousClock.Instant] {
+        var arrivals: [ContinuousClock.Instant] = []
+        let deadline = ContinuousClock.now + timeout
+        while arrivals.count < count {
+            let remaining = deadline - ContinuousClock.now
+            guard remaining > .zero else { throw HarnessError("only \(arrivals.count) of \(count) \(field) messages within \(timeout)") }
+            _ = try waitForNew(field, timeout: remaining)
+            arrivals.append(.now)
+        }
+        return arrivals
+    }
 }
