@@ -49,7 +49,7 @@ class Device:
         self.base = base
         self.env = dict(os.environ, UBQ_ROOT=f"{base}/root", UBQ_STATE_DIR=f"{base}/state",
                         UBQ_RUNTIME_DIR=f"{base}/run", UBQ_MIRROR=mirror, XDG_CONFIG_HOME=f"{base}/config",
-                        UBQ_LOG_LEVEL="warning")
+                        UBQ_LOG_LEVEL=os.environ.get("BENCH_LOG_LEVEL", "warning"))
         self.env.pop("NOTIFY_SOCKET", None)
         self.documents = f"{base}/root/{CONTAINER}/Documents"
         os.makedirs(self.documents, exist_ok=True)

@@ -40,12 +40,12 @@ extension MetadataIndex {
                 try Self.update(db, container: container, where: "", [], uploadError: state.uploadError)
                 return
             }
-            // One indexed range per subtree: a burst of many changed paths stays cheap.
+            // Per subtree, the item and the range below it, each an index lookup (an OR of
+            // the two would scan the table: thousands of changed paths would be quadratic).
             for root in roots {
                 let (low, high) = (Data(root.bytes + [0x2F]), Data(root.bytes + [0x30]))
-                try Self.update(
-                    db, container: container, where: "AND (rel = ? OR (rel > ? AND rel < ?))", [Data(root.bytes), low, high],
-                    uploadError: state.uploadError)
+                try Self.update(db, container: container, where: "AND rel = ?", [Data(root.bytes)], uploadError: state.uploadError)
+                try Self.update(db, container: container, where: "AND rel > ? AND rel < ?", [low, high], uploadError: state.uploadError)
             }
         }
     }
