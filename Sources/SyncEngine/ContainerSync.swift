@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import RawPaths
 import MetadataIndex
 import IgnoreRules
 import RawPaths
@@ -15,8 +16,8 @@ public struct PassReport: Sendable {
     public var skipped = 0
     /// Deletions held back until `ubq sync --confirm-deletes`.
     public var heldDeletions = 0
-    /// Files that changed a moment ago, left for the next pass.
-    public var deferred = 0
+    /// Files that changed a moment ago, left for the next pass (container-relative).
+    public var deferred: [RawPath] = []
     public var problems: [String] = []
     /// The ubiquity attributes of the container's items once the pass ended.
     public var indexState: SyncedState?

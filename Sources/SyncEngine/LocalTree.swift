@@ -23,7 +23,7 @@ struct LocalTree {
     var unknown: [RawPath] = []
     var problems: [String] = []
     /// Files left for a later pass because they changed a moment ago.
-    var deferred = 0
+    var deferred: [RawPath] = []
 
     static func nowNanoseconds() -> Int64 {
         var now = timespec()
@@ -60,7 +60,7 @@ struct LocalTree {
         for (relative, status) in found.sorted(by: { $0.key < $1.key }) {
             if status.signature.kind == .file, status.signature.changedNanoseconds > settledBefore {
                 tree.unknown.append(relative)
-                tree.deferred += 1
+                tree.deferred.append(relative)
                 continue
             }
             tree.add(relative, status, containerFolder: containerFolder, base: base)

@@ -48,16 +48,32 @@ public final class SyncDatabase: Sendable {
         }
     }
 
-    /// The base tree of `container`, with the local signature each entry was recorded with.
-    func base(container: String) throws -> [String: BaseRow] {
+    /// The base tree of `container`, or only its entries at or below `roots`, with the
+    /// local signature each entry was recorded with.
+    func base(container: String, under roots: [String]? = nil) throws -> [String: BaseRow] {
         try queue.read { db in
-            let rows = try Row.fetchCursor(db, sql: "SELECT * FROM base WHERE container = ?", arguments: [container])
             var base: [String: BaseRow] = [:]
-            while let row = try rows.next() {
-                if let entry = BaseRow(row) { base[entry.path] = entry }
+            func collect(_ sql: String, _ arguments: StatementArguments) throws {
+                let rows = try Row.fetchCursor(db, sql: "SELECT * FROM base WHERE container = ? " + sql, arguments: [container] + arguments)
+                while let row = try rows.next() {
+                    if let entry = BaseRow(row) { base[entry.path] = entry }
+                }
+            }
+            guard let roots else {
+                try collect("", [])
+                return base
+            }
+            for root in roots {  // each an index lookup: the entry, then the range below it
+                try collect("AND path = ?", [root])
+                try collect("AND path > ? AND path < ?", [root + "/", root + "0"])
             }
             return base
         }
+    }
+
+    /// How many entries the base of `container` has (what the mass-deletion guard compares with).
+    func baseCount(container: String) throws -> Int {
+        try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM base WHERE container = ?", arguments: [container]) ?? 0 }
     }
 
     /// Whether any container has a base: a device that synced before expects its mirror.

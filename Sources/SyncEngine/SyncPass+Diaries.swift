@@ -8,8 +8,10 @@ extension SyncPass {
     /// current version unchanged: the merge is written locally and published with every
     /// merged head as its parent, which ends the conflict on every device.
     func mergeDiaryConflicts(executor: Executor, report: inout PassReport) throws {
-        let base = try database.base(container: container.id)
-        for (path, losers) in container.conflicts.sorted(by: { $0.key < $1.key }) {
+        let conflicts = container.conflicts
+        guard !conflicts.isEmpty else { return }
+        let base = try database.base(container: container.id, under: Array(conflicts.keys))
+        for (path, losers) in conflicts.sorted(by: { $0.key < $1.key }) {
             guard let history = container.histories[path], let winner = history.winner, winner.state?.kind == .file,
                 let agreed = base[path], agreed.entry.version == winner.id, let local = currentLocal(path, agreed)
             else { continue }

@@ -25,13 +25,14 @@ struct SyncPass {
         report.problems += container.readLogs()
         let remote = container.takeRemotelyChanged()
         let roots = scope.map { Array($0.union(remote.map { RawPath($0) })).sorted() }
+        let rootKeys = roots.map { $0.compactMap { SyncPath.key($0) } }
         let executor = Executor(
             containerID: container.id, containerFolder: container.folder,
             store: ContentStore(layout: container.layout, device: container.device), coordinator: coordinator, faults: faults)
         var local = LocalTree()
         var unfinished: Set<String> = []
         for round in 0..<3 {
-            let base = try database.base(container: container.id)
+            let base = try database.base(container: container.id, under: rootKeys)
             local = LocalTree.scan(
                 containerFolder: container.folder, ignore: ignore, base: base, roots: roots, quietNanoseconds: quietNanoseconds)
             if round == 0 {
@@ -39,7 +40,7 @@ struct SyncPass {
                 report.deferred = local.deferred
             }
             var plan = makePlan(local: local, base: base, roots: roots)
-            if !confirmDeletes, let held = deletionGuard.holds(plan: plan, baseCount: base.count) {
+            if !confirmDeletes, let held = try deletionGuard.holds(plan: plan, baseCount: { try database.baseCount(container: container.id) }) {
                 report.heldDeletions = held
                 plan = plan.withoutPublishedDeletions()  // the rest (uploads, downloads) goes ahead
             }
@@ -47,7 +48,7 @@ struct SyncPass {
             unfinished = try execute(plan, local: local, executor: executor, report: &report)
             if report.published == before.published { break }  // nothing new for the others to meet
         }
-        report.indexState = indexState(local: local, unfinished: unfinished, roots: roots)
+        report.indexState = indexState(local: local, unfinished: unfinished, roots: roots, rootKeys: rootKeys)
         do {
             try mergeDiaryConflicts(executor: executor, report: &report)
         } catch let error as SyncError where error.code == .changedMeanwhile {
@@ -125,9 +126,9 @@ struct SyncPass {
     }
 
     /// The ubiquity attributes after the pass: what is on disk and agreed is uploaded.
-    private func indexState(local: LocalTree, unfinished: Set<String>, roots: [RawPath]?) -> SyncedState {
+    private func indexState(local: LocalTree, unfinished: Set<String>, roots: [RawPath]?, rootKeys: [String]?) -> SyncedState {
         var uploaded = local.entries.filter { !unfinished.contains($0.key) }.map(\.value.rawPath)
-        let base = (try? database.base(container: container.id)) ?? [:]
+        let base = (try? database.base(container: container.id, under: rootKeys)) ?? [:]
         for path in unfinished where local.entries[path] == nil && base[path]?.entry.state != nil {
             uploaded.append(RawPath(path))  // arrived from the mirror during this pass
         }
@@ -171,10 +172,11 @@ public struct DeletionGuard: Sendable {
         self.minimum = minimum
     }
 
-    /// The number of deletions held, or nil when the plan may go ahead.
-    func holds(plan: SyncPlan, baseCount: Int) -> Int? {
+    /// The number of deletions held, or nil when the plan may go ahead. `baseCount` (the
+    /// container's size) is asked only when there are enough deletions to matter.
+    func holds(plan: SyncPlan, baseCount: () throws -> Int) rethrows -> Int? {
         let deletions = plan.deletionCount
-        guard deletions >= minimum, Double(deletions) > share * Double(max(baseCount, 1)) else { return nil }
+        guard deletions >= minimum, Double(deletions) > share * Double(max(try baseCount(), 1)) else { return nil }
         return deletions
     }
 }

@@ -71,7 +71,7 @@ public struct Daemon {
             database: try SyncDatabase(path: settings.stateDirectory + "/sync.sqlite"),
             ignore: IgnoreCatalog(layout: ContainerLayout(root: root), extraPatterns: settings.ignorePatterns, logger: logger),
             coordinator: try FileCoordinator(lockDirectory: URL(fileURLWithPath: settings.runtimeDirectory + "/locks")),
-            quietMilliseconds: max(settings.settleMilliseconds, 100), logger: logger)
+            quietMilliseconds: settings.settleMilliseconds, logger: logger)
         engine.index = index
         logger.info("syncing with \(mirror) as device \(engine.device.id) (\(engine.device.name))")
         return SyncService(worker: SyncWorker(engine: engine), layout: ContainerLayout(root: root), pollInterval: .milliseconds(100), logger: logger)

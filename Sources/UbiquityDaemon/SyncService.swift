@@ -63,18 +63,27 @@ final class SyncService: Service {
     }
 
     func run() async throws {
-        var retryDeferred = false
         var lastFullPass = ContinuousClock.now
         while !Task.isShuttingDownGracefully {
             var pending = takePending()
-            if ContinuousClock.now - lastFullPass > fullPassInterval || retryDeferred { pending.needsFullPass = true }
+            if ContinuousClock.now - lastFullPass > fullPassInterval { pending.needsFullPass = true }
             let news = try await worker.run { $0.mirrorHasNews() }
             if pending.needsFullPass || !pending.paths.isEmpty || news {
                 let reports = try await pass(pending, confirmDeletes: false, settled: false)
                 if pending.needsFullPass { lastFullPass = ContinuousClock.now }
-                retryDeferred = reports.values.contains { $0.deferred > 0 }
+                retryLater(reports)
             }
             try? await Task.sleep(for: pollInterval)
+        }
+    }
+
+    /// Files a pass left because they changed a moment ago are looked at again next time
+    /// (only they: one busy file must not turn every pass into a full one).
+    private func retryLater(_ reports: [ContainerID: PassReport]) {
+        changes.withLock { pending in
+            for (container, report) in reports where !report.deferred.isEmpty {
+                pending.paths[container, default: []].formUnion(report.deferred)
+            }
         }
     }
 
@@ -83,7 +92,7 @@ final class SyncService: Service {
     func passNow(confirmDeletes: Bool, full: Bool) async throws {
         var pending = takePending()
         pending.needsFullPass = pending.needsFullPass || full
-        _ = try await pass(pending, confirmDeletes: confirmDeletes, settled: true)
+        retryLater(try await pass(pending, confirmDeletes: confirmDeletes, settled: true))
     }
 
     private func takePending() -> PendingChanges {
