@@ -28,3 +28,7 @@ int ubq_file_status_at(int dirfd, const char *path, ubq_file_status *status) {
 int ubq_syncfs(int fd) {
     return syncfs(fd);
 }
+
+long ubq_copy_file_range(int in_fd, int out_fd, unsigned long length) {
+    return (long)copy_file_range(in_fd, NULL, out_fd, NULL, length, 0);
+}

@@ -20,7 +20,11 @@ struct ContentStore {
     /// `store/incoming/` without syncing it (`commit` does, for a whole batch). Nil when the
     /// store already has it. Throws `changedMeanwhile` if the file changed since the scan
     /// (the bytes read now hash otherwise): nothing is staged then.
-    func stage(path: String, expected: ContentHashing.Result) throws(SyncError) -> StagedObject? {
+    ///
+    /// A large file whose signature (`scanned`) is known is copied in the kernel
+    /// (copy_file_range: a reflink where the filesystem can) instead of read and hashed
+    /// again; its signature before and after the copy proves it did not change meanwhile.
+    func stage(path: String, expected: ContentHashing.Result, scanned: LocalSignature?) throws(SyncError) -> StagedObject? {
         if contains(expected.sha256, size: expected.size) { return nil }
         try Sys.makeFolders(layout.incoming)
         let staging = "\(layout.incoming)/\(device).\(UInt64.random(in: 0...UInt64.max)).part"
@@ -29,7 +33,12 @@ struct ContentStore {
         let result: ContentHashing.Result
         do {
             result = try DurableFile.write(staging, mode: 0o444, sync: false) { fd throws(SyncError) in
-                try ContentHashing.stream(from: source, path: path, to: fd, destinationPath: staging)
+                if let scanned, expected.size >= Self.kernelCopyThreshold, Self.signature(source) == scanned,
+                    try Self.kernelCopy(from: source, to: fd, length: expected.size, path: path), Self.signature(source) == scanned
+                {
+                    return expected
+                }
+                return try ContentHashing.stream(from: source, path: path, to: fd, destinationPath: staging)
             }
         } catch {
             unlink(staging)
@@ -40,6 +49,32 @@ struct ContentStore {
             throw SyncError(.changedMeanwhile, "\(path) changed while it was uploaded; it will be uploaded once it settles")
         }
         return StagedObject(staging: staging, object: layout.object(expected.sha256))
+    }
+
+    /// Files from this size up are copied in the kernel when their signature vouches for them.
+    static let kernelCopyThreshold: Int64 = 1 << 20
+
+    private static func signature(_ fd: Int32) -> LocalSignature? {
+        var info = stat()
+        return fstat(fd, &info) == 0 ? LocalSignature(stat: info) : nil
+    }
+
+    /// Copies `length` bytes with copy_file_range; false (nothing copied) where the
+    /// filesystems cannot, so the caller streams instead.
+    private static func kernelCopy(from source: Int32, to destination: Int32, length: Int64, path: String) throws(SyncError) -> Bool {
+        var remaining = length
+        while remaining > 0 {
+            let copied = ubq_copy_file_range(source, destination, UInt(min(remaining, 1 << 30)))
+            if copied > 0 {
+                remaining -= Int64(copied)
+                continue
+            }
+            if copied == 0 { throw SyncError(.changedMeanwhile, "\(path) became shorter while it was uploaded") }
+            if errno == EINTR { continue }
+            if remaining == length && [EXDEV, ENOSYS, EINVAL, EOPNOTSUPP].contains(errno) { return false }
+            throw .system("copy_file_range", path)
+        }
+        return true
     }
 
     /// Makes staged objects durable and visible: sync the filesystem, rename each into

@@ -28,7 +28,8 @@ struct Executor {
     ) throws -> VersionRecord? {
         let absolute = containerFolder.appending(local?.rawPath ?? RawPath(path)).readable
         if let state, let content = state.sha256 {
-            if let staged = try store.stage(path: absolute, expected: .init(sha256: content, size: state.size)) { batch.stage(staged) }
+            let expected = ContentHashing.Result(sha256: content, size: state.size)
+            if let staged = try store.stage(path: absolute, expected: expected, scanned: local?.signature) { batch.stage(staged) }
         } else if state == nil, Sys.lstat(absolute) != nil {
             return nil
         }

@@ -1,6 +1,7 @@
 import APIModel
 import RawPaths
 import Foundation
+import Glibc
 import SyncEngine
 import Testing
 
@@ -65,6 +66,33 @@ struct TwoDeviceTests {
         a.sync()
         #expect(a.read("keep.txt") == "v2 from b")
         #expect(b.read("keep.txt") == "v2 from b")
+    }
+
+    @Test func aLargeFileIsCopiedInTheKernelAndArrivesIntact() throws {
+        let scratch = Scratch()
+        let (a, b) = try pair(scratch)
+        var generator = SystemRandomNumberGenerator()
+        let bytes = Data((0..<(3 << 20)).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        try bytes.write(to: URL(fileURLWithPath: a.documents + "/big.bin"))
+        a.sync()
+        b.sync()
+        #expect(FileManager.default.contents(atPath: b.documents + "/big.bin") == bytes)
+    }
+
+    @Test func aDamagedObjectInTheMirrorIsRefusedNotDelivered() throws {
+        let scratch = Scratch()
+        let (a, b) = try pair(scratch)
+        try a.write("note.txt", "the real content")
+        a.sync()
+        let objects = try FileManager.default.subpathsOfDirectory(atPath: a.mirror + "/store/sha256").filter { $0.count > 60 }
+        for object in objects {
+            let path = a.mirror + "/store/sha256/" + object
+            chmod(path, 0o644)
+            try Data("tampered".utf8).write(to: URL(fileURLWithPath: path))
+        }
+        let report = b.sync()
+        #expect(b.read("note.txt") == nil, "a damaged object must not reach the disk")
+        #expect(report.problems.contains { $0.contains("does not hash to its name") }, "\(report.problems)")
     }
 
     @Test func aMirrorThatVanishedPausesAndDeletesNothing() throws {

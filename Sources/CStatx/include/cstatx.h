@@ -28,4 +28,8 @@ int ubq_file_status_at(int dirfd, const char *path, ubq_file_status *status);
 /// durable with one call instead of an fsync each.
 int ubq_syncfs(int fd);
 
+/// copy_file_range(2) from the current offsets: an in-kernel copy (a reflink on btrfs and
+/// XFS), hidden by Glibc's Swift module like syncfs.
+long ubq_copy_file_range(int in_fd, int out_fd, unsigned long length);
+
 #endif
