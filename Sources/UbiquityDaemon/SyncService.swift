@@ -70,7 +70,7 @@ final class SyncService: Service {
             let news = try await worker.run { $0.mirrorHasNews() }
             if pending.needsFullPass || !pending.paths.isEmpty || news {
                 let reports = try await pass(pending, confirmDeletes: false, settled: false)
-                if pending.needsFullPass { lastFullPass = ContinuousClock.now }
+                if pending.needsFullPass { lastFullPass = ContinuousClock.now }  // (a pass made full by its size does not count)
                 retryLater(reports)
             }
             try? await Task.sleep(for: pollInterval)
@@ -102,9 +102,14 @@ final class SyncService: Service {
         }
     }
 
+    /// Above this many changed paths a full pass is cheaper than looking each one up
+    /// (after a large download, say): one walk instead of thousands of lookups.
+    static let largestScope = 2_000
+
     private func pass(_ pending: PendingChanges, confirmDeletes: Bool, settled: Bool) async throws -> [ContainerID: PassReport] {
         let ignoreChanges = pending.ignoreRulesChanged
-        let scope = pending.needsFullPass ? nil : pending.paths
+        let tooMany = pending.paths.values.contains { $0.count > Self.largestScope }
+        let scope = pending.needsFullPass || tooMany ? nil : pending.paths
         return try await worker.run { engine in
             for container in ignoreChanges { engine.ignoreRulesChanged(container) }
             return engine.passAll(confirmDeletes: confirmDeletes, settled: settled, changed: scope)
