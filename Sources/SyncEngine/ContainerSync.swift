@@ -21,6 +21,9 @@ public struct PassReport: Sendable {
     public var problems: [String] = []
     /// The ubiquity attributes of the container's items once the pass ended.
     public var indexState: SyncedState?
+    /// Some action failed (other than finding the disk changed): the next pass looks at
+    /// everything, since what changed may not be reported again.
+    public var incomplete = false
 
     public var changedAnything: Bool { published + applied + adopted + merged > 0 }
 

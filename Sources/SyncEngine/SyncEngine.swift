@@ -25,6 +25,8 @@ public final class SyncEngine: @unchecked Sendable {
     /// Where the ubiquity attributes go after each pass (the daemon's metadata index).
     public var index: MetadataIndex?
     private var containers: [ContainerID: ContainerSync] = [:]
+    /// Containers whose last pass failed or was cut short: their next pass is full.
+    private var needsFullPass: Set<ContainerID> = []
     private let statusLock = NSLock()
     private var statuses: [ContainerID: ContainerSyncStatus] = [:]
 
@@ -72,11 +74,12 @@ public final class SyncEngine: @unchecked Sendable {
         } catch {
             logger.warning("\(error)")
             updateAll { $0.pause("\(error)") }
+            needsFullPass.formUnion(containers.keys)  // the changes noted meanwhile are not kept
             return [:]
         }
         var reports: [ContainerID: PassReport] = [:]
         for (id, container) in containers.sorted(by: { $0.key.identifier < $1.key.identifier }) {
-            let scope = changed.map { $0[id] ?? [] }
+            let scope = needsFullPass.remove(id) == nil ? changed.map { $0[id] ?? [] } : nil
             reports[id] = pass(container, id: id, confirmDeletes: confirmDeletes, quietNanoseconds: settled ? 0 : quietNanoseconds, scope: scope)
         }
         return reports
@@ -90,6 +93,7 @@ public final class SyncEngine: @unchecked Sendable {
             scope: scope)
         do {
             let report = try syncPass.run()
+            if report.incomplete { needsFullPass.insert(id) }
             log(report, container: id)
             let conflicts = container.conflicts.count
             update(id) { $0.finish(report, conflicts: conflicts) }
@@ -99,6 +103,7 @@ public final class SyncEngine: @unchecked Sendable {
             return report
         } catch {
             logger.error("sync of \(id.identifier) failed: \(error)")
+            needsFullPass.insert(id)
             update(id) { $0.fail("\(error)") }
             return PassReport(problems: ["\(error)"])
         }

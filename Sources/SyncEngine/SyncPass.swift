@@ -110,9 +110,11 @@ struct SyncPass {
                 report.skipped += 1
             } catch let error as SyncError where error.isOutOfSpace {
                 report.problems.append("\(error); paused until there is space")
+                report.incomplete = true
                 return unfinished
             } catch {
                 report.problems.append("\(action.path): \(error)")
+                report.incomplete = true
             }
         }
         try flush(batch, done: &done, unfinished: &unfinished)

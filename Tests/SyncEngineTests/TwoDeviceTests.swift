@@ -245,6 +245,23 @@ struct ScopedPassTests {
         #expect(b.tree() == ["x.txt": "x", "y.txt": "y"])
     }
 
+    @Test func changesMadeWhileTheMirrorWasAwayAreSyncedWhenItReturns() throws {
+        let scratch = Scratch()
+        let devices = try scratch.devices("a", "b")
+        let (a, b) = (devices[0], devices[1])
+        try a.write("before.txt", "1")
+        a.sync()
+        let parked = a.mirror + ".unmounted"
+        try FileManager.default.moveItem(atPath: a.mirror, toPath: parked)
+        try a.write("meanwhile.txt", "2")
+        let id = TestDevice.containerID
+        _ = a.engine.passAll(changed: [id: [RawPath("Documents/meanwhile.txt")]])  // paused: the change is not lost
+        try FileManager.default.moveItem(atPath: parked, toPath: a.mirror)
+        _ = a.engine.passAll(changed: [:])  // nothing new reported, but the paused pass is owed
+        b.sync()
+        #expect(b.tree() == ["before.txt": "1", "meanwhile.txt": "2"])
+    }
+
     @Test func aScopedFolderCoversEverythingBelowIt() throws {
         let scratch = Scratch()
         let devices = try scratch.devices("a", "b")
