@@ -40,6 +40,8 @@ final class ContainerSync {
     let layout: MirrorLayout
     let device: String
     private(set) var histories: [String: PathHistory] = [:]
+    /// Paths whose history has unresolved conflicts.
+    private var conflictedPaths: Set<String> = []
     /// Paths other devices changed since the last pass took them (`takeRemotelyChanged`).
     private var remotelyChanged: Set<String> = []
     private var readers: [String: LogReader] = [:]
@@ -90,6 +92,11 @@ final class ContainerSync {
 
     func add(_ record: VersionRecord) {
         histories[record.path, default: PathHistory(path: record.path)].add(record)
+        if histories[record.path]?.conflicts.isEmpty == false {
+            conflictedPaths.insert(record.path)
+        } else {
+            conflictedPaths.remove(record.path)
+        }
     }
 
     /// This device's writer, opened after its own log was read so numbering continues.
@@ -109,11 +116,13 @@ final class ContainerSync {
         return names.filter { $0.hasSuffix(".ndjson") && !$0.hasPrefix(".") }.map { String($0.dropLast(".ndjson".count)) }
     }
 
-    /// Every unresolved conflict: path → the losing versions.
+    /// Every unresolved conflict: path → the losing versions. Kept up to date as records
+    /// arrive, so a pass over a few paths does not look at every history.
     var conflicts: [String: [VersionRecord]] {
-        histories.compactMapValues { history in
-            let conflicts = history.conflicts
-            return conflicts.isEmpty ? nil : conflicts
+        var found: [String: [VersionRecord]] = [:]
+        for path in conflictedPaths {
+            if let losers = histories[path]?.conflicts, !losers.isEmpty { found[path] = losers }
         }
+        return found
     }
 }

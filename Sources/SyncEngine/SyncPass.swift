@@ -64,8 +64,9 @@ struct SyncPass {
         if let roots {
             let keys = roots.compactMap { SyncPath.key($0) }
             paths.formUnion(keys)
+            // The base holds what this device had below the roots, and the roots include
+            // every path another device changed: no need to search all the histories.
             paths.formUnion(Self.paths(in: trees.base.keys, under: keys))
-            paths.formUnion(Self.paths(in: trees.histories.keys, under: keys))
         } else {
             paths.formUnion(trees.base.keys)
             paths.formUnion(trees.histories.keys)
