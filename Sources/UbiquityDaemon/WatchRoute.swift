@@ -20,7 +20,7 @@ extension APIRoutes {
         guard interval >= 0, interval <= Self.maximumBatchInterval else {
             return JSONResponse.error(.badRequest, APIError(error: "batch-interval", message: "batchInterval must be between 0 and \(Int(Self.maximumBatchInterval)) seconds, not \(interval)"))
         }
-        try await sync()
+        try await waitForWatcher()
         let channel = context.channel
         let (subscriber, gatheredCount) = try await pipeline.subscribe(plan, capacity: liveQueryCapacity) { channel.close(promise: nil) }
         channel.closeFuture.whenComplete { [outbox = subscriber.outbox] _ in outbox.end(.failed("the client disconnected")) }
