@@ -6,7 +6,7 @@ import SyncEngine
 /// thread-safe, and its file coordination blocks, which must not happen on Swift's
 /// cooperative threads.
 final class SyncWorker: Sendable {
-    nonisolated(unsafe) private let engine: SyncEngine
+    private let engine: SyncEngine
     private let queue = DispatchQueue(label: "ubqd.sync")
 
     init(engine: SyncEngine) {
