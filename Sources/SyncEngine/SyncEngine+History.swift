@@ -69,14 +69,31 @@ extension SyncEngine {
         return history
     }
 
-    /// Puts `record`'s content at its path on disk, atomically.
+    /// Puts `record`'s content at its path on disk, atomically, under a coordinated write
+    /// (a document open in an app is saved or released first).
     private func writeLocal(_ record: VersionRecord, container: ContainerSync) throws(SyncError) {
         guard let state = record.state, state.kind == .file, let content = state.sha256 else { return }
         let absolute = container.folder.appending(record.path).readable
         let staging = DurableFile.stagingPath(beside: absolute)
         try ContentStore(layout: layout, device: device.id).fetch(content, to: staging, mode: mode_t(state.mode))
-        try Sys.rename(staging, absolute)
+        do {
+            try coordinatedWrite(absolute) { () throws(SyncError) in try Sys.rename(staging, absolute) }
+        } catch {
+            unlink(staging)
+            throw error
+        }
         try Sys.fsyncFolder(Sys.parent(of: absolute))
+    }
+
+    private func coordinatedWrite(_ absolute: String, _ body: () throws(SyncError) -> Void) throws(SyncError) {
+        guard let coordinator else { return try body() }
+        do {
+            try coordinator.coordinate(writingItemAt: URL(fileURLWithPath: absolute), timeout: .seconds(30)) { _ in try body() }
+        } catch let error as SyncError {
+            throw error
+        } catch {
+            throw SyncError(.changedMeanwhile, "\(absolute): could not coordinate the write: \(error)")
+        }
     }
 
     private func copyBeside(_ loser: VersionRecord, container: ContainerSync) throws(SyncError) {

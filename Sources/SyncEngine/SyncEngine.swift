@@ -16,7 +16,7 @@ public final class SyncEngine: @unchecked Sendable {
     public let device: (id: String, name: String)
     let database: SyncDatabase
     private let ignore: IgnoreCatalog
-    private let coordinator: FileCoordinator?
+    let coordinator: FileCoordinator?
     private let logger: Logger
     private let deletionGuard: DeletionGuard
     private let quietNanoseconds: Int64
