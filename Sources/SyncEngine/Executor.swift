@@ -47,7 +47,7 @@ struct Executor {
         let content = try store.store(bytes: bytes)
         let state = EntryState.file(sha256: content.sha256, size: content.size, mode: mode)
         let absolute = containerFolder.appending(local.rawPath).readable
-        let outcome = try coordinatedWrite(absolute) { () throws -> Outcome in
+        let outcome = try coordinator.write(absolute) { () throws -> Outcome in
             guard Self.unchanged(absolute, since: local) else { return .skipped("\(absolute) changed since it was read") }
             try DurableFile.replace(absolute, with: bytes, mode: mode_t(mode))
             return .done
@@ -70,7 +70,7 @@ struct Executor {
     func apply(_ version: VersionRecord, expected: LocalEntry?, movedFromLocal: LocalEntry?, batch: ChangeBatch) throws -> Outcome {
         let raw = expected?.rawPath ?? RawPath(version.path)
         let absolute = containerFolder.appending(raw).readable
-        let outcome = try coordinatedWrite(absolute) { () throws -> Outcome in
+        let outcome = try coordinator.write(absolute) { () throws -> Outcome in
             guard Self.unchanged(absolute, since: expected) else { return .skipped("\(absolute) changed since it was read") }
             try Sys.makeFolders(Sys.parent(of: absolute))
             switch version.state {
@@ -144,11 +144,6 @@ struct Executor {
         guard let expected else { return false }
         if expected.state.kind == .folder { return info.st_mode & S_IFMT == S_IFDIR }
         return LocalSignature(stat: info) == expected.signature
-    }
-
-    private func coordinatedWrite(_ absolute: String, _ body: () throws -> Outcome) throws -> Outcome {
-        guard let coordinator else { return try body() }
-        return try coordinator.coordinate(writingItemAt: URL(fileURLWithPath: absolute), timeout: .seconds(30)) { _ in try body() }
     }
 
     static func nowMilliseconds() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }

@@ -77,23 +77,15 @@ extension SyncEngine {
         let staging = DurableFile.stagingPath(beside: absolute)
         try ContentStore(layout: layout, device: device.id).fetch(content, to: staging, mode: mode_t(state.mode))
         do {
-            try coordinatedWrite(absolute) { () throws(SyncError) in try Sys.rename(staging, absolute) }
-        } catch {
+            try coordinator.write(absolute) { try Sys.rename(staging, absolute) }
+        } catch let error as SyncError {
             unlink(staging)
             throw error
-        }
-        try Sys.fsyncFolder(Sys.parent(of: absolute))
-    }
-
-    private func coordinatedWrite(_ absolute: String, _ body: () throws(SyncError) -> Void) throws(SyncError) {
-        guard let coordinator else { return try body() }
-        do {
-            try coordinator.coordinate(writingItemAt: URL(fileURLWithPath: absolute), timeout: .seconds(30)) { _ in try body() }
-        } catch let error as SyncError {
-            throw error
         } catch {
+            unlink(staging)
             throw SyncError(.changedMeanwhile, "\(absolute): could not coordinate the write: \(error)")
         }
+        try Sys.fsyncFolder(Sys.parent(of: absolute))
     }
 
     private func copyBeside(_ loser: VersionRecord, container: ContainerSync) throws(SyncError) {
