@@ -71,10 +71,18 @@ final class ChangeBatch {
     }
 }
 
-/// A base change waiting for its batch: the new base of `path` (nil: none) and its journal line.
+/// A base change waiting for its batch: the new base of `path` and its journal line.
 struct BaseCommit {
     var path: String
-    var row: BaseRow?
+    var row: BaseRow
     var action: String
     var version: VersionID
+
+    /// `path` is in sync at `version`, whose state the disk holds with `signature`.
+    init(_ action: String, path: String, version: VersionID, state: EntryState?, signature: LocalSignature?) {
+        self.path = path
+        row = BaseRow(path: path, entry: BaseEntry(version: version, state: state), signature: signature)
+        self.action = action
+        self.version = version
+    }
 }

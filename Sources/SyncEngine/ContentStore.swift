@@ -26,8 +26,7 @@ struct ContentStore {
     /// again; its signature before and after the copy proves it did not change meanwhile.
     func stage(path: String, expected: ContentHashing.Result, scanned: LocalSignature?) throws(SyncError) -> StagedObject? {
         if contains(expected.sha256, size: expected.size) { return nil }
-        try Sys.makeFolders(layout.incoming)
-        let staging = "\(layout.incoming)/\(device).\(UInt64.random(in: 0...UInt64.max)).part"
+        let staging = try newStagingPath()
         let source = try Sys.open(path, O_RDONLY | O_NOFOLLOW)
         defer { close(source) }
         let result: ContentHashing.Result
@@ -49,6 +48,12 @@ struct ContentStore {
             throw SyncError(.changedMeanwhile, "\(path) changed while it was uploaded; it will be uploaded once it settles")
         }
         return StagedObject(staging: staging, object: layout.object(expected.sha256))
+    }
+
+    /// A fresh name in `store/incoming/`, prefixed by this device's id (only it writes there).
+    private func newStagingPath() throws(SyncError) -> String {
+        try Sys.makeFolders(layout.incoming)
+        return "\(layout.incoming)/\(device).\(UInt64.random(in: 0...UInt64.max)).part"
     }
 
     /// Files from this size up are copied in the kernel when their signature vouches for them.
@@ -129,18 +134,14 @@ struct ContentStore {
     func store(bytes: [UInt8]) throws(SyncError) -> ContentHashing.Result {
         let result = ContentHashing.Result(sha256: ContentHashing.hex(SHA256.hash(data: bytes)), size: Int64(bytes.count))
         if contains(result.sha256, size: result.size) { return result }
-        try Sys.makeFolders(layout.incoming)
-        let staging = "\(layout.incoming)/\(device).\(UInt64.random(in: 0...UInt64.max)).part"
+        let staging = try newStagingPath()
         do {
-            try DurableFile.write(staging, mode: 0o444) { fd throws(SyncError) in try Sys.writeAll(fd, bytes, path: staging) }
+            try DurableFile.write(staging, mode: 0o444, sync: false) { fd throws(SyncError) in try Sys.writeAll(fd, bytes, path: staging) }
         } catch {
             unlink(staging)
             throw error
         }
-        let object = layout.object(result.sha256)
-        try Sys.makeFolders(Sys.parent(of: object))
-        try Sys.rename(staging, object)
-        try Sys.fsyncFolder(Sys.parent(of: object))
+        try commit([StagedObject(staging: staging, object: layout.object(result.sha256))])
         return result
     }
 }

@@ -36,8 +36,7 @@ struct Executor {
         let record = VersionRecord(
             id: batch.nextID(), path: path, parents: parents, state: state, time: Self.nowMilliseconds(), movedFrom: movedFrom)
         batch.record(record, base: BaseCommit(
-            path: path, row: BaseRow(path: path, entry: BaseEntry(version: record.id, state: state), signature: local?.signature),
-            action: state == nil ? "publish-delete" : "publish", version: record.id))
+            state == nil ? "publish-delete" : "publish", path: path, version: record.id, state: state, signature: local?.signature))
         return record
     }
 
@@ -55,15 +54,11 @@ struct Executor {
         guard outcome == .done else { throw SyncError(.changedMeanwhile, "\(absolute) changed while its conflict was merged") }
         let record = VersionRecord(id: batch.nextID(), path: path, parents: parents, state: state, time: Self.nowMilliseconds())
         let signature = Sys.lstat(absolute).map(LocalSignature.init(stat:))
-        batch.record(record, base: BaseCommit(
-            path: path, row: BaseRow(path: path, entry: BaseEntry(version: record.id, state: state), signature: signature),
-            action: "merge", version: record.id))
+        batch.record(record, base: BaseCommit("merge", path: path, version: record.id, state: state, signature: signature))
     }
 
     func adopt(_ path: String, version: VersionID, state: EntryState?, local: LocalEntry?, batch: ChangeBatch) {
-        batch.commit(BaseCommit(
-            path: path, row: BaseRow(path: path, entry: BaseEntry(version: version, state: state), signature: local?.signature),
-            action: "adopt", version: version))
+        batch.commit(BaseCommit("adopt", path: path, version: version, state: state, signature: local?.signature))
     }
 
     /// Makes the disk hold `version`'s state at its path, if the disk still holds `expected`.
@@ -83,9 +78,8 @@ struct Executor {
         try faults?.checkpoint("apply: disk written, base not committed")
         let signature = version.state == nil ? nil : Sys.lstat(absolute).map(LocalSignature.init(stat:))
         batch.commit(BaseCommit(
-            path: version.path,
-            row: BaseRow(path: version.path, entry: BaseEntry(version: version.id, state: version.state), signature: signature),
-            action: version.state == nil ? "delete-local" : "download", version: version.id))
+            version.state == nil ? "delete-local" : "download", path: version.path, version: version.id, state: version.state,
+            signature: signature))
         return .done
     }
 

@@ -81,31 +81,17 @@ public final class SyncDatabase: Sendable {
         try queue.read { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM base)") ?? false }
     }
 
-    /// Records that `path` is in sync at `entry` (nil removes it), with its journal line,
-    /// in one transaction.
-    func commit(container: String, path: String, entry: BaseRow?, action: String, version: VersionID) throws {
-        try commit(container: container, [BaseCommit(path: path, row: entry, action: action, version: version)])
-    }
-
-    /// Records many base changes, each with its journal line, in one transaction.
+    /// Records base changes, each replacing the path's row, with its journal line, in
+    /// one transaction.
     func commit(container: String, _ commits: [BaseCommit]) throws {
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         try queue.write { db in
             for commit in commits {
                 try db.execute(sql: "DELETE FROM base WHERE container = ? AND path = ?", arguments: [container, commit.path])
-                if let row = commit.row { try row.insert(db, container: container) }
+                try commit.row.insert(db, container: container)
                 try db.execute(
                     sql: "INSERT INTO journal(time, container, path, action, version) VALUES (?, ?, ?, ?, ?)",
                     arguments: [now, container, commit.path, commit.action, commit.version.description])
-            }
-        }
-    }
-
-    /// The last `limit` journal lines, newest first.
-    public func journal(limit: Int) throws -> [(time: Int64, container: String, path: String, action: String, version: String)] {
-        try queue.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM journal ORDER BY id DESC LIMIT ?", arguments: [limit]).map {
-                ($0["time"], $0["container"], $0["path"], $0["action"], $0["version"])
             }
         }
     }

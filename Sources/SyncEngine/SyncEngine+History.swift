@@ -40,7 +40,7 @@ extension SyncEngine {
         case .current: break
         case .version(let version):
             guard let record = history.records[version], record.state != nil else {
-                throw SyncError(.changedMeanwhile, "\(path) has no version \(version) with content; see `ubq versions`")
+                throw SyncError(.unknownItem, "\(path) has no version \(version) with content; see `ubq versions`")
             }
             kept = record
         case .all:
@@ -54,17 +54,17 @@ extension SyncEngine {
     public func restore(container id: ContainerID, path: String, version: VersionID) throws(SyncError) {
         let history = try history(id, path)
         guard let record = history.records[version], record.state != nil, let container = container(id) else {
-            throw SyncError(.changedMeanwhile, "\(path) has no version \(version) with content; see `ubq versions`")
+            throw SyncError(.unknownItem, "\(path) has no version \(version) with content; see `ubq versions`")
         }
         try writeLocal(record, container: container)
         passAll()
     }
 
     private func history(_ id: ContainerID, _ path: String) throws(SyncError) -> PathHistory {
-        guard let container = container(id) else { throw SyncError(.changedMeanwhile, "no container \(id.identifier)") }
+        guard let container = container(id) else { throw SyncError(.unknownItem, "no container \(id.identifier)") }
         _ = container.readLogs()
         guard let history = container.histories[path] else {
-            throw SyncError(.changedMeanwhile, "\(path) has no versions in \(id.identifier) (paths are relative to the container folder, e.g. Documents/notes.txt)")
+            throw SyncError(.unknownItem, "\(path) has no versions in \(id.identifier) (paths are relative to the container folder, e.g. Documents/notes.txt)")
         }
         return history
     }
@@ -108,9 +108,8 @@ extension SyncEngine {
             let absolute = container.folder.appending(kept.path).readable
             let signature = Sys.lstat(absolute).map(LocalSignature.init(stat:))
             try database.commit(
-                container: id.identifier, path: kept.path,
-                entry: BaseRow(path: kept.path, entry: BaseEntry(version: record.id, state: kept.state), signature: signature),
-                action: "resolve", version: record.id)
+                container: id.identifier,
+                [BaseCommit("resolve", path: kept.path, version: record.id, state: kept.state, signature: signature)])
         } catch let error as SyncError {
             throw error
         } catch {

@@ -12,6 +12,8 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
         case corruptMirror
         /// The disk changed between planning and committing: the step is retried next pass.
         case changedMeanwhile
+        /// A container, path or version the caller named does not exist.
+        case unknownItem
     }
 
     public var code: Code

@@ -90,7 +90,7 @@ struct SyncRoutes: Sendable {
         do {
             return try ContainerID(item.container)
         } catch {
-            throw SyncError(.changedMeanwhile, "\(item.container) is not a container id: \(error)")
+            throw SyncError(.unknownItem, "\(item.container) is not a container id: \(error)")
         }
     }
 }

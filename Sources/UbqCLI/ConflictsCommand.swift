@@ -2,6 +2,7 @@ import APIModel
 import ArgumentParser
 import CommandLineSettings
 import DaemonClient
+import UbiquitySettings
 
 struct ConflictsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -20,16 +21,13 @@ struct ConflictsCommand: AsyncParsableCommand {
         if json { return try Output.json(conflicts) }
         guard !conflicts.isEmpty else { return Output.line("no conflicts") }
         for conflict in conflicts {
-            Output.line("\(connection.settings.root)/\(ContainerFolder.name(conflict.container))/\(conflict.path)")
+            let folder = (try? ContainerID(conflict.container))?.folderName ?? conflict.container
+            Output.line("\(connection.settings.root)/\(folder)/\(conflict.path)")
             for version in [conflict.current] + conflict.others {
                 Output.line("  " + VersionRow.text(version))
             }
         }
     }
-}
-
-enum ContainerFolder {
-    static func name(_ identifier: String) -> String { identifier.replacingOccurrences(of: ".", with: "~") }
 }
 
 enum VersionRow {

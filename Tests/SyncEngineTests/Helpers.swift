@@ -1,7 +1,4 @@
 @testable import SyncEngine
-import SyncPlanning
-
-func VersionIDText(_ text: String) -> VersionID? { VersionID(text) }
 
 enum ConflictNameForTests {
     /// 2026-11-22T12:00:00Z.

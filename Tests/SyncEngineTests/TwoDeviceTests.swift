@@ -3,6 +3,7 @@ import RawPaths
 import Foundation
 import Glibc
 import SyncEngine
+import SyncPlanning
 import Testing
 
 @Suite("Sync between devices through one mirror")
@@ -193,7 +194,7 @@ struct ResolutionTests {
         let scratch = Scratch()
         let (a, b) = try conflicted(scratch)
         let loser = try #require(a.engine.conflicts().first?.others.first)
-        try b.engine.resolve(container: TestDevice.containerID, path: "Documents/doc.txt", keep: .version(try #require(VersionIDText(loser.id))))
+        try b.engine.resolve(container: TestDevice.containerID, path: "Documents/doc.txt", keep: .version(try #require(VersionID(loser.id))))
         b.sync()
         a.sync()
         let text = try #require(a.read("doc.txt"))
@@ -210,7 +211,7 @@ struct ResolutionTests {
         try a.write("doc.txt", "second")
         a.sync()
         let first = try #require(try a.engine.versions(container: TestDevice.containerID, path: "Documents/doc.txt").last)
-        try a.engine.restore(container: TestDevice.containerID, path: "Documents/doc.txt", version: try #require(VersionIDText(first.id)))
+        try a.engine.restore(container: TestDevice.containerID, path: "Documents/doc.txt", version: try #require(VersionID(first.id)))
         b.sync()
         #expect(a.read("doc.txt") == "first")
         #expect(b.read("doc.txt") == "first")
