@@ -382,8 +382,15 @@ class Bench:
                     return line.strip()
         return "(no start-up line in the log)"
 
+    def wait_for_content(self, client, started_at):
+        """Seconds from start until the content pass is done (sniffed types, text): READY
+        comes after names and status; `contentPending` in /v1/status counts what is left."""
+        while client.call("GET", "/v1/status").get("contentPending", 0) > 0:
+            time.sleep(0.05)
+        return time.perf_counter() - started_at
+
     def bench_ready(self):
-        fresh, restart = [], []
+        fresh, restart, content = [], [], []
         state = None
         for run in range(self.ready_runs):
             state = os.path.join(self.tmp, f"state-{run}")
@@ -393,6 +400,7 @@ class Bench:
             memory = proc_memory(pid)
             client = Ubqd(self.socket_path)
             status = client.call("GET", "/v1/status")
+            content.append(self.wait_for_content(client, started_at=time.perf_counter() - elapsed))
             client.close()
             log(f"ubqd ready on a fresh index in {fmt_time(elapsed)}; {status.get('items')} items; "
                 f"VmHWM {memory['VmHWM']:.1f} MiB VmRSS {memory['VmRSS']:.1f} MiB")
@@ -418,6 +426,8 @@ class Bench:
                 self.results["rss_restart"] = memory
             else:
                 self.processes.stop(process)
+        self.results["content_fresh"] = statistics.median(content)
+        self.results["content_fresh_all"] = content
         self.results["ready_fresh"] = statistics.median(fresh)
         self.results["ready_fresh_all"] = fresh
         self.results["ready_restart"] = statistics.median(restart)
@@ -652,6 +662,7 @@ class Bench:
         for key, label in (("ready_fresh", "ready, fresh index"), ("ready_restart", "ready, restart (index kept)")):
             ratio = r[key] / walk
             row(label, fmt_time(r[key]), peers, f"{ratio:.1f}x find, {r[key] / crawl:.1f}x wm", "<= 2x find", ratio <= 2)
+        row("  content read (fresh; types, text)", fmt_time(r["content_fresh"]), "", f"{r['content_fresh'] / walk:.1f}x find", "-", None)
 
         hq = r["q_ubq"]
         q = hq["mean"]
@@ -705,6 +716,7 @@ class Bench:
         print()
         print("details:")
         print(f"  ready fresh runs: {', '.join(fmt_time(x) for x in r['ready_fresh_all'])}; "
+              f"content read (fresh) at: {', '.join(fmt_time(x) for x in r['content_fresh_all'])}; "
               f"restart runs: {', '.join(fmt_time(x) for x in r['ready_restart_all'])}; "
               f"watchman crawls: {', '.join(fmt_time(x) for x in r['watchman_crawl_all'])}")
         for key in ("q_ubq", "q_find", "q_plocate", "q_watchman"):

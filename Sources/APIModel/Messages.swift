@@ -11,9 +11,12 @@ public struct DaemonStatus: Codable, Sendable, Equatable {
     public var pending: Int
     public var watchedFolders: Int
     public var polledFolders: Int
+    /// Items whose content (sniffed type, text, diary entries) is still to be read after
+    /// the start-up scan.
+    public var contentPending: Int
     public var summary: String
 
-    public init(version: String, pid: Int32, root: String, containers: Int, items: Int, pending: Int, watchedFolders: Int, polledFolders: Int, summary: String) {
+    public init(version: String, pid: Int32, root: String, containers: Int, items: Int, pending: Int, watchedFolders: Int, polledFolders: Int, contentPending: Int = 0, summary: String) {
         self.version = version
         self.pid = pid
         self.root = root
@@ -22,6 +25,7 @@ public struct DaemonStatus: Codable, Sendable, Equatable {
         self.pending = pending
         self.watchedFolders = watchedFolders
         self.polledFolders = polledFolders
+        self.contentPending = contentPending
         self.summary = summary
     }
 }

@@ -61,10 +61,15 @@ public struct IgnoreRules: Sendable {
     /// Whether `relativePath` ('/'-separated, relative to the container root) is ignored.
     /// `isDirectory` tells whether the path itself is a folder; its ancestors are folders.
     public func isIgnored(relativePath: String, isDirectory: Bool) -> Bool {
-        let components = relativePath.utf8.split(separator: Ascii.slash, omittingEmptySubsequences: true)
+        isIgnored(relativePath: Array(relativePath.utf8), isDirectory: isDirectory)
+    }
+
+    /// The same for a raw path (names need not be UTF-8; patterns match their bytes).
+    public func isIgnored(relativePath: [UInt8], isDirectory: Bool) -> Bool {
+        let components = relativePath.split(separator: Ascii.slash, omittingEmptySubsequences: true)
         guard !components.isEmpty else { return false }
         var path: [UInt8] = []
-        path.reserveCapacity(relativePath.utf8.count)
+        path.reserveCapacity(relativePath.count)
         for (index, component) in components.enumerated() {
             let basenameStart = path.isEmpty ? 0 : path.count + 1
             if !path.isEmpty { path.append(Ascii.slash) }
@@ -75,6 +80,16 @@ public struct IgnoreRules: Sendable {
             }
         }
         return false
+    }
+
+    /// Whether an entry met by a tree walk is ignored, given that its folder is not (a walk
+    /// never enters an ignored folder, and gitignore cannot re-include anything below
+    /// one): only the last component is matched. `relativePath` is the raw '/'-separated
+    /// path, relative to the container root, with no trailing slash.
+    public func isIgnoredEntry(relativePath: [UInt8], isDirectory: Bool) -> Bool {
+        guard !relativePath.isEmpty else { return false }
+        let basenameStart = (relativePath.lastIndex(of: Ascii.slash) ?? -1) + 1
+        return isExcluded(relativePath, basenameStart: basenameStart, isDirectory: isDirectory)
     }
 
     /// The number of rules, for diagnostics.

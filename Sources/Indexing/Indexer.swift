@@ -34,13 +34,21 @@ public final class Indexer {
     }
 
     /// Makes the index equal to the disk for every container folder under the root (and
-    /// forgets containers whose folder is gone).
-    public func reconcileEverything() throws {
+    /// forgets containers whose folder is gone). Without `readingContent`, files are
+    /// recorded from their status and name alone and their content is left pending
+    /// (`ContentReader` reads it later): the start-up scan does so to answer queries soon.
+    public func reconcileEverything(readingContent: Bool = true) throws {
         let present = ContainerDiscovery.containers(in: layout.root)
         for (container, _) in try index.counts() where !present.contains(where: { $0.identifier == container }) {
             try write([.remove(container: container, relativePath: RawPath())])
         }
-        for container in present { try reconcile(container, RawPath()) }
+        for container in present { try reconcile(container, RawPath(), readingContent: readingContent) }
+    }
+
+    /// Records content read by a `ContentReader` for items still pending (see
+    /// `IndexChange.fillContent`).
+    public func fillContent(_ snapshots: [ItemSnapshot]) throws {
+        try write(snapshots.map(IndexChange.fillContent))
     }
 
     /// Applies settled changes from the watcher, reading the disk at each path.
@@ -126,29 +134,54 @@ public final class Indexer {
     }
 
     /// Makes the index equal to the disk for `relativePath` and everything below it.
-    public func reconcile(_ container: ContainerID, _ relativePath: RawPath) throws {
+    public func reconcile(_ container: ContainerID, _ relativePath: RawPath, readingContent: Bool = true) throws {
         let rules = ignores.rules(for: container)
         var scanner = TreeScanner(ignore: rules)
         let location = ContainerLayout.Location(container: container, relativePath: relativePath)
-        var disk = scanner.scan(folder: layout.absolute(location), prefix: relativePath)
+        let index = self.index
+        let (scanned, indexed) = try concurrently {
+            scanner.scan(folder: layout.absolute(location), prefix: relativePath)
+        } alongside: {
+            try index.signatures(container: container.identifier, under: relativePath)
+        }
+        var disk = scanned
         for failure in scanner.failures { logger.warning("cannot read folder: \(failure)") }
         if !relativePath.isEmpty, let status = try FileStatus.read(layout.absolute(location)), !isIgnored(location, status) {
             disk[relativePath] = status
         }
-        let indexed = try index.signatures(container: container.identifier, under: relativePath)
         let removals = Self.removals(indexed: indexed, disk: disk, container: container.identifier)
-        try write(removals)
         statistics.removed += removals.count
-        var batch: [IndexChange] = []
-        for (path, status) in disk where indexed[path] != status.signature {
-            statistics.record(status.signature.kind)
-            batch.append(.upsert(snapshot(.init(container: container, relativePath: path), status)))
-            if batch.count >= batchSize {
-                try write(batch)
-                batch.removeAll()
+        // In path order, the rows' keys arrive in index order: appends, not random inserts.
+        let changed = disk.filter { indexed[$0.key] != $0.value.signature }.sorted { $0.key < $1.key }
+        let names = ContainerNames(container, layout: layout)
+        let upserts = changed.lazy.map { path, status in
+            IndexChange.upsert(self.inspector.snapshot(path, in: names, status: status, readingContent: readingContent))
+        }
+        for (_, status) in changed { statistics.record(status.signature.kind) }
+        if readingContent || journalsChanges {
+            try write(removals)
+            try forEachBatch(of: upserts) { try write($0) }
+        } else {
+            try index.applyInOneTransaction(container: container.identifier) { apply in
+                try apply(removals)
+                try forEachBatch(of: upserts, apply)
             }
         }
-        try write(batch)
+    }
+
+    /// Hands `changes` to `body` in batches of `batchSize`, so that snapshots are made as
+    /// they are written rather than all held at once.
+    private func forEachBatch(of changes: some Sequence<IndexChange>, _ body: ([IndexChange]) throws -> Void) throws {
+        var batch: [IndexChange] = []
+        batch.reserveCapacity(batchSize)
+        for change in changes {
+            batch.append(change)
+            if batch.count >= batchSize {
+                try body(batch)
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+        try body(batch)
     }
 
     private func write(_ changes: [IndexChange]) throws {
@@ -178,18 +211,17 @@ public final class Indexer {
     }
 
     private func isIgnored(_ location: ContainerLayout.Location, _ status: FileStatus) -> Bool {
-        ignores.rules(for: location.container).isIgnored(relativePath: location.relativePath.readable, isDirectory: status.signature.kind == .folder)
+        ignores.rules(for: location.container).isIgnored(relativePath: location.relativePath.bytes, isDirectory: status.signature.kind == .folder)
     }
 
     private func snapshot(_ location: ContainerLayout.Location, _ status: FileStatus) -> ItemSnapshot {
-        inspector.snapshot(
-            container: location.container.identifier, displayName: ContainerLayout.displayName(of: location.container),
-            relativePath: location.relativePath, absolutePath: layout.absolute(location), status: status)
+        inspector.snapshot(location.relativePath, in: ContainerNames(location.container, layout: layout), status: status, readingContent: true)
     }
 }
 
-/// What reconciliations changed: how many items had to be read again (new or changed
-/// signature), folders updated, and topmost paths removed.
+/// What reconciliations changed: how many items were new or changed (their signature;
+/// their content is read at once, or later for the start-up scan), folders updated, and
+/// topmost paths removed.
 public struct ReconcileStatistics: Sendable, CustomStringConvertible {
     public var filesRead = 0
     public var foldersUpdated = 0
@@ -200,6 +232,6 @@ public struct ReconcileStatistics: Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        "\(filesRead) items read, \(foldersUpdated) folders updated, \(removed) removed"
+        "\(filesRead) new or changed items, \(foldersUpdated) folders updated, \(removed) removed"
     }
 }

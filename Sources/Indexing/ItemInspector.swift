@@ -3,6 +3,7 @@ import Glibc
 import Logging
 import MetadataIndex
 import RawPaths
+import UbiquitySettings
 
 /// Reads what the index records of one item: status, content type and, for text, the
 /// text to search. Reads a file's bytes only when its type needs sniffing or its text is
@@ -23,7 +24,12 @@ final class ItemInspector {
         self.logger = logger
     }
 
-    func snapshot(container: String, displayName: String, relativePath: RawPath, absolutePath: RawPath, status: FileStatus) -> ItemSnapshot {
+    /// What the index records of the item. Without `readingContent` no file is opened: a
+    /// file that needs reading gets the type its name gives and `contentPending`.
+    func snapshot(
+        container: String, displayName: String, relativePath: RawPath, absolutePath: RawPath, status: FileStatus,
+        readingContent: Bool = true
+    ) -> ItemSnapshot {
         var item = ItemSnapshot(
             container: container, containerDisplayName: displayName, relativePath: relativePath,
             absolutePath: absolutePath, signature: status.signature, created: status.created,
@@ -34,15 +40,19 @@ final class ItemInspector {
             item.setType(ContentTypeDetector.symlink)
             item.symlinkTarget = readLink(absolutePath)
         case .other: item.setType(contentType(of: relativePath, leadingBytes: nil))
-        case .file: inspectFile(&item)
+        case .file: inspectFile(&item, readingContent: readingContent)
         }
         return item
     }
 
-    private func inspectFile(_ item: inout ItemSnapshot) {
+    private func inspectFile(_ item: inout ItemSnapshot, readingContent: Bool) {
         let name = item.relativePath.lastComponent ?? []
         var type = detector.contentType(fileName: name, leadingBytes: nil)
         if detector.needsContent(fileName: name) || type.isText {
+            guard readingContent else {
+                item.contentPending = true
+                return item.setType(type)
+            }
             let wanted = type.isText ? Self.maximumTextBytes : Self.sniffBytes
             // Size the buffer from the file: most documents are far below the text limit.
             let count = Int(clamping: min(Int64(wanted), max(item.signature.size, 0) + 1))
@@ -96,5 +106,27 @@ extension ItemSnapshot {
     fileprivate mutating func setType(_ type: ContentType) {
         contentType = type.identifier
         contentTypeTree = type.tree
+    }
+}
+
+/// What every item of one container shares, worked out once per container rather than
+/// once per item (the start-up scan makes 100,000 snapshots in a row).
+struct ContainerNames {
+    let identifier: String
+    let displayName: String
+    let folder: RawPath
+
+    init(_ container: ContainerID, layout: ContainerLayout) {
+        identifier = container.identifier
+        displayName = ContainerLayout.displayName(of: container)
+        folder = layout.folder(of: container)
+    }
+}
+
+extension ItemInspector {
+    func snapshot(_ relativePath: RawPath, in container: ContainerNames, status: FileStatus, readingContent: Bool) -> ItemSnapshot {
+        snapshot(
+            container: container.identifier, displayName: container.displayName, relativePath: relativePath,
+            absolutePath: container.folder.appending(relativePath), status: status, readingContent: readingContent)
     }
 }

@@ -40,7 +40,7 @@ public struct TreeScanner {
             let childRelative = relative.appending(name)
             guard let status = FileStatus.read(folderFD: fd, name: name) else { continue }
             let isFolder = status.signature.kind == .folder
-            if ignore.isIgnored(relativePath: childRelative.readable, isDirectory: isFolder) { continue }
+            if ignore.isIgnoredEntry(relativePath: childRelative.bytes, isDirectory: isFolder) { continue }
             found[childRelative] = status
             guard isFolder else { continue }
             let childFD = name.withCString { openat(fd, $0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }

@@ -11,33 +11,66 @@ struct IndexWriter {
     /// What the changes did to which rows, kept only while live queries need it (reading
     /// the rows a removal deletes costs as much as the deletion).
     var journal: AppliedChanges?
+    /// The content types whose tree this writer has stored (once per type and transaction).
+    private var storedTrees: Set<String> = []
+    /// Every upsert inserts a new row (a bulk load into an empty table): there is no old
+    /// text or diary entry to delete first.
+    private let insertsOnly: Bool
+    private var folds = PathFolds()
+
+    init(db: Database, journal: AppliedChanges?, insertsOnly: Bool = false) {
+        self.db = db
+        self.journal = journal
+        self.insertsOnly = insertsOnly
+    }
 
     mutating func apply(_ change: IndexChange) throws {
         switch change {
         case .upsert(let item): try upsert(item)
         case .remove(let container, let path): try remove(container: container, path)
         case .move(let container, let from, let to, let absoluteTo): try move(container: container, from: from, to: to, absoluteTo: absoluteTo)
+        case .fillContent(let item): if try stillPending(item) { try upsert(item) }
         }
     }
 
     private mutating func upsert(_ item: ItemSnapshot) throws {
         let statement = try db.cachedStatement(sql: Self.upsertSQL)
-        let id = try Int64.fetchOne(statement, arguments: StatementArguments(Self.values(of: item)))
+        let id = try Int64.fetchOne(statement, arguments: StatementArguments(Self.values(of: item, folds: &folds)))
         guard let id else { return }
         journal?.recordTouch(id)
-        try replaceTypes(id: id, tree: item.contentTypeTree)
+        try storeTree(of: item)
         try replaceText(id: id, text: item.textContent)
-        try replaceDiaryEntries(itemID: id, entries: item.diaryEntries)
+        if !insertsOnly || item.diaryEntries != nil { try replaceDiaryEntries(itemID: id, entries: item.diaryEntries) }
     }
 
-    private func replaceTypes(id: Int64, tree: [String]) throws {
-        try db.cachedStatement(sql: "DELETE FROM item_types WHERE item_id = ?").execute(arguments: [id])
-        let insert = try db.cachedStatement(sql: "INSERT INTO item_types(item_id, position, uti) VALUES (?, ?, ?)")
-        for (position, uti) in tree.enumerated() { try insert.execute(arguments: [id, position, uti]) }
+    /// Stores the item's type tree under its content type. Rewritten (not ignored) the
+    /// first time a transaction meets the type, in case a newer MIME database changed it.
+    private mutating func storeTree(of item: ItemSnapshot) throws {
+        guard storedTrees.insert(item.contentType).inserted else { return }
+        try db.cachedStatement(sql: "DELETE FROM type_trees WHERE content_type = ?").execute(arguments: [item.contentType])
+        let insert = try db.cachedStatement(sql: "INSERT INTO type_trees(content_type, position, uti) VALUES (?, ?, ?)")
+        for (position, uti) in item.contentTypeTree.enumerated() {
+            try insert.execute(arguments: [item.contentType, position, uti])
+        }
+    }
+
+    /// Whether the item's row still waits for its content and still has the signature the
+    /// content was read under.
+    private func stillPending(_ item: ItemSnapshot) throws -> Bool {
+        let statement = try db.cachedStatement(sql: """
+            SELECT 1 FROM items WHERE container = ? AND rel = ? AND content_pending = 1
+                AND kind = ? AND device = ? AND inode = ? AND size = ? AND mtime_ns = ? AND ctime_ns = ?
+            """)
+        let signature = item.signature
+        let arguments: StatementArguments = [
+            item.container, Data(item.relativePath.bytes), signature.kind.rawValue, Int64(bitPattern: signature.device),
+            Int64(bitPattern: signature.inode), signature.size, signature.modifiedNanoseconds, signature.changedNanoseconds,
+        ]
+        return try Bool.fetchOne(statement, arguments: arguments) != nil
     }
 
     private func replaceText(id: Int64, text: String?) throws {
-        try db.cachedStatement(sql: "DELETE FROM item_text WHERE rowid = ?").execute(arguments: [id])
+        if !insertsOnly { try db.cachedStatement(sql: "DELETE FROM item_text WHERE rowid = ?").execute(arguments: [id]) }
         guard let text, !text.isEmpty else { return }
         try db.cachedStatement(sql: "INSERT INTO item_text(rowid, content) VALUES (?, ?)").execute(arguments: [id, text])
     }
@@ -83,7 +116,8 @@ struct IndexWriter {
         for row in rows {
             let oldRel = RawPath(bytes: row["rel"] as Data)
             let newRel = oldRel.rebased(from: from, to: to)
-            let names = PathColumns(relative: newRel, absolute: containerFolder.appending(newRel), isFolder: row["kind"] == "folder")
+            let names = PathColumns(
+                relative: newRel, absolute: containerFolder.appending(newRel), isFolder: row["kind"] == "folder", folds: &folds)
             let values: [(any DatabaseValueConvertible)?] = [Data(newRel.bytes), names.scope] + names.textColumns + [row["id"] as Int64]
             try update.execute(arguments: StatementArguments(values))
             journal?.recordTouch(row["id"])
@@ -99,26 +133,27 @@ struct IndexWriter {
     static let upsertSQL = """
         INSERT INTO items (container, rel, scope, kind, fs_name, fs_name_fold, display_name, display_name_fold,
             path, path_fold, url, size, created, modified, content_type, symlink_target, device, inode, mtime_ns,
-            ctime_ns, read_error, container_display_name)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ctime_ns, read_error, container_display_name, content_pending)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (container, rel) DO UPDATE SET
             scope = excluded.scope, kind = excluded.kind, fs_name = excluded.fs_name, fs_name_fold = excluded.fs_name_fold,
             display_name = excluded.display_name, display_name_fold = excluded.display_name_fold, path = excluded.path,
             path_fold = excluded.path_fold, url = excluded.url, size = excluded.size, created = excluded.created,
             modified = excluded.modified, content_type = excluded.content_type, symlink_target = excluded.symlink_target,
             device = excluded.device, inode = excluded.inode, mtime_ns = excluded.mtime_ns, ctime_ns = excluded.ctime_ns,
-            read_error = excluded.read_error, container_display_name = excluded.container_display_name
+            read_error = excluded.read_error, container_display_name = excluded.container_display_name,
+            content_pending = excluded.content_pending
         RETURNING id
         """
 
-    static func values(of item: ItemSnapshot) -> [(any DatabaseValueConvertible)?] {
+    static func values(of item: ItemSnapshot, folds: inout PathFolds) -> [(any DatabaseValueConvertible)?] {
         let signature = item.signature
-        let names = PathColumns(relative: item.relativePath, absolute: item.absolutePath, isFolder: signature.kind == .folder)
+        let names = PathColumns(relative: item.relativePath, absolute: item.absolutePath, isFolder: signature.kind == .folder, folds: &folds)
         let head: [(any DatabaseValueConvertible)?] = [item.container, Data(item.relativePath.bytes), names.scope, signature.kind.rawValue]
         let tail: [(any DatabaseValueConvertible)?] = [
             signature.size, item.created, item.modified, item.contentType, item.symlinkTarget.map { Data($0) },
             Int64(bitPattern: signature.device), Int64(bitPattern: signature.inode), signature.modifiedNanoseconds,
-            signature.changedNanoseconds, item.readError, item.containerDisplayName,
+            signature.changedNanoseconds, item.readError, item.containerDisplayName, item.contentPending,
         ]
         return head + names.textColumns + tail
     }
@@ -129,15 +164,38 @@ struct PathColumns {
     var scope: String
     var textColumns: [(any DatabaseValueConvertible)?]
 
-    init(relative: RawPath, absolute: RawPath, isFolder: Bool) {
+    init(relative: RawPath, absolute: RawPath, isFolder: Bool, folds: inout PathFolds) {
         let name = relative.lastComponent.map { String(decoding: $0, as: UTF8.self) } ?? ""
-        let path = absolute.readable
+        let foldedName = PathFolds.fold(name)
         scope = relative.firstComponent == Array("Documents".utf8) ? "documents" : "data"
-        textColumns = [name, Self.fold(name), name, Self.fold(name), path, Self.fold(path), absolute.fileURLString(isFolder: isFolder)]
+        // The display name is the file name (extensions are not hidden).
+        textColumns = [
+            name, foldedName, name, foldedName, absolute.readable, folds.foldedPath(absolute, foldedName: foldedName),
+            absolute.fileURLString(isFolder: isFolder),
+        ]
+    }
+}
+
+/// Folds absolute paths for the `path_fold` column, reusing the folded parent folder
+/// from the previous item: rows are mostly written in path order, siblings one after
+/// another. Folding maps each scalar on its own and '/' is a starter that nothing
+/// composes with, so fold(folder + "/" + name) = fold(folder) + "/" + fold(name).
+struct PathFolds {
+    private var folder: RawPath?
+    private var foldedFolder = ""
+
+    static func fold(_ text: String) -> String {
+        PredicateFolding.fold(text, caseInsensitive: true, diacriticInsensitive: true)
     }
 
-    private static func fold(_ text: String) -> String {
-        PredicateFolding.fold(text, caseInsensitive: true, diacriticInsensitive: true)
+    mutating func foldedPath(_ absolute: RawPath, foldedName: String) -> String {
+        guard absolute.lastComponent != nil else { return Self.fold(absolute.readable) }
+        let parent = absolute.removingLastComponent()
+        if parent != folder {
+            folder = parent
+            foldedFolder = Self.fold(parent.readable)
+        }
+        return foldedFolder.hasSuffix("/") ? foldedFolder + foldedName : foldedFolder + "/" + foldedName
     }
 }
 

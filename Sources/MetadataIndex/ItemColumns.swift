@@ -40,7 +40,8 @@ enum ItemColumns: RecordColumns {
         items.created, items.modified, items.content_type, items.downloading_status, items.is_downloading,
         items.percent_downloaded, items.is_uploaded, items.is_uploading, items.percent_uploaded, items.has_conflicts,
         items.downloading_error, items.uploading_error, items.container_display_name, items.container, items.read_error,
-        (SELECT group_concat(uti, char(31)) FROM item_types WHERE item_id = items.id) AS tree
+        (SELECT group_concat(uti, char(31)) FROM (
+            SELECT uti FROM type_trees WHERE type_trees.content_type = items.content_type ORDER BY position)) AS tree
         """
 
     static func attributes(_ row: Row, db: Database, includeText: Bool) throws -> [String: AttributeValue] {

@@ -42,6 +42,9 @@ public struct ItemSnapshot: Sendable, Equatable {
     public var readError: String?
     /// The entries, in file order, when the item is a diary; nil for every other item.
     public var diaryEntries: [DiaryEntryRecord]?
+    /// The item's content was not read yet: its type is the one its name gives, and it has
+    /// no text or diary entries until the content is read (`IndexChange.fillContent`).
+    public var contentPending = false
 
     public init(container: String, containerDisplayName: String, relativePath: RawPath, absolutePath: RawPath, signature: FileSignature, created: Double?, modified: Double, contentType: String, contentTypeTree: [String], symlinkTarget: [UInt8]? = nil, textContent: String? = nil, readError: String? = nil, diaryEntries: [DiaryEntryRecord]? = nil) {
         self.container = container
@@ -67,4 +70,8 @@ public enum IndexChange: Sendable, Equatable {
     case remove(container: String, relativePath: RawPath)
     /// A folder moved: its row and every row below it follow.
     case move(container: String, from: RawPath, to: RawPath, absoluteTo: RawPath)
+    /// The content of an item recorded with `contentPending`: written only if the row
+    /// still waits for it and its signature is the snapshot's (otherwise the item changed
+    /// meanwhile and the watcher's own change indexes it).
+    case fillContent(ItemSnapshot)
 }

@@ -42,6 +42,20 @@ public struct QueryPlan: Sendable {
         }
     }
 
+    /// Whether the answer depends on what is known only once a file's content is read
+    /// (its sniffed type, its text, diary entries): such a query waits for the content
+    /// the start-up scan left pending. The attributes it prints do not count: a listing
+    /// may show a type its name gave that sniffing refines a moment later.
+    public var dependsOnContent: Bool {
+        if subject == .diaryEntries { return true }
+        let keys = (predicate?.keyPaths ?? []).union(request.sort.map { MetadataAttribute.canonicalName($0.attribute) })
+        return keys.contains { key in Self.contentAttributes.contains { key == $0 || key.hasPrefix($0 + ".") } }
+    }
+
+    private static let contentAttributes = [
+        MetadataAttribute.textContent.name, MetadataAttribute.contentType.name, MetadataAttribute.contentTypeTree.name,
+    ]
+
     /// The attributes each item of the answer carries.
     public var attributes: [String] {
         (request.attributes ?? subject.attributes.map(\.name)).map(MetadataAttribute.canonicalName)

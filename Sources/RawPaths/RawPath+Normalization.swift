@@ -17,15 +17,17 @@ extension RawPath {
     /// A `file://` URL that keeps every byte (percent-encoded where needed), with a
     /// trailing slash for folders as Foundation writes them.
     public func fileURLString(isFolder: Bool) -> String {
-        var url = "file://"
+        var url = Array("file://".utf8)
+        url.reserveCapacity(7 + bytes.count + bytes.count / 4 + 1)
         for byte in bytes {
-            if Self.urlSafe.contains(byte) {
-                url.unicodeScalars.append(Unicode.Scalar(byte))
+            if Self.urlSafe[Int(byte)] {
+                url.append(byte)
             } else {
-                url += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+                url.append(contentsOf: [UInt8(ascii: "%"), Self.hexDigits[Int(byte >> 4)], Self.hexDigits[Int(byte & 0x0F)]])
             }
         }
-        return isFolder && !url.hasSuffix("/") ? url + "/" : url
+        if isFolder && url.last != UInt8(ascii: "/") { url.append(UInt8(ascii: "/")) }
+        return String(decoding: url, as: UTF8.self)
     }
 
     /// The path of a `file://` URL made by `fileURLString`.
@@ -53,7 +55,15 @@ extension RawPath {
         }
     }
 
-    private static let urlSafe: Set<UInt8> = Set(
-        Array(UInt8(ascii: "a")...UInt8(ascii: "z")) + Array(UInt8(ascii: "A")...UInt8(ascii: "Z"))
-            + Array(UInt8(ascii: "0")...UInt8(ascii: "9")) + Array("-._~/!$&'()*+,;=:@".utf8))
+    /// Which bytes a file URL keeps as they are (indexed by byte; every other byte is
+    /// percent-encoded). A table, not a set: this runs for every item the index records.
+    private static let urlSafe: [Bool] = {
+        let safe = Array(UInt8(ascii: "a")...UInt8(ascii: "z")) + Array(UInt8(ascii: "A")...UInt8(ascii: "Z"))
+            + Array(UInt8(ascii: "0")...UInt8(ascii: "9")) + Array("-._~/!$&'()*+,;=:@".utf8)
+        var table = [Bool](repeating: false, count: 256)
+        for byte in safe { table[Int(byte)] = true }
+        return table
+    }()
+
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
 }

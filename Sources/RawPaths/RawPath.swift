@@ -1,3 +1,4 @@
+import Glibc
 /// A path as the filesystem sees it: bytes separated by '/'.
 ///
 /// Linux names are bytes, not text: a name may hold a newline or be invalid UTF-8, and it
@@ -116,7 +117,15 @@ public struct RawPath: Sendable, Hashable, Comparable, CustomStringConvertible, 
         bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
     }
 
+    /// Byte order (as SQLite's BLOB order and `memcmp`), compared with `memcmp`: sorting a
+    /// whole tree's paths is part of every start-up scan.
     public static func < (lhs: RawPath, rhs: RawPath) -> Bool {
-        lhs.bytes.lexicographicallyPrecedes(rhs.bytes)
+        lhs.bytes.withUnsafeBufferPointer { left in
+            rhs.bytes.withUnsafeBufferPointer { right in
+                let common = min(left.count, right.count)
+                let order = common == 0 ? 0 : memcmp(left.baseAddress!, right.baseAddress!, common)
+                return order != 0 ? order < 0 : left.count < right.count
+            }
+        }
     }
 }

@@ -44,7 +44,7 @@ struct LocalTree {
             for root in roots where !root.isEmpty {
                 guard let status = try? FileStatus.read(containerFolder.appending(root)) else { continue }
                 let isFolder = status.signature.kind == .folder
-                if ignore.isIgnored(relativePath: root.readable, isDirectory: isFolder) { continue }
+                if ignore.isIgnored(relativePath: root.bytes, isDirectory: isFolder) { continue }
                 found[root] = status
                 if isFolder { found.merge(scanner.scan(folder: containerFolder.appending(root), prefix: root)) { $1 } }
             }

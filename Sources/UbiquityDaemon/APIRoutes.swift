@@ -41,11 +41,12 @@ struct APIRoutes: Sendable {
         let pending = await pipeline.pendingCount
         let items = counts.values.reduce(0, +)
         let containerCount = settings.containers(discovered: ContainerDiscovery.folderNames(in: RawPath(settings.root))).count
+        let contentPending = try index.pendingContentCount()
         return JSONResponse.encode(DaemonStatus(
             version: DaemonVersion.current, pid: getpid(), root: settings.root, containers: containerCount, items: items,
             pending: pending, watchedFolders: watcher.watchedFolderCount,
-            polledFolders: watcher.polledFolderCount,
-            summary: StatusLine.text(containers: containerCount, items: items, pending: pending)))
+            polledFolders: watcher.polledFolderCount, contentPending: contentPending,
+            summary: StatusLine.text(containers: containerCount, items: items, pending: pending, contentPending: contentPending)))
     }
 
     private func containers() throws -> Response {
@@ -64,7 +65,10 @@ struct APIRoutes: Sendable {
         } catch {
             return JSONResponse.error(.badRequest, APIError(error: error.kind, message: error.message, position: error.position))
         }
-        if body.sync && !body.explain { try await waitForWatcher() }
+        if body.sync && !body.explain {
+            try await waitForWatcher()
+            if plan.dependsOnContent { await pipeline.waitForContent() }
+        }
         do {
             return JSONResponse.encode(try index.run(plan))
         } catch let error as QueryPlanError {

@@ -51,13 +51,27 @@ public struct Daemon {
             liveQueryCapacity: Self.liveQueryCapacity())
         let syncRoutes = SyncRoutes(service: sync, waitForWatcher: { try await routes.waitForWatcher() })
         let server = try makeServer(
-            routes: routes, syncRoutes: syncRoutes, status: StatusLine.text(containers: containers.count, items: items, pending: 0))
-        var services: [any Service] = [IndexService(watcher: watcher, pipeline: pipeline, notifier: notifier, logger: logger), server]
-        if let sync { services.append(sync) }
+            routes: routes, syncRoutes: syncRoutes, status: StatusLine.text(
+                containers: containers.count, items: items, pending: 0, contentPending: (try? index.pendingContentCount()) ?? 0))
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: IndexService(watcher: watcher, pipeline: pipeline, notifier: notifier, logger: logger)),
+            .init(service: server),
+            .init(
+                service: try makeContentService(root: root, index: index, pipeline: pipeline, containers: containers.count),
+                successTerminationBehavior: .ignore),
+        ]
+        if let sync { services.append(.init(service: sync)) }
         let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
         notifier.notify("STOPPING=1")
         withExtendedLifetime(lock) {}
+    }
+
+    /// Reads the content the start-up scan left pending.
+    private func makeContentService(root: RawPath, index: MetadataIndex, pipeline: IndexPipeline, containers: Int) throws -> ContentService {
+        ContentService(
+            reader: ContentReaderQueue(reader: try ContentReader(root: root, logger: logger)), index: index, pipeline: pipeline,
+            notifier: notifier, containers: containers, logger: logger)
     }
 
     /// The sync service when a mirror is configured (sync is off without one).

@@ -20,6 +20,10 @@ actor IndexPipeline {
     private var abandonedCookies: Set<String> = []
     private var cookieCounter = 0
     private var changeObserver: (@Sendable ([SettledChange]) -> Void)?
+    /// Whether items recorded by the start-up scan may still wait for their content, and
+    /// the queries waiting for it to be read.
+    private var contentPassRunning = false
+    private var contentWaiters: [CheckedContinuation<Void, Never>] = []
 
     init(indexer: Indexer, index: MetadataIndex, root: RawPath, settleMilliseconds: Int, logger: Logger) {
         self.indexer = indexer
@@ -32,10 +36,34 @@ actor IndexPipeline {
             openFileTimeoutNanoseconds: 2_000_000_000)
     }
 
-    /// The first reconciliation: the index becomes equal to the disk. Returns what it changed.
+    /// The first reconciliation: the index becomes equal to the disk, from the items'
+    /// status and names; their content is read after READY (`ContentService`). Returns
+    /// what it changed.
     func reconcileEverything() -> ReconcileStatistics {
-        run { try indexer.reconcileEverything() }
+        run { try indexer.reconcileEverything(readingContent: false) }
+        contentPassRunning = true
         return indexer.takeStatistics()
+    }
+
+    /// Records content the `ContentService` read, for the items that still wait for it.
+    func fillContent(_ snapshots: [ItemSnapshot]) {
+        guard !snapshots.isEmpty else { return }
+        run { try indexer.fillContent(snapshots) }
+        liveQueries.publish(indexer.takeAppliedChanges(), index: index)
+        indexer.journalsChanges = !liveQueries.isEmpty
+    }
+
+    /// The content pass is over (or stopped): queries waiting for content answer.
+    func finishContentPass() {
+        contentPassRunning = false
+        for waiter in contentWaiters { waiter.resume() }
+        contentWaiters.removeAll()
+    }
+
+    /// Returns once the start-up scan's pending content is read, at once if it is.
+    func waitForContent() async {
+        guard contentPassRunning else { return }
+        await withCheckedContinuation { contentWaiters.append($0) }
     }
 
     func record(_ event: WatchEvent) {

@@ -1,9 +1,12 @@
 import Foundation
 /// The one-line status systemd shows (`STATUS=`) and `/v1/status` reports.
 enum StatusLine {
-    static func text(containers: Int, items: Int, pending: Int) -> String {
+    static func text(containers: Int, items: Int, pending: Int, contentPending: Int = 0) -> String {
         let base = "\(count(containers, "container")), \(count(items, "item"))"
-        return pending == 0 ? base + ", up to date" : base + ", \(count(pending, "change")) settling"
+        var work: [String] = []
+        if pending > 0 { work.append("\(count(pending, "change")) settling") }
+        if contentPending > 0 { work.append("reading content of \(count(contentPending, "item"))") }
+        return base + ", " + (work.isEmpty ? "up to date" : work.joined(separator: ", "))
     }
 
     private static func count(_ n: Int, _ noun: String) -> String {

@@ -112,7 +112,7 @@ import Testing
         try daemon.start()
         try daemon.expectIndexMatchesDisk()
         // Only the two changed files are read again; the 100 unchanged ones are not.
-        #expect(daemon.log().contains("start-up reconciliation: 2 items read,"))
+        #expect(daemon.log().contains("start-up reconciliation: 2 new or changed items,"))
         #expect(daemon.log().contains(" 1 removed"))
     }
 

@@ -8,6 +8,13 @@ import Testing
 /// Diary entries in the index: stored with their diary's row, replaced and removed with it,
 /// and queried on their own (`QuerySubject.diaryEntries`) without showing up among items.
 @Suite struct DiaryEntryIndexTests {
+    /// An items row as migration v1 defined it.
+    static let v1Insert = """
+        INSERT INTO items (container, rel, scope, kind, fs_name, fs_name_fold, display_name, display_name_fold,
+            path, path_fold, url, size, created, modified, content_type, symlink_target, device, inode, mtime_ns,
+            ctime_ns, read_error, container_display_name)
+        VALUES (\(Array(repeating: "?", count: 22).joined(separator: ", ")))
+        """
     static let day: Double = 86_400
     static let soup = DiaryEntryRecord(id: "A-1", title: "Tomato soup", body: "Simmer the tomatoes slowly.", created: 100 * day, modified: 100 * day, tags: ["food", "recipe"])
     static let walk = DiaryEntryRecord(id: "B-2", title: "Long walk", body: "Rain all afternoon.", created: 200 * day, modified: 250 * day, tags: ["outside"])
@@ -138,8 +145,11 @@ import Testing
             try Schema.migrator().migrate(old, upTo: "v1: items, types, text")
             try old.write { db in
                 try db.execute(sql: "INSERT INTO meta(key, value) VALUES ('root', ?)", arguments: [IndexFixture.root.readable])
+                var folds = PathFolds()
                 for item in [file, subfolder] {
-                    try db.execute(sql: IndexWriter.upsertSQL, arguments: StatementArguments(IndexWriter.values(of: item)))
+                    // The columns of v1: today's values without `content_pending` (v3).
+                    let values = Array(IndexWriter.values(of: item, folds: &folds).dropLast())
+                    try db.execute(sql: Self.v1Insert, arguments: StatementArguments(values))
                 }
             }
         }

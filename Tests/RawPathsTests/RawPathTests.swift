@@ -54,3 +54,27 @@ import Testing
         #expect(RawPath(fileURLString: "file:///bad%G1") == nil)
     }
 }
+
+/// `<` is byte order (memcmp), the order SQLite gives BLOBs: the start-up scan writes rows
+/// in this order so that they arrive in index order.
+@Suite struct RawPathOrderTests {
+    @Test func orderIsLexicographicByteOrder() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet: [UInt8] = [0x00, 0x2F, 0x30, 0x41, 0x61, 0x7F, 0x80, 0xC3, 0xFF]
+        let paths = (0..<400).map { _ in
+            RawPath(bytes: (0..<Int.random(in: 0...6, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+        }
+        for left in paths.prefix(60) {
+            for right in paths {
+                #expect((left < right) == left.bytes.lexicographicallyPrecedes(right.bytes), "\(left.bytes) < \(right.bytes)")
+            }
+        }
+    }
+
+    @Test func aPrefixComesFirstAndEqualPathsAreNotLess() {
+        #expect(RawPath("a") < RawPath("a/b"))
+        #expect(!(RawPath("a/b") < RawPath("a")))
+        #expect(!(RawPath("a/b") < RawPath("a/b")))
+        #expect(RawPath("a/b") < RawPath("a0"))  // '/' sorts before '0': a subtree is one range
+    }
+}

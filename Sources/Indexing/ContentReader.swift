@@ -1,0 +1,33 @@
+import ContentTypes
+import Logging
+import MetadataIndex
+import RawPaths
+import UbiquitySettings
+
+/// Reads the content of items the index recorded without it (`contentPending`): sniffed
+/// type, text, diary entries. It has its own content-type detector (libmagic handles are
+/// not shared between threads), so it can run beside the `Indexer` on another thread;
+/// its snapshots go back through `Indexer.fillContent`, which keeps only those still
+/// current. Not thread-safe itself: one reader per thread.
+public final class ContentReader {
+    private let layout: ContainerLayout
+    private let inspector: ItemInspector
+
+    public init(root: RawPath, logger: Logger) throws {
+        layout = ContainerLayout(root: root)
+        inspector = ItemInspector(detector: try ContentTypeDetector(), logger: logger)
+    }
+
+    /// Full snapshots of the items that are still regular files; an item that is gone or
+    /// no longer a file is left out (the watcher reports what happened to it).
+    public func read(_ items: [PendingContent]) -> [ItemSnapshot] {
+        items.compactMap { item in
+            guard let container = try? ContainerID(item.container) else { return nil }
+            let names = ContainerNames(container, layout: layout)
+            guard let status = try? FileStatus.read(names.folder.appending(item.relativePath)), status.signature.kind == .file else {
+                return nil
+            }
+            return inspector.snapshot(item.relativePath, in: names, status: status, readingContent: true)
+        }
+    }
+}

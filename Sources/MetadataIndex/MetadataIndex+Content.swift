@@ -1,0 +1,61 @@
+import Foundation
+import GRDB
+import RawPaths
+
+/// An item whose content the index has not read yet (`ItemSnapshot.contentPending`).
+public struct PendingContent: Sendable, Hashable {
+    /// The row id: a pass over the pending items walks them in id order.
+    public var id: Int64
+    public var container: String
+    public var relativePath: RawPath
+}
+
+extension MetadataIndex {
+    /// Up to `limit` items still waiting for their content with a row id above `id`, in
+    /// id order (so that one pass meets each item once, even one it cannot complete).
+    public func pendingContent(after id: Int64, limit: Int) throws -> [PendingContent] {
+        try pool.read { db in
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT id, container, rel FROM items WHERE content_pending = 1 AND id > ? ORDER BY id LIMIT ?",
+                arguments: [id, limit])
+            return rows.map { PendingContent(id: $0["id"], container: $0["container"], relativePath: RawPath(bytes: $0["rel"] as Data)) }
+        }
+    }
+
+    /// How many items still wait for their content.
+    public func pendingContentCount() throws -> Int {
+        try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM items WHERE content_pending = 1") ?? 0 }
+    }
+}
+
+extension MetadataIndex {
+    /// Applies the batches `produce` hands to its argument for one container, all in one
+    /// transaction, with a larger page cache meanwhile: a bulk load (the start-up scan)
+    /// then writes each page of the table and its indexes about once, where one
+    /// transaction per batch rewrote the same index pages into the WAL again and again.
+    /// Into an empty table (a new index), the secondary indexes are built once at the end
+    /// rather than row by row. Nothing is journaled for live queries, and readers see none
+    /// of it until the end.
+    public func applyInOneTransaction(container: String, _ produce: (_ apply: ([IndexChange]) throws -> Void) throws -> Void) throws {
+        try pool.write { db in
+            try db.execute(sql: "PRAGMA cache_size = -\(Self.bulkCacheKiB)")
+            defer { try? db.execute(sql: "PRAGMA cache_size = -2000") }  // SQLite's default again
+            let emptyTable = try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM items)") ?? false
+            let newContainer = try Bool.fetchOne(
+                db, sql: "SELECT NOT EXISTS (SELECT 1 FROM items WHERE container = ?)", arguments: [container]) ?? false
+            if emptyTable {
+                for index in Schema.itemIndexes { try db.execute(sql: "DROP INDEX IF EXISTS \(index.name)") }
+            }
+            var writer = IndexWriter(db: db, journal: nil, insertsOnly: newContainer)
+            try produce { changes in
+                for change in changes { try writer.apply(change) }
+            }
+            if emptyTable {
+                for index in Schema.itemIndexes { try db.execute(sql: index.create) }
+            }
+        }
+    }
+
+    /// The bulk load's page cache, in KiB.
+    static let bulkCacheKiB = 64 * 1024
+}

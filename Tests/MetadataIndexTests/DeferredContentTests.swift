@@ -1,0 +1,137 @@
+import APIModel
+import Foundation
+import GRDB
+import RawPaths
+import Testing
+
+@testable import MetadataIndex
+
+/// The start-up scan's two steps in the index: rows recorded with `contentPending`, then
+/// `fillContent`, which writes only over a row that still waits with the same signature;
+/// the bulk load in one transaction; type trees stored once per content type.
+@Suite struct DeferredContentTests {
+    static func pending(_ relative: String, type: String = "public.plain-text") -> ItemSnapshot {
+        var item = IndexFixture.item(relative, type: type)
+        item.contentPending = true
+        return item
+    }
+
+    @Test func fillingContentWritesTextAndTypeAndClearsThePendingMark() throws {
+        let fixture = try IndexFixture()
+        defer { fixture.remove() }
+        try fixture.index.apply([.upsert(Self.pending("Documents/a.txt"))])
+        #expect(try fixture.index.pendingContentCount() == 1)
+        #expect(try fixture.query(#"kMDItemTextContent CONTAINS "heron""#).isEmpty)
+
+        var filled = IndexFixture.item("Documents/a.txt", type: "public.utf8-plain-text", text: "a grey heron")
+        filled.contentTypeTree = ["public.utf8-plain-text", "public.plain-text", "public.text", "public.data", "public.item"]
+        try fixture.index.apply([.fillContent(filled)])
+        #expect(try fixture.index.pendingContentCount() == 0)
+        #expect(try fixture.query(#"kMDItemTextContent CONTAINS "heron""#) == ["a.txt"])
+        #expect(try fixture.query(#"kMDItemContentType == "public.utf8-plain-text""#) == ["a.txt"])
+    }
+
+    @Test func contentReadBeforeTheFileChangedIsNotWritten() throws {
+        let fixture = try IndexFixture()
+        defer { fixture.remove() }
+        try fixture.index.apply([.upsert(Self.pending("Documents/a.txt"))])
+        var stale = IndexFixture.item("Documents/a.txt", text: "old words")
+        stale.signature.modifiedNanoseconds += 1  // read after the scan, under another signature
+        try fixture.index.apply([.fillContent(stale)])
+        #expect(try fixture.index.pendingContentCount() == 1)
+        #expect(try fixture.query(#"kMDItemTextContent CONTAINS "old""#).isEmpty)
+    }
+
+    @Test func contentIsNotWrittenOverARowTheWatcherAlreadyIndexedInFull() throws {
+        let fixture = try IndexFixture()
+        defer { fixture.remove() }
+        try fixture.index.apply([.upsert(Self.pending("Documents/a.txt"))])
+        try fixture.index.apply([.upsert(IndexFixture.item("Documents/a.txt", text: "fresh"))])
+        try fixture.index.apply([.fillContent(IndexFixture.item("Documents/a.txt", text: "late"))])
+        #expect(try fixture.query(#"kMDItemTextContent CONTAINS "fresh""#) == ["a.txt"])
+        #expect(try fixture.query(#"kMDItemTextContent CONTAINS "late""#).isEmpty)
+    }
+
+    @Test func aPassOverPendingItemsMeetsEachOnceInIdOrder() throws {
+        let fixture = try IndexFixture()
+        defer { fixture.remove() }
+        try fixture.index.apply((0..<5).map { .upsert(Self.pending("Documents/f\($0).txt")) })
+        let first = try fixture.index.pendingContent(after: 0, limit: 3)
+        let rest = try fixture.index.pendingContent(after: try #require(first.last).id, limit: 3)
+        #expect(first.count == 3 && rest.count == 2)
+        #expect(Set((first + rest).map(\.relativePath.readable)) == Set((0..<5).map { "Documents/f\($0).txt" }))
+        #expect(try fixture.index.pendingContent(after: try #require(rest.last).id, limit: 3).isEmpty)
+    }
+
+    @Test func aBulkLoadIntoAnEmptyIndexRebuildsEverySecondaryIndex() throws {
+        let fixture = try IndexFixture()
+        defer { fixture.remove() }
+        try fixture.index.applyInOneTransaction(container: IndexFixture.container) { apply in
+            try apply((0..<50).map { .upsert(IndexFixture.item("Documents/f\($0).txt", size: Int64($0))) })
+            try apply([.upsert(IndexFixture.item("Documents/sub", kind: .folder))])
+        }
+        let names = try fixture.index.pool.read { db in
+            try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'items'")
+        }
+        #expect(Set(Schema.itemIndexes.map(\.name)).isSubset(of: names))
+        #expect(try fixture.query("kMDItemFSSize >= 48 AND kMDItemFSName ENDSWITH '.txt'", sort: [SortKey(attribute: "kMDItemFSSize")]) == ["f48.txt", "f49.txt"])
+    }
+
+    @Test func aContentTypesTreeIsStoredOncePerTypeAndQueriedThroughTheView() throws {
+        let fixture = try IndexFixture()
+        defer { fixture.remove() }
+        try fixture.index.apply((0..<20).map { .upsert(IndexFixture.item("Documents/f\($0).txt")) })
+        let rows = try fixture.index.pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM type_trees") }
+        #expect(rows == 4)  // public.plain-text's tree, once
+        #expect(try fixture.query(#"kMDItemContentTypeTree == "public.text""#).count == 20)
+        let item = try #require(try fixture.index.item(container: IndexFixture.container, relativePath: RawPath("Documents/f3.txt")))
+        #expect(item.attributes["kMDItemContentTypeTree"] == .array(["public.plain-text", "public.text", "public.data", "public.item"].map(AttributeValue.string)))
+    }
+
+    @Test func migratingAVersion2IndexKeepsEveryItemsTypeTree() throws {
+        let fixture = try IndexFixture()
+        defer { fixture.remove() }
+        let path = fixture.folder + "/v2.sqlite"
+        do {
+            let old = try DatabasePool(path: path)
+            try Schema.migrator().migrate(old, upTo: "v2: diary entries")
+            try old.write { db in
+                try db.execute(sql: "INSERT INTO meta(key, value) VALUES ('root', ?)", arguments: [IndexFixture.root.readable])
+                var folds = PathFolds()
+                let item = IndexFixture.item("Documents/a.txt")
+                try db.execute(sql: DiaryEntryIndexTests.v1Insert, arguments: StatementArguments(Array(IndexWriter.values(of: item, folds: &folds).dropLast())))
+                for (position, uti) in item.contentTypeTree.enumerated() {
+                    try db.execute(sql: "INSERT INTO item_types(item_id, position, uti) VALUES (1, ?, ?)", arguments: [position, uti])
+                }
+            }
+        }
+        let index = try MetadataIndex(path: path, root: IndexFixture.root)
+        let item = try #require(try index.item(container: IndexFixture.container, relativePath: RawPath("Documents/a.txt")))
+        #expect(item.attributes["kMDItemContentTypeTree"] == .array(["public.plain-text", "public.text", "public.data", "public.item"].map(AttributeValue.string)))
+    }
+}
+
+/// `path_fold` is built from the folded parent folder and the folded name; it must equal
+/// folding the whole path at once, whatever the names.
+@Suite struct PathFoldsTests {
+    @Test(arguments: [
+        "/r/c/Documents/a.txt", "/r/c/Documents/Ärger/Éé.TXT", "/r/c/Documents/cafe\u{301}/NAÏVE", "/r/c/x",
+        "/r/c/Documents/\u{301}leading-mark", "/r/c/Documents/ΣΊΣΥΦΟΣ/ﬁle", "/r/c/Documents/İstanbul/ß",
+    ])
+    func theFoldOfAPathIsTheFoldOfItsFolderAndName(_ path: String) {
+        var folds = PathFolds()
+        let raw = RawPath(path)
+        let name = PathFolds.fold(String(decoding: raw.lastComponent ?? [], as: UTF8.self))
+        #expect(folds.foldedPath(raw, foldedName: name) == PathFolds.fold(path))
+        #expect(folds.foldedPath(raw, foldedName: name) == PathFolds.fold(path))  // from the cache
+    }
+
+    @Test func invalidUTF8AndTheRootFoldLikeTheWholePath() {
+        var folds = PathFolds()
+        for bytes: [UInt8] in [Array("/r/c/D/".utf8) + [0xFF, 0x41], [0x2F], Array("/top".utf8), Array("/r/".utf8) + [0xC3] + Array("/B".utf8)] {
+            let raw = RawPath(bytes: bytes)
+            let name = PathFolds.fold(String(decoding: raw.lastComponent ?? [], as: UTF8.self))
+            #expect(folds.foldedPath(raw, foldedName: name) == PathFolds.fold(raw.readable), "\(bytes)")
+        }
+    }
+}
