@@ -57,5 +57,5 @@ extension MetadataIndex {
     }
 
     /// The bulk load's page cache, in KiB.
-    static let bulkCacheKiB = 64 * 1024
+    static let bulkCacheKiB = 8 * 1024
 }
