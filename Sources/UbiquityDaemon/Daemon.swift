@@ -50,7 +50,8 @@ public struct Daemon {
             settings: settings, index: index, pipeline: pipeline, watcher: watcher, logger: logger,
             liveQueryCapacity: Self.liveQueryCapacity())
         let syncRoutes = SyncRoutes(service: sync, waitForWatcher: { try await routes.waitForWatcher() })
-        let server = try makeServer(
+        let limits = ConnectionLimits.resolve(openFiles: OpenFileLimit.raise())
+        let server = try APIServer(socketPath: settings.socketPath, limits: limits, notifier: notifier, logger: logger).make(
             routes: routes, syncRoutes: syncRoutes, status: StatusLine.text(containers: containers.count, items: items, pending: 0))
         var services: [any Service] = [IndexService(watcher: watcher, pipeline: pipeline, notifier: notifier, logger: logger), server]
         if let sync { services.append(sync) }
@@ -77,29 +78,6 @@ public struct Daemon {
         return SyncService(worker: SyncWorker(engine: engine), layout: ContainerLayout(root: root), pollInterval: .milliseconds(100), logger: logger)
     }
 
-    private func makeServer(routes: APIRoutes, syncRoutes: SyncRoutes, status: String) throws -> some Service {
-        let socketPath = settings.socketPath
-        try removeStaleSocket(socketPath)
-        let router = Router(context: DaemonRequestContext.self)
-        routes.register(on: router)
-        syncRoutes.register(on: router)
-        let notifier = self.notifier
-        let logger = self.logger
-        let owner = getuid()
-        return Application(
-            router: router,
-            server: HTTPServerBuilder { responder in
-                PeerCheckedChannel(base: HTTP1Channel(responder: responder), allowedUID: owner, logger: logger)
-            },
-            configuration: .init(address: .unixDomainSocket(path: socketPath), serverName: "ubqd"),
-            onServerRunning: { _ in
-                chmod(socketPath, 0o600)
-                logger.info("listening on \(socketPath)")
-                notifier.notify("READY=1", "STATUS=\(status)", "MAINPID=\(getpid())")
-            },
-            logger: logger)
-    }
-
     /// `UBQ_WATCH_LIMIT=N` makes the watcher act as if the kernel had only N inotify
     /// watches, to try the polling fallback (and for its tests).
     private static func simulatedWatchLimit() -> Int? {
@@ -110,16 +88,5 @@ public struct Daemon {
     /// is dropped (default 100,000); small values let tests drop a client quickly.
     private static func liveQueryCapacity() -> Int {
         ProcessInfo.processInfo.environment["UBQ_WATCH_BUFFER"].flatMap { Int($0) }.map { max(1, $0) } ?? 100_000
-    }
-
-    /// A socket file left by a daemon that died. Safe to remove: the instance lock says
-    /// no other daemon uses this state folder.
-    private func removeStaleSocket(_ path: String) throws {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return }
-        guard (info.st_mode & S_IFMT) == S_IFSOCK else {
-            throw DaemonError(message: "\(path) exists and is not a socket; remove it or set UBQ_RUNTIME_DIR")
-        }
-        unlink(path)
     }
 }
