@@ -7,6 +7,7 @@ import Logging
 import MetadataIndex
 import NIOCore
 import ServiceLifecycle
+import UnixSignals
 import SyncEngine
 import RawPaths
 import UbiquitySettings
@@ -20,11 +21,19 @@ import Watching
 public struct Daemon {
     let settings: Settings
     let logger: Logger
+    let logLevels: LogLevelControl
+    /// Resolves the settings again for a reload (SIGHUP), as `settings` were.
+    let resolveSettings: @Sendable () throws(SettingsError) -> Settings
     let notifier = SystemdNotifier()
 
-    public init(settings: Settings, logger: Logger) {
+    public init(
+        settings: Settings, logger: Logger, logLevels: LogLevelControl,
+        resolveSettings: @escaping @Sendable () throws(SettingsError) -> Settings
+    ) {
         self.settings = settings
         self.logger = logger
+        self.logLevels = logLevels
+        self.resolveSettings = resolveSettings
     }
 
     public func run() async throws {
@@ -53,12 +62,24 @@ public struct Daemon {
         let limits = ConnectionLimits.resolve(openFiles: OpenFileLimit.raise())
         let server = try APIServer(socketPath: settings.socketPath, limits: limits, notifier: notifier, logger: logger).make(
             routes: routes, syncRoutes: syncRoutes, status: StatusLine.text(containers: containers.count, items: items, pending: 0))
-        var services: [any Service] = [IndexService(watcher: watcher, pipeline: pipeline, notifier: notifier, logger: logger), server]
+        var services: [any Service] = [
+            IndexService(watcher: watcher, pipeline: pipeline, notifier: notifier, logger: logger),
+            await makeReloader(pipeline: pipeline, sync: sync), server,
+        ]
         if let sync { services.append(sync) }
         let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
         notifier.notify("STOPPING=1")
         withExtendedLifetime(lock) {}
+    }
+
+    /// SIGHUP is trapped here, before the socket is bound and READY=1 is sent: from then on
+    /// a reload never finds the default action (ending the process) in place.
+    private func makeReloader(pipeline: IndexPipeline, sync: SyncService?) async -> ConfigReloadService {
+        ConfigReloadService(
+            signals: await UnixSignalsSequence(trapping: .sighup), running: settings, resolve: resolveSettings,
+            live: LiveSettings(logLevels: logLevels, pipeline: pipeline, sync: sync, logger: logger),
+            notifier: notifier, logger: logger)
     }
 
     /// The sync service when a mirror is configured (sync is off without one).
