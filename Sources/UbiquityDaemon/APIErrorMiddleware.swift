@@ -19,6 +19,10 @@ struct APIErrorMiddleware: RouterMiddleware {
         } catch let error as HTTPError {
             let message = error.body ?? "\(request.method) \(request.uri.path): \(error.status.reasonPhrase)"
             return JSONResponse.error(error.status, APIError(error: Self.kind(error.status), message: message))
+        } catch let error as any HTTPResponseError {
+            return JSONResponse.error(error.status, APIError(error: Self.kind(error.status), message: "\(request.method) \(request.uri.path): \(error)"))
+        } catch is CancellationError {
+            return JSONResponse.error(.serviceUnavailable, APIError(error: "unavailable", message: "ubqd is stopping; try again once it runs"))
         } catch {
             logger.error("\(request.method) \(request.uri.path) failed: \(error)")
             return JSONResponse.error(.internalServerError, APIError(error: "internal", message: "ubqd failed to answer: \(error)"))
