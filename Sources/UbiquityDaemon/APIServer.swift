@@ -3,12 +3,13 @@ import Glibc
 import Hummingbird
 import HummingbirdCore
 import Logging
+import NIOCore
 import ServiceLifecycle
 
 /// The local API's HTTP server on its Unix socket (DESIGN.md, decision 8), with the limits
 /// that keep clients from hurting the daemon: the peer check, the body size limit, the idle
-/// timeout, the connection cap (NIO itself backs off accepting for a second when the process
-/// runs out of descriptors).
+/// timeout, the connection cap, and a pause in accepting when the process runs out of
+/// descriptors (`AcceptPause`).
 struct APIServer {
     let socketPath: String
     let limits: ConnectionLimits
@@ -37,12 +38,25 @@ struct APIServer {
             configuration: .init(
                 address: .unixDomainSocket(path: socketPath), serverName: "ubqd", backlog: Self.backlog,
                 availableConnectionsDelegate: .maximum(limits.maximumConnections, logger: logger)),
-            onServerRunning: { _ in
+            onServerRunning: { channel in
+                await Self.pauseAcceptingWhenExhausted(channel, logger: logger)
                 chmod(socketPath, 0o600)
                 logger.info("listening on \(socketPath)")
                 notifier.notify("READY=1", "STATUS=\(status)", "MAINPID=\(getpid())")
             },
             logger: logger)
+    }
+
+    /// Adds `AcceptPause` to the listening socket's pipeline, first, so that it sees accept
+    /// errors before NIO's backoff handler (which swallows them).
+    private static func pauseAcceptingWhenExhausted(_ channel: any Channel, logger: Logger) async {
+        do {
+            try await channel.eventLoop.submit {
+                try channel.pipeline.syncOperations.addHandler(AcceptPause(logger: logger), position: .first)
+            }.get()
+        } catch {
+            logger.warning("cannot guard the API socket against running out of descriptors: \(error)")
+        }
     }
 
     /// A socket file left by a daemon that died. Safe to remove: the instance lock says
