@@ -3,7 +3,11 @@
 SWIFT ?= swift
 BUILD_FLAGS ?=
 
-.PHONY: run test build bootstrap bench bench-sync bench-live clean
+PREFIX ?= $(HOME)/.local
+BINDIR ?= $(PREFIX)/bin
+RELEASE = .build-release
+
+.PHONY: run test build bootstrap bench bench-sync bench-live install uninstall man clean
 
 run: bootstrap
 	$(SWIFT) build $(BUILD_FLAGS) --product ubqd
@@ -31,6 +35,26 @@ bench-live: bootstrap
 	$(SWIFT) build -c release --scratch-path .build-release --product ubqd
 	$(SWIFT) build -c release --scratch-path .build-release --product ubq
 	Benchmarks/live/watch_load.py --bin .build-release/release
+
+# Release ubqd and ubq in BINDIR (~/.local/bin), the user unit, completions for bash, zsh
+# and fish, the manual pages (scripts/install.sh says where). PREFIX, BINDIR and DESTDIR
+# can be set: `make install PREFIX=/opt/ubiquity`.
+install: bootstrap
+	$(SWIFT) build -c release --scratch-path $(RELEASE) --product ubqd
+	$(SWIFT) build -c release --scratch-path $(RELEASE) --product ubq
+	PREFIX="$(PREFIX)" BINDIR="$(BINDIR)" DESTDIR="$(DESTDIR)" scripts/install.sh install --bin-from $(RELEASE)/release
+
+# Removes what `make install` put in place (same PREFIX/BINDIR/DESTDIR), nothing else.
+uninstall:
+	PREFIX="$(PREFIX)" BINDIR="$(BINDIR)" DESTDIR="$(DESTDIR)" scripts/install.sh uninstall
+
+# Regenerates docs/man/ubq.1 and ubqd.1 with swift-argument-parser's generate-manual plugin
+# (a test says when they no longer match the programs' help).
+man: bootstrap
+	$(SWIFT) build $(BUILD_FLAGS) --product ubq
+	$(SWIFT) build $(BUILD_FLAGS) --product ubqd
+	$(SWIFT) package $(BUILD_FLAGS) generate-manual --configuration debug
+	scripts/man-pages.sh update .build/plugins/GenerateManual/outputs .build/debug
 
 clean:
 	rm -rf .build

@@ -15,6 +15,7 @@ let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: 
 let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
 let grdb = Target.Dependency.product(name: "GRDB", package: "GRDB.swift")
 let serviceLifecycle = Target.Dependency.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
+let unixSignals = Target.Dependency.product(name: "UnixSignals", package: "swift-service-lifecycle")
 let hummingbird = Target.Dependency.product(name: "Hummingbird", package: "hummingbird")
 let hummingbirdCore = Target.Dependency.product(name: "HummingbirdCore", package: "hummingbird")
 let nioCore = Target.Dependency.product(name: "NIOCore", package: "swift-nio")
@@ -80,7 +81,7 @@ let package = Package(
         .target(name: "CommandLineSettings", dependencies: ["UbiquitySettings", argumentParser]),
         .target(name: "UbiquityDaemon", dependencies: [
             "Indexing", "MetadataIndex", "UbiquitySettings", "APIModel", "PredicateKit", "RawPaths", "SyncEngine",
-            "SyncPlanning", "Coordination", logging, serviceLifecycle, hummingbird, hummingbirdCore, nioCore,
+            "SyncPlanning", "Coordination", logging, serviceLifecycle, unixSignals, hummingbird, hummingbirdCore, nioCore,
         ]),
         .target(name: "Ubiquity", dependencies: [
             "DaemonClient", "UbiquitySettings", "Coordination", "KeyedArchive", "Diary", "APIModel", "PredicateKit",

@@ -14,6 +14,8 @@ APT_PACKAGES=(
   vim sed rsync          # integration tests save files the way editors and tools do
   python3-pip            # interop tests run Python decoders
   systemd                # systemd-analyze checks the unit
+  zsh fish               # the install test loads the completion scripts (bash is there)
+  groff-base             # ... and renders the manual pages
 )
 PIP_PACKAGES=(bpylist2 nskeyedunarchiver)
 

@@ -27,16 +27,26 @@ public struct SettingsOptions: ParsableArguments {
 
     /// Resolves the settings from these flags, the environment and the config file.
     public func resolve() throws -> Settings {
-        let overrides = SettingsOverrides(
-            root: root, mirror: mirror, stateDirectory: stateDirectory, runtimeDirectory: runtimeDirectory,
-            configFile: configFile, logLevel: logLevel)
         do {
-            return try Settings.resolve(
-                overrides: overrides, environment: ProcessInfo.processInfo.environment,
-                currentDirectory: FileManager.default.currentDirectoryPath, readFile: Self.readFile)
+            return try Self.resolve(overrides)
         } catch {
             throw ValidationError(error.description)
         }
+    }
+
+    /// What these flags give.
+    public var overrides: SettingsOverrides {
+        SettingsOverrides(
+            root: root, mirror: mirror, stateDirectory: stateDirectory, runtimeDirectory: runtimeDirectory,
+            configFile: configFile, logLevel: logLevel)
+    }
+
+    /// Resolves `overrides` with the process's environment, current folder and config file
+    /// as they are now: `ubqd` calls it again to reload its configuration.
+    public static func resolve(_ overrides: SettingsOverrides) throws(SettingsError) -> Settings {
+        try Settings.resolve(
+            overrides: overrides, environment: ProcessInfo.processInfo.environment,
+            currentDirectory: FileManager.default.currentDirectoryPath, readFile: readFile)
     }
 
     private static func readFile(_ path: String) throws -> String? {

@@ -9,22 +9,34 @@ import UbiquitySettings
 public final class IgnoreCatalog {
     public static let fileName = ".ubqignore"
     private let layout: ContainerLayout
-    private let base: IgnoreRules
+    private var base: IgnoreRules
     private let logger: Logger
     private var cache: [ContainerID: IgnoreRules] = [:]
 
     public init(layout: ContainerLayout, extraPatterns: [String], logger: Logger) {
         self.layout = layout
         self.logger = logger
-        var base = IgnoreRules.editorAndSyncTemporaries
-        if !extraPatterns.isEmpty {
-            do {
-                base = base.adding(try IgnoreRules(parsing: extraPatterns.joined(separator: "\n"), baseDirectory: ""))
-            } catch {
-                logger.error("ignoring the configuration's ignore patterns: \(error)")
-            }
+        do {
+            base = try Self.baseRules(extraPatterns: extraPatterns)
+        } catch {
+            logger.error("ignoring the configuration's ignore patterns: \(error)")
+            base = IgnoreRules.editorAndSyncTemporaries
         }
-        self.base = base
+    }
+
+    /// The editor and sync temporaries plus `extraPatterns` (the configuration's `ignore`).
+    /// An error's line is the number of the pattern that cannot be used.
+    public static func baseRules(extraPatterns: [String]) throws(IgnoreRuleError) -> IgnoreRules {
+        guard !extraPatterns.isEmpty else { return .editorAndSyncTemporaries }
+        return IgnoreRules.editorAndSyncTemporaries.adding(
+            try IgnoreRules(parsing: extraPatterns.joined(separator: "\n"), baseDirectory: ""))
+    }
+
+    /// Uses `extraPatterns` from now on (a reloaded configuration); each container's rules
+    /// are read again. Throws, changing nothing, when a pattern cannot be used.
+    public func replaceExtraPatterns(_ extraPatterns: [String]) throws(IgnoreRuleError) {
+        base = try Self.baseRules(extraPatterns: extraPatterns)
+        cache.removeAll()
     }
 
     public func rules(for container: ContainerID) -> IgnoreRules {

@@ -51,6 +51,14 @@ public final class Indexer {
         try write(snapshots.map(IndexChange.fillContent))
     }
 
+    /// Uses `patterns` as the configuration's extra ignore patterns from now on and
+    /// reconciles every container, so that newly ignored items leave the index and items no
+    /// longer ignored enter it.
+    public func replaceExtraIgnorePatterns(_ patterns: [String]) throws {
+        try ignores.replaceExtraPatterns(patterns)
+        try reconcileEverything()
+    }
+
     /// Applies settled changes from the watcher, reading the disk at each path.
     /// Consecutive looks are handled as one batch: one read for their signatures, one
     /// transaction for their upserts.

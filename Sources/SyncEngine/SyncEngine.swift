@@ -55,6 +55,12 @@ public final class SyncEngine: @unchecked Sendable {
         ignore.invalidate(id)
     }
 
+    /// The configuration's extra ignore patterns changed (a reload): use them from now on.
+    /// The caller asks for a full pass, since which items belong to a container changed.
+    public func replaceExtraIgnorePatterns(_ patterns: [String]) throws {
+        try ignore.replaceExtraPatterns(patterns)
+    }
+
     /// Whether another device wrote since the last pass: a few `stat`s per container.
     public func mirrorHasNews() -> Bool {
         containers.values.contains { $0.mirrorHasNews() }

@@ -7,6 +7,7 @@ import Logging
 import MetadataIndex
 import NIOCore
 import ServiceLifecycle
+import UnixSignals
 import SyncEngine
 import RawPaths
 import UbiquitySettings
@@ -20,11 +21,19 @@ import Watching
 public struct Daemon {
     let settings: Settings
     let logger: Logger
+    let logLevels: LogLevelControl
+    /// Resolves the settings again for a reload (SIGHUP), as `settings` were.
+    let resolveSettings: @Sendable () throws(SettingsError) -> Settings
     let notifier = SystemdNotifier()
 
-    public init(settings: Settings, logger: Logger) {
+    public init(
+        settings: Settings, logger: Logger, logLevels: LogLevelControl,
+        resolveSettings: @escaping @Sendable () throws(SettingsError) -> Settings
+    ) {
         self.settings = settings
         self.logger = logger
+        self.logLevels = logLevels
+        self.resolveSettings = resolveSettings
     }
 
     public func run() async throws {
@@ -50,11 +59,13 @@ public struct Daemon {
             settings: settings, index: index, pipeline: pipeline, watcher: watcher, logger: logger,
             liveQueryCapacity: Self.liveQueryCapacity())
         let syncRoutes = SyncRoutes(service: sync, waitForWatcher: { try await routes.waitForWatcher() })
-        let server = try makeServer(
+        let limits = ConnectionLimits.resolve(openFiles: OpenFileLimit.raise())
+        let server = try APIServer(socketPath: settings.socketPath, limits: limits, notifier: notifier, logger: logger).make(
             routes: routes, syncRoutes: syncRoutes, status: StatusLine.text(
                 containers: containers.count, items: items, pending: 0, contentPending: (try? index.pendingContentCount()) ?? 0))
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: IndexService(watcher: watcher, pipeline: pipeline, notifier: notifier, logger: logger)),
+            .init(service: await makeReloader(pipeline: pipeline, sync: sync)),
             .init(service: server),
             .init(
                 service: try makeContentService(root: root, index: index, pipeline: pipeline, containers: containers.count),
@@ -74,6 +85,15 @@ public struct Daemon {
             notifier: notifier, containers: containers, logger: logger)
     }
 
+    /// SIGHUP is trapped here, before the socket is bound and READY=1 is sent: from then on
+    /// a reload never finds the default action (ending the process) in place.
+    private func makeReloader(pipeline: IndexPipeline, sync: SyncService?) async -> ConfigReloadService {
+        ConfigReloadService(
+            signals: await UnixSignalsSequence(trapping: .sighup), running: settings, resolve: resolveSettings,
+            live: LiveSettings(logLevels: logLevels, pipeline: pipeline, sync: sync, logger: logger),
+            notifier: notifier, logger: logger)
+    }
+
     /// The sync service when a mirror is configured (sync is off without one).
     private func makeSyncService(containers: [Container], root: RawPath, index: MetadataIndex) throws -> SyncService? {
         guard let mirror = settings.mirror else {
@@ -91,29 +111,6 @@ public struct Daemon {
         return SyncService(worker: SyncWorker(engine: engine), layout: ContainerLayout(root: root), pollInterval: .milliseconds(100), logger: logger)
     }
 
-    private func makeServer(routes: APIRoutes, syncRoutes: SyncRoutes, status: String) throws -> some Service {
-        let socketPath = settings.socketPath
-        try removeStaleSocket(socketPath)
-        let router = Router(context: DaemonRequestContext.self)
-        routes.register(on: router)
-        syncRoutes.register(on: router)
-        let notifier = self.notifier
-        let logger = self.logger
-        let owner = getuid()
-        return Application(
-            router: router,
-            server: HTTPServerBuilder { responder in
-                PeerCheckedChannel(base: HTTP1Channel(responder: responder), allowedUID: owner, logger: logger)
-            },
-            configuration: .init(address: .unixDomainSocket(path: socketPath), serverName: "ubqd"),
-            onServerRunning: { _ in
-                chmod(socketPath, 0o600)
-                logger.info("listening on \(socketPath)")
-                notifier.notify("READY=1", "STATUS=\(status)", "MAINPID=\(getpid())")
-            },
-            logger: logger)
-    }
-
     /// `UBQ_WATCH_LIMIT=N` makes the watcher act as if the kernel had only N inotify
     /// watches, to try the polling fallback (and for its tests).
     private static func simulatedWatchLimit() -> Int? {
@@ -124,16 +121,5 @@ public struct Daemon {
     /// is dropped (default 100,000); small values let tests drop a client quickly.
     private static func liveQueryCapacity() -> Int {
         ProcessInfo.processInfo.environment["UBQ_WATCH_BUFFER"].flatMap { Int($0) }.map { max(1, $0) } ?? 100_000
-    }
-
-    /// A socket file left by a daemon that died. Safe to remove: the instance lock says
-    /// no other daemon uses this state folder.
-    private func removeStaleSocket(_ path: String) throws {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return }
-        guard (info.st_mode & S_IFMT) == S_IFSOCK else {
-            throw DaemonError(message: "\(path) exists and is not a socket; remove it or set UBQ_RUNTIME_DIR")
-        }
-        unlink(path)
     }
 }

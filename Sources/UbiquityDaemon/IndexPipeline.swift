@@ -75,6 +75,15 @@ actor IndexPipeline {
         }
     }
 
+    /// Uses new extra ignore patterns (a reloaded configuration): every container is
+    /// reconciled with them, and live queries see the items that came and went.
+    func replaceIgnorePatterns(_ patterns: [String]) -> ReconcileStatistics {
+        run { try indexer.replaceExtraIgnorePatterns(patterns) }
+        liveQueries.publish(indexer.takeAppliedChanges(), index: index)
+        indexer.journalsChanges = !liveQueries.isEmpty
+        return indexer.takeStatistics()
+    }
+
     /// Applies every path that has settled by now.
     func applySettled() {
         apply(settler.takeSettled(at: Self.now()))

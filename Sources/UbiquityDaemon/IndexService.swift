@@ -7,11 +7,14 @@ import Watching
 /// Feeds watcher events through the pipeline until shutdown, and releases settled paths
 /// when their quiet period ends. Its settle loop is the daemon's heartbeat for systemd's
 /// watchdog.
-struct IndexService: Service {
+struct IndexService: Service, CustomStringConvertible {
     let watcher: InotifyWatcher
     let pipeline: IndexPipeline
     let notifier: SystemdNotifier
     let logger: Logger
+
+    /// How the service group names it in its log lines (not a dump of every field).
+    var description: String { "IndexService" }
 
     func run() async throws {
         let (kicks, kick) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))

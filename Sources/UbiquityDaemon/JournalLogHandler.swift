@@ -4,16 +4,25 @@ import Logging
 /// Writes log lines to standard error. Under systemd (`JOURNAL_STREAM` set) each line
 /// starts with a `<N>` syslog priority, which journald turns into the entry's priority;
 /// otherwise lines read as plain text with a time stamp.
+///
+/// The level comes from a shared ``LogLevelControl`` (a configuration reload changes it for
+/// every logger), unless a logger sets its own.
 public struct JournalLogHandler: LogHandler {
     public var metadata: Logger.Metadata = [:]
-    public var logLevel: Logger.Level
     private let label: String
     private let journald: Bool
+    private let control: LogLevelControl
+    private var ownLevel: Logger.Level?
 
-    public init(label: String, level: Logger.Level, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(label: String, control: LogLevelControl, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.label = label
-        logLevel = level
+        self.control = control
         journald = environment["JOURNAL_STREAM"] != nil
+    }
+
+    public var logLevel: Logger.Level {
+        get { ownLevel ?? control.level }
+        set { ownLevel = newValue }
     }
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {

@@ -34,7 +34,7 @@ struct LiveStream: Sendable {
             }
             try await writer.finish(nil)
         } catch {
-            logger.debug("live query client \(subscriber.id) gone: \(error)")
+            logger.info("live query client \(subscriber.id) gone: \(error)")
             await pipeline.unsubscribe(subscriber.id)
             throw error
         }

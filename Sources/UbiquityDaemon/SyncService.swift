@@ -87,6 +87,13 @@ final class SyncService: Service {
         }
     }
 
+    /// A reloaded configuration changed the extra ignore patterns: the engine takes them
+    /// between passes, and the next pass is full.
+    func replaceIgnorePatterns(_ patterns: [String]) async throws {
+        try await worker.run { try $0.replaceExtraIgnorePatterns(patterns) }
+        changes.withLock { $0.needsFullPass = true }
+    }
+
     /// `ubq sync`: a pass now over what changed (everything with `full`), once the caller
     /// has waited for the watcher, so files changed a moment ago need not wait.
     func passNow(confirmDeletes: Bool, full: Bool) async throws {

@@ -17,12 +17,15 @@ struct UbqDaemonCommand: AsyncParsableCommand {
 
     func run() async throws {
         let settings = try location.resolve()
-        LoggingSystem.bootstrap { label in
-            JournalLogHandler(label: label, level: Logger.Level(rawValue: settings.logLevel.lowercased()) ?? .info)
-        }
+        let levels = LogLevelControl(Logger.Level(setting: settings.logLevel))
+        LoggingSystem.bootstrap { label in JournalLogHandler(label: label, control: levels) }
         let logger = Logger(label: "ubqd")
+        let overrides = location.overrides
         do {
-            try await Daemon(settings: settings, logger: logger).run()
+            try await Daemon(
+                settings: settings, logger: logger, logLevels: levels,
+                resolveSettings: { () throws(SettingsError) in try SettingsOptions.resolve(overrides) }
+            ).run()
         } catch let error as DaemonError {
             logger.critical("\(error.message)")
             throw ExitCode(1)

@@ -1,0 +1,45 @@
+import Indexing
+import Logging
+import UbiquitySettings
+
+/// Applies the settings a reloaded configuration may change while ubqd runs: the log level
+/// and the extra ignore patterns. Everything else (root, mirror, state and runtime
+/// folders, the container list, the settle time) is fixed when ubqd starts; a change to
+/// one of those waits for a restart.
+struct LiveSettings: Sendable {
+    let logLevels: LogLevelControl
+    let pipeline: IndexPipeline
+    let sync: SyncService?
+    let logger: Logger
+
+    /// Whether `key` takes effect without a restart.
+    static func isLive(_ key: SettingChange.Key) -> Bool {
+        key == .logLevel || key == .ignore
+    }
+
+    /// Checks what `apply` would need (ignore patterns that parse); throws a message naming
+    /// the file and key when it cannot be applied.
+    func validate(_ settings: Settings) throws(SettingsError) {
+        do {
+            _ = try IgnoreCatalog.baseRules(extraPatterns: settings.ignorePatterns)
+        } catch {
+            throw SettingsError(
+                code: .invalidValue, message: "key 'ignore', pattern \(error.line): \(error.message)",
+                file: settings.configFile, key: "ignore")
+        }
+    }
+
+    /// Makes `change` (a live key) take effect, with its value from `settings`.
+    func apply(_ change: SettingChange, from settings: Settings) async throws {
+        switch change.key {
+        case .logLevel:
+            logLevels.level = Logger.Level(setting: settings.logLevel)
+        case .ignore:
+            let statistics = await pipeline.replaceIgnorePatterns(settings.ignorePatterns)
+            logger.info("ignore patterns replaced; the index was reconciled: \(statistics)")
+            try await sync?.replaceIgnorePatterns(settings.ignorePatterns)
+        default:
+            break
+        }
+    }
+}
