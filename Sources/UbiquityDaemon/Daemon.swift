@@ -1,4 +1,5 @@
 import Coordination
+import DaemonClient
 import Foundation
 import Hummingbird
 import HummingbirdCore
@@ -33,7 +34,10 @@ public struct Daemon {
         let lock = try InstanceLock(stateDirectory: settings.stateDirectory)
         let root = RawPath(settings.root)
         let index = try MetadataIndex(path: settings.indexPath, root: root)
-        let indexer = try Indexer(root: root, index: index, extraIgnorePatterns: settings.ignorePatterns, logger: logger)
+        // Its reads of document content take coordinated read claims, never waiting for one.
+        let readCoordinator = try FileCoordinator(lockDirectory: lockDirectory)
+        let indexer = try Indexer(
+            root: root, index: index, extraIgnorePatterns: settings.ignorePatterns, coordinator: readCoordinator, logger: logger)
         let pipeline = IndexPipeline(indexer: indexer, index: index, root: root, settleMilliseconds: settings.settleMilliseconds, logger: logger)
 
         let watcher = InotifyWatcher(root: root, watchLimit: Self.simulatedWatchLimit(), logger: logger)
@@ -46,13 +50,21 @@ public struct Daemon {
 
         let sync = try makeSyncService(containers: containers, root: root, index: index)
         if let sync { await pipeline.observeChanges { sync.noteLocalChanges($0) } }
+        let hub = PresenterHub(markerPath: settings.runtimeDirectory + "/" + DaemonPresenterRelay.markerName, logger: logger)
+        let (outcomes, outcomeSink) = AsyncStream.makeStream(of: [PathOutcome].self)
+        await pipeline.observeOutcomes { outcomeSink.yield($0) }
+        let coordination = CoordinationService(
+            hub: hub, outcomes: outcomes, coordinator: readCoordinator, root: root, canonicalRoot: Self.canonical(root), logger: logger)
         let routes = APIRoutes(
             settings: settings, index: index, pipeline: pipeline, watcher: watcher, logger: logger,
             liveQueryCapacity: Self.liveQueryCapacity())
         let syncRoutes = SyncRoutes(service: sync, waitForWatcher: { try await routes.waitForWatcher() })
         let server = try makeServer(
-            routes: routes, syncRoutes: syncRoutes, status: StatusLine.text(containers: containers.count, items: items, pending: 0))
-        var services: [any Service] = [IndexService(watcher: watcher, pipeline: pipeline, notifier: notifier, logger: logger), server]
+            routes: routes, syncRoutes: syncRoutes, presenterRoutes: PresenterRoutes(hub: hub, logger: logger),
+            status: StatusLine.text(containers: containers.count, items: items, pending: 0))
+        var services: [any Service] = [
+            IndexService(watcher: watcher, pipeline: pipeline, notifier: notifier, logger: logger), server, coordination,
+        ]
         if let sync { services.append(sync) }
         let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
@@ -70,19 +82,22 @@ public struct Daemon {
             mirror: mirror, root: root, containers: containers,
             database: try SyncDatabase(path: settings.stateDirectory + "/sync.sqlite"),
             ignore: IgnoreCatalog(layout: ContainerLayout(root: root), extraPatterns: settings.ignorePatterns, logger: logger),
-            coordinator: try FileCoordinator(lockDirectory: URL(fileURLWithPath: settings.runtimeDirectory + "/locks")),
+            coordinator: try FileCoordinator(
+                lockDirectory: lockDirectory, timeout: nil,
+                relay: DaemonPresenterRelay(socketPath: settings.socketPath, markerPath: settings.runtimeDirectory + "/" + DaemonPresenterRelay.markerName)),
             quietMilliseconds: settings.settleMilliseconds, logger: logger)
         engine.index = index
         logger.info("syncing with \(mirror) as device \(engine.device.id) (\(engine.device.name))")
         return SyncService(worker: SyncWorker(engine: engine), layout: ContainerLayout(root: root), pollInterval: .milliseconds(100), logger: logger)
     }
 
-    private func makeServer(routes: APIRoutes, syncRoutes: SyncRoutes, status: String) throws -> some Service {
+    private func makeServer(routes: APIRoutes, syncRoutes: SyncRoutes, presenterRoutes: PresenterRoutes, status: String) throws -> some Service {
         let socketPath = settings.socketPath
         try removeStaleSocket(socketPath)
         let router = Router(context: DaemonRequestContext.self)
         routes.register(on: router)
         syncRoutes.register(on: router)
+        presenterRoutes.register(on: router)
         let notifier = self.notifier
         let logger = self.logger
         let owner = getuid()
@@ -98,6 +113,16 @@ public struct Daemon {
                 notifier.notify("READY=1", "STATUS=\(status)", "MAINPID=\(getpid())")
             },
             logger: logger)
+    }
+
+    /// The folder of every coordinated claim's lock files (shared with `ubq` and apps).
+    private var lockDirectory: URL { URL(fileURLWithPath: settings.runtimeDirectory + "/locks", isDirectory: true) }
+
+    /// `path` with symbolic links resolved, as coordinated claims name it.
+    private static func canonical(_ path: RawPath) -> RawPath {
+        guard let resolved = realpath(path.readable, nil) else { return path }
+        defer { free(resolved) }
+        return RawPath(String(cString: resolved))
     }
 
     /// `UBQ_WATCH_LIMIT=N` makes the watcher act as if the kernel had only N inotify
