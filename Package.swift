@@ -97,6 +97,7 @@ let package = Package(
 
         // MARK: Benchmarks and test helpers (not products)
         .executableTarget(name: "coordination-probe", dependencies: ["Coordination"], path: "Tests/CoordinationProbe"),
+        .executableTarget(name: "presenter-probe", dependencies: ["Ubiquity"], path: "Tests/PresenterProbe"),
         .executableTarget(name: "coordination-bench", dependencies: ["Coordination"], path: "Benchmarks/CoordinationBench"),
         .executableTarget(
             name: "archive-bench", dependencies: ["KeyedArchive", "Diary"], path: "Benchmarks/ArchiveBench",

@@ -1,0 +1,119 @@
+import Foundation
+import Glibc
+import Testing
+
+/// File presenters across real processes, through the real ubqd: a `presenter-probe`
+/// presents a file or a folder and prints every call it gets; other processes write.
+@Suite(.serialized) struct PresenterTests {
+    /// A running daemon with `f.txt` ("hello\n") indexed, so no change is still settling.
+    func daemonWithFile() throws -> (DaemonHarness, String) {
+        let daemon = try DaemonHarness()
+        try daemon.start()
+        try daemon.shell("echo hello > f.txt")
+        #expect(try daemon.indexedItems().keys.contains { $0.hasSuffix("/f.txt") })
+        return (daemon, daemon.documents + "/f.txt")
+    }
+
+    @Test func aPresenterIsAskedToRelinquishBeforeACoordinatedWriteAndToldAfterThenHearsAPlainAppend() throws {
+        let (daemon, file) = try daemonWithFile()
+        let presenter = try PresenterProbeProcess(daemon, ["present", file])
+        #expect(try presenter.next() == "registered")
+
+        let writer = try daemon.ubq(["coordinate", "--write", file, "--", "sh", "-c", "echo more >> \"$0\"", file])
+        #expect(writer.status == 0, "\(writer.errorText)")
+        #expect(try presenter.next() == "relinquishToWriter size=6")  // before the write: "hello\n"
+        #expect(try presenter.next() == "reacquire")
+        #expect(try presenter.next() == "didChange size=11")  // after it: "hello\nmore\n"
+
+        try daemon.shell("echo plain >> f.txt")  // a program that does not coordinate
+        #expect(try presenter.next() == "didChange size=17")
+    }
+
+    @Test func aFolderPresenterHearsOfItemsAppearingAndChangingInside() throws {
+        let (daemon, _) = try daemonWithFile()
+        let presenter = try PresenterProbeProcess(daemon, ["present", daemon.documents])
+        #expect(try presenter.next() == "registered")
+        try daemon.shell("echo new > n.txt")
+        #expect(try presenter.next(skipping: ["didChange"]) == "subitemDidAppear \(daemon.documents)/n.txt")
+        try daemon.shell("echo more >> n.txt")
+        #expect(try presenter.next(skipping: ["didChange"]) == "subitemDidChange \(daemon.documents)/n.txt")
+    }
+
+    @Test func aPresenterThatNeverAnswersIsSkippedAtTheDeadlineAndTheWriterGoesOn() throws {
+        let (daemon, file) = try daemonWithFile()
+        let silent = try PresenterProbeProcess(daemon, ["present", file, "--silent"])
+        #expect(try silent.next() == "registered")
+        let writer = try PresenterProbeProcess(daemon, ["write", file, "--deadline", "0.5"])
+        let accessing = try writer.next()
+        let milliseconds = Double(accessing.split(separator: " ").last ?? "") ?? -1
+        #expect(accessing.hasPrefix("accessing"))
+        #expect(milliseconds >= 500 && milliseconds < 5000, "\(accessing)")
+        #expect(try writer.next() == "done")
+        #expect(try silent.next().hasPrefix("relinquishToWriter"))
+        try daemon.waitForLog("did not answer within 0.5 seconds")
+    }
+
+    @Test func ubqPresentersListsARegisteredPresenterUntilItsProcessDies() throws {
+        let (daemon, file) = try daemonWithFile()
+        let presenter = try PresenterProbeProcess(daemon, ["present", file])
+        #expect(try presenter.next() == "registered")
+        let listed = try presenters(daemon)
+        #expect(listed.count == 1)
+        #expect(listed.first?["pid"] as? Int == Int(presenter.pid))
+        #expect(listed.first?["program"] as? String == "presenter-probe")
+        #expect(listed.first?["path"] as? String == file)
+        #expect(try daemon.ubq(["presenters"]).text.contains("presenter-probe"))
+        presenter.kill()
+        let deadline = ContinuousClock.now + .seconds(30)
+        while try !presenters(daemon).isEmpty {  // the daemon notices the closed connection
+            guard ContinuousClock.now < deadline else { throw HarnessError("the dead presenter is still listed") }
+            usleep(20_000)
+        }
+    }
+
+    @Test func aRemovedPresenterHearsNothingMore() throws {
+        let (daemon, file) = try daemonWithFile()
+        let presenter = try PresenterProbeProcess(daemon, ["present", file])
+        #expect(try presenter.next() == "registered")
+        presenter.send("remove")
+        #expect(try presenter.next() == "removed")
+        #expect(try presenters(daemon).isEmpty)
+        try daemon.shell("echo plain >> f.txt")
+        #expect(try daemon.ubq(["coordinate", "--write", file, "--", "true"]).status == 0)
+        presenter.send("remove")  // a marker: anything heard in between would come first
+        #expect(try presenter.next() == "removed")
+    }
+
+    private func presenters(_ daemon: DaemonHarness) throws -> [[String: Any]] {
+        let result = try daemon.ubq(["presenters", "--json"])
+        guard result.status == 0, let list = try JSONSerialization.jsonObject(with: result.output) as? [[String: Any]] else {
+            throw HarnessError("ubq presenters --json failed (\(result.status)): \(result.errorText)")
+        }
+        return list
+    }
+}
+
+/// `ubq coordinate` holds off a diary save, as the issue asks, with no daemon involved.
+@Suite struct CoordinateDelaysSaveTests {
+    @Test func aDiarySaveWaitsForUbqCoordinateWriteToEnd() throws {
+        let harness = try DaemonHarness()
+        try harness.diary(["add", "--title", "first"])
+        let diary = harness.documents + "/Diary.archive"
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: DaemonHarness.binaries + "/ubq")
+        holder.arguments = ["coordinate", "--write", diary, "--", "sh", "-c", "echo held; sleep 2; echo finished"]
+        holder.environment = harness.environment
+        let output = Pipe()
+        holder.standardOutput = output
+        try holder.run()
+        #expect(output.fileHandleForReading.availableDataUntilNewline() == "held")
+        try harness.diary(["add", "--title", "second"])  // waits for the claim
+        // The save ran only after the command had finished (the claim outlives it): its last
+        // line is already there to read, without waiting.
+        var ready = pollfd(fd: output.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)
+        #expect(poll(&ready, 1, 0) == 1)
+        #expect(output.fileHandleForReading.availableDataUntilNewline() == "finished")
+        holder.waitUntilExit()
+        #expect(try harness.diaryEntries(["list", "--json"]).map(\.title) == ["first", "second"])
+    }
+}
