@@ -9,4 +9,13 @@ extension FileCoordinator? {
         guard let coordinator = self else { return try body() }
         return try coordinator.coordinate(writingItemAt: URL(fileURLWithPath: absolute), timeout: .seconds(30)) { _ in try body() }
     }
+
+    /// Runs `body` holding a coordinated read claim (`.forUploading`) on `absolute`: a writer
+    /// is never read halfway, and presenters save first. Same 30 s limit as writes.
+    func read<T>(_ absolute: String, _ body: () throws -> T) throws -> T {
+        guard let coordinator = self else { return try body() }
+        return try coordinator.coordinate(readingItemAt: URL(fileURLWithPath: absolute), options: .forUploading, timeout: .seconds(30)) { _ in
+            try body()
+        }
+    }
 }

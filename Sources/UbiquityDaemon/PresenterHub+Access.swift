@@ -105,8 +105,12 @@ extension PresenterHub {
             accessed: accessed, moves: moves.map { (Array($0.from), Array($0.to)) }, existedBefore: access.existedBefore,
             existsAfter: Set((access.items.map(\.path) + related).filter(FileStamp.exists)))
         let told = AccessPlanner.after(access.items, asked: access.asked, presenters: presences, accessorPID: access.pid, outcome: outcome)
-        if accessed { remember(access.items.filter { $0.access == .writing }.map(\.path)) }
         send(told, request: id, asking: false)
+        if accessed {
+            let written = access.items.filter { $0.access == .writing }.map(\.path)
+            remember(written)
+            refreshIdentities(of: Set(written + moves.map { Array($0.to) }))
+        }
         return told.count
     }
 
@@ -155,4 +159,11 @@ struct FileStamp: Equatable {
     }
 
     static func exists(_ path: [UInt8]) -> Bool { FileStamp(path) != nil }
+
+    struct Identity: Hashable {
+        var device: UInt64
+        var inode: UInt64
+    }
+
+    var identity: Identity { Identity(device: device, inode: inode) }
 }

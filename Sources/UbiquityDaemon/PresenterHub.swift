@@ -23,6 +23,9 @@ actor PresenterHub {
     struct Registration {
         var path: [UInt8]
         var since: Date
+        /// The presented item's device and inode when last seen, to recognize it after a
+        /// plain `mv` (the watcher reports a removal and an appearance).
+        var identity: FileStamp.Identity?
     }
 
     let markerPath: String
@@ -66,7 +69,7 @@ actor PresenterHub {
     func add(session id: String, presenter: String, path: [UInt8]) throws(APIError) {
         guard sessions[id] != nil else { throw Self.noSession(id) }
         let since = sessions[id]?.presenters[presenter]?.since ?? Date()
-        sessions[id]?.presenters[presenter] = Registration(path: path, since: since)
+        sessions[id]?.presenters[presenter] = Registration(path: path, since: since, identity: FileStamp(path)?.identity)
         logger.debug("presenter \(id)/\(presenter) presents \(String(decoding: path, as: UTF8.self))")
         updateMarker()
     }

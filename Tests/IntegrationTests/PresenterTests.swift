@@ -84,6 +84,17 @@ import Testing
         #expect(try presenter.next() == "removed")
     }
 
+    @Test func aPlainRenameIsAMoveAndARemovalADeletionForThePresenter() throws {
+        let (daemon, file) = try daemonWithFile()
+        let presenter = try PresenterProbeProcess(daemon, ["present", file])
+        #expect(try presenter.next() == "registered")
+        try daemon.shell("mv f.txt g.txt")
+        #expect(try presenter.next() == "didMove \(daemon.documents)/g.txt")
+        #expect(try presenters(daemon).first?["path"] as? String == daemon.documents + "/g.txt")  // it follows the item
+        try daemon.shell("rm g.txt")
+        #expect(try presenter.next() == "accommodateDeletion")
+    }
+
     private func presenters(_ daemon: DaemonHarness) throws -> [[String: Any]] {
         let result = try daemon.ubq(["presenters", "--json"])
         guard result.status == 0, let list = try JSONSerialization.jsonObject(with: result.output) as? [[String: Any]] else {
@@ -115,5 +126,33 @@ import Testing
         #expect(output.fileHandleForReading.availableDataUntilNewline() == "finished")
         holder.waitUntilExit()
         #expect(try harness.diaryEntries(["list", "--json"]).map(\.title) == ["first", "second"])
+    }
+}
+
+/// ubqd reads document content under coordination: it does not index what a writer is
+/// still writing, and indexes it once the writer's claim is released.
+@Suite struct DaemonCoordinatedReadTests {
+    @Test func contentWrittenUnderAClaimIsIndexedOnlyAfterTheClaimEnds() throws {
+        let daemon = try DaemonHarness()
+        try daemon.start()
+        let file = daemon.documents + "/draft.txt"
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: DaemonHarness.binaries + "/ubq")
+        holder.arguments = ["coordinate", "--write", file, "--", "sh", "-c", "echo 'secret words' > \"$0\"; echo held; read line", file]
+        holder.environment = daemon.environment
+        let input = Pipe(), output = Pipe()
+        holder.standardInput = input
+        holder.standardOutput = output
+        try holder.run()
+        #expect(output.fileHandleForReading.availableDataUntilNewline() == "held")
+        let query = #"kMDItemTextContent CONTAINS "secret""#
+        #expect(try daemon.indexedItems(predicate: query).isEmpty)  // settled, but claimed: not read
+        try input.fileHandleForWriting.write(contentsOf: Data("go\n".utf8))
+        holder.waitUntilExit()
+        let deadline = ContinuousClock.now + .seconds(30)
+        while try daemon.indexedItems(predicate: query).isEmpty {  // looked at again after the settle period
+            guard ContinuousClock.now < deadline else { throw HarnessError("draft.txt was never indexed; log:\n\(daemon.log())") }
+            usleep(20_000)
+        }
     }
 }
