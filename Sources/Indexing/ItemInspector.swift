@@ -15,7 +15,8 @@ import RawPaths
 /// could be known and the reason in `readError`.
 ///
 /// With a coordinator, a file's bytes are read under a coordinated read claim
-/// (`withoutChanges`: presenters are not asked to save) that does not wait: if another
+/// (`withoutChanges`: presenters are not asked to save; `withoutCreatingLockFiles`: indexing
+/// a whole tree leaves no lock file per document behind) that does not wait: if another
 /// process holds a conflicting claim, the item is not inspected now (`snapshot` is nil) and
 /// the indexer looks at it again later. The pipeline never sleeps on a claim.
 final class ItemInspector {
@@ -65,7 +66,9 @@ final class ItemInspector {
         }
         do {
             let url = path.withCString { URL(fileURLWithFileSystemRepresentation: $0, isDirectory: false, relativeTo: nil) }
-            try coordinator.coordinate(readingItemAt: url, options: .withoutChanges, timeout: .zero) { _ in read() }
+            try coordinator.coordinate(readingItemAt: url, options: [.withoutChanges, .withoutCreatingLockFiles], timeout: .zero) { _ in
+                read()
+            }
         } catch let error as CoordinationError where error.code == .timedOut {
             logger.debug("\(path.readable): another process holds a claim on it, looking again later (\(error.message))")
             return false

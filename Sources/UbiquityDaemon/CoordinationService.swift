@@ -19,7 +19,9 @@ struct CoordinationService: Service {
     let canonicalRoot: RawPath
     let logger: Logger
     var sweepInterval: Duration = .seconds(1)
-    var pruneInterval: Duration = .seconds(600)
+    /// Lock files idle this long are deleted, checked as often (a large download leaves one
+    /// per file written; each holds a page of tmpfs memory until then).
+    var pruneInterval: Duration = .seconds(60)
 
     func run() async throws {
         await withGracefulShutdownHandler {

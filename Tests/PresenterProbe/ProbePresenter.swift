@@ -64,8 +64,8 @@ func present(_ path: String, silent: Bool) async {
 }
 
 /// Appends under a coordinated write; returns the time from the call to the accessor.
-func coordinatedAppend(_ path: String, text: String, deadline: Duration) async throws -> Duration {
-    let coordinator = try UbiquityContainer.fileCoordinator(presenterDeadline: deadline)
+func coordinatedAppend(_ path: String, text: String, deadline: Duration, coordinator: FileCoordinator? = nil) async throws -> Duration {
+    let coordinator = try coordinator ?? UbiquityContainer.fileCoordinator(presenterDeadline: deadline)
     let start = ContinuousClock.now
     return try await coordinator.coordinate(writingItemAt: URL(fileURLWithPath: path), byAsyncAccessor: { url in
         let elapsed = ContinuousClock.now - start
@@ -79,8 +79,10 @@ func coordinatedAppend(_ path: String, text: String, deadline: Duration) async t
 
 func bench(_ path: String, count: Int, deadline: Duration) async throws {
     var samples: [Double] = []
+    let coordinator = try UbiquityContainer.fileCoordinator(presenterDeadline: deadline)
+    _ = try await coordinatedAppend(path, text: "", deadline: deadline, coordinator: coordinator)  // warm-up
     for _ in 0..<count {
-        let elapsed = try await coordinatedAppend(path, text: "", deadline: deadline)
+        let elapsed = try await coordinatedAppend(path, text: "", deadline: deadline, coordinator: coordinator)
         samples.append(Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12)
     }
     samples.sort()
