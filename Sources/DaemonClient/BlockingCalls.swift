@@ -6,14 +6,25 @@ extension DaemonClient {
     /// `post` for code that cannot await (the blocking `FileCoordinator.coordinate` forms):
     /// blocks the calling thread until ubqd answers. Never call it on an event loop.
     @available(*, noasync, message: "it blocks the thread: use post(_:body:as:)")
-    public func postBlocking<Response: Decodable>(_ route: String, body: some Encodable, as type: Response.Type = Response.self) throws(DaemonClientError) -> Response {
+    public func postBlocking<Response: Decodable>(
+        _ route: String, body: some Encodable, as type: Response.Type = Response.self, timeout: Duration? = nil
+    ) throws(DaemonClientError) -> Response {
         let data: Data
         do { data = try JSONEncoder().encode(body) } catch { throw DaemonClientError(.protocolError, "cannot encode the request: \(error)") }
-        let (connected, reply) = request(method: .POST, route: route, body: data)
+        let (connected, reply) = request(method: .POST, route: route, body: data, timeout: timeout)
         do { try connected.wait() } catch { throw DaemonClientError.notRunning(socketPath: socketPath, cause: error) }
         let answer: HTTPReply
         do { answer = try reply.wait() } catch { throw DaemonClientError(.protocolError, "the connection to ubqd failed: \(error)") }
         return try decode(answer, as: type)
+    }
+
+    /// `post` that gives up after `timeout` (the connection is closed).
+    public func post<Response: Decodable>(
+        _ route: String, body: some Encodable, as type: Response.Type = Response.self, timeout: Duration
+    ) async throws(DaemonClientError) -> Response {
+        let data: Data
+        do { data = try JSONEncoder().encode(body) } catch { throw DaemonClientError(.protocolError, "cannot encode the request: \(error)") }
+        return try decode(try await send(method: .POST, route: route, body: data, timeout: timeout), as: type)
     }
 
     /// Sends a POST without waiting for the answer; `completion` (on an event loop) gets

@@ -34,8 +34,8 @@ public struct DaemonClient: Sendable {
         }
     }
 
-    func send(method: HTTPMethod, route: String, body: Data?) async throws(DaemonClientError) -> HTTPReply {
-        let (connected, reply) = request(method: method, route: route, body: body)
+    func send(method: HTTPMethod, route: String, body: Data?, timeout: Duration? = nil) async throws(DaemonClientError) -> HTTPReply {
+        let (connected, reply) = request(method: method, route: route, body: body, timeout: timeout)
         do { try await connected.get() } catch { throw DaemonClientError.notRunning(socketPath: socketPath, cause: error) }
         do {
             return try await reply.get()
@@ -45,8 +45,11 @@ public struct DaemonClient: Sendable {
     }
 
     /// Connects, sends one request and collects its response, all on an event loop: the
-    /// first future says whether the connection was made, the second brings the answer.
-    func request(method: HTTPMethod, route: String, body: Data?) -> (connected: EventLoopFuture<Void>, reply: EventLoopFuture<HTTPReply>) {
+    /// first future says whether the connection was made, the second brings the answer (or,
+    /// after `timeout`, fails and closes the connection: a stopped ubqd must not hang us).
+    func request(
+        method: HTTPMethod, route: String, body: Data?, timeout: Duration? = nil
+    ) -> (connected: EventLoopFuture<Void>, reply: EventLoopFuture<HTTPReply>) {
         let loop = MultiThreadedEventLoopGroup.singleton.next()
         let reply = loop.makePromise(of: HTTPReply.self)
         let collector = ReplyCollector(reply: reply)
@@ -61,10 +64,21 @@ public struct DaemonClient: Sendable {
         connected.whenComplete { result in
             switch result {
             case .failure(let error): reply.fail(error)
-            case .success(let channel): Self.write(method: method, route: route, body: body, to: channel)
+            case .success(let channel):
+                Self.write(method: method, route: route, body: body, to: channel)
+                if let timeout { Self.expire(reply, channel, after: timeout, route: route) }
             }
         }
         return (connected.map { _ in }, reply.futureResult)
+    }
+
+    private static func expire(_ reply: EventLoopPromise<HTTPReply>, _ channel: any Channel, after timeout: Duration, route: String) {
+        let nanoseconds = Int64(timeout.components.seconds) * 1_000_000_000 + Int64(timeout.components.attoseconds / 1_000_000_000)
+        let timer = channel.eventLoop.scheduleTask(in: .nanoseconds(nanoseconds)) {
+            reply.fail(DaemonClientError(.protocolError, "ubqd did not answer \(route) within \(timeout)"))  // ignored if answered
+            channel.close(promise: nil)
+        }
+        reply.futureResult.whenComplete { _ in timer.cancel() }
     }
 
     private static func write(method: HTTPMethod, route: String, body: Data?, to channel: any Channel) {

@@ -9,7 +9,8 @@ import UbiquitySettings
 ///
 /// When no presenter is registered anywhere (ubqd keeps the file `presenters.active` in its
 /// runtime folder while one is) or ubqd is not running, it says nothing and costs one
-/// `access(2)`: the access proceeds on its locks alone.
+/// `access(2)`: the access proceeds on its locks alone. A ubqd that does not answer within
+/// the deadline plus 5 s (stopped, stuck) is given up on the same way: never a hang.
 public struct DaemonPresenterRelay: PresenterRelay {
     public let socketPath: String
     /// The file whose presence says that some process has registered a presenter.
@@ -38,24 +39,29 @@ public struct DaemonPresenterRelay: PresenterRelay {
 
     private var client: DaemonClient { DaemonClient(socketPath: socketPath) }
 
+    /// ubqd answers a begin by the deadline; past this, it is stuck (stopped) and the access
+    /// goes ahead without it.
+    private var callTimeout: Duration { deadline + .seconds(5) }
+    private static let endTimeout: Duration = .seconds(5)
+
     public func accessWillBegin(_ access: AnnouncedAccess) async -> AnnouncedAccess.Ticket? {
         guard presentersMayExist else { return nil }
-        let answer = try? await client.post(Route.coordinationBegin, body: request(access), as: AccessBeginResponse.self)
+        let answer = try? await client.post(Route.coordinationBegin, body: request(access), as: AccessBeginResponse.self, timeout: callTimeout)
         return answer?.access.map(AnnouncedAccess.Ticket.init)
     }
 
     public func accessWillBeginBlocking(_ access: AnnouncedAccess) -> AnnouncedAccess.Ticket? {
         guard presentersMayExist else { return nil }
-        let answer = try? client.postBlocking(Route.coordinationBegin, body: request(access), as: AccessBeginResponse.self)
+        let answer = try? client.postBlocking(Route.coordinationBegin, body: request(access), as: AccessBeginResponse.self, timeout: callTimeout)
         return answer?.access.map(AnnouncedAccess.Ticket.init)
     }
 
     public func accessDidEnd(_ ticket: AnnouncedAccess.Ticket, _ outcome: AnnouncedAccess.Outcome) async {
-        _ = try? await client.post(Route.coordinationEnd, body: Self.end(ticket, outcome), as: AccessEndResponse.self)
+        _ = try? await client.post(Route.coordinationEnd, body: Self.end(ticket, outcome), as: AccessEndResponse.self, timeout: Self.endTimeout)
     }
 
     public func accessDidEndBlocking(_ ticket: AnnouncedAccess.Ticket, _ outcome: AnnouncedAccess.Outcome) {
-        _ = try? client.postBlocking(Route.coordinationEnd, body: Self.end(ticket, outcome), as: AccessEndResponse.self)
+        _ = try? client.postBlocking(Route.coordinationEnd, body: Self.end(ticket, outcome), as: AccessEndResponse.self, timeout: Self.endTimeout)
     }
 
     func request(_ access: AnnouncedAccess) -> AccessBeginRequest {

@@ -53,6 +53,21 @@ import Testing
         try daemon.waitForLog("did not answer within 0.5 seconds")
     }
 
+    @Test func aCoordinatedWriteGoesAheadWhenUbqdIsStoppedMidway() throws {
+        let (daemon, file) = try daemonWithFile()
+        let presenter = try PresenterProbeProcess(daemon, ["present", file])
+        #expect(try presenter.next() == "registered")
+        let pid = try #require(daemon.process?.processIdentifier)
+        kill(pid, SIGSTOP)  // ubqd hangs: the writer must give up on it, not on its write
+        let writer = try? PresenterProbeProcess(daemon, ["write", file, "--deadline", "0.2"])
+        let accessing = try? writer?.next(timeout: .seconds(60))
+        let done = try? writer?.next()
+        kill(pid, SIGCONT)
+        #expect(accessing?.hasPrefix("accessing") == true)
+        #expect(done == "done")
+        withExtendedLifetime(daemon) {}  // stopped only after it was continued
+    }
+
     @Test func ubqPresentersListsARegisteredPresenterUntilItsProcessDies() throws {
         let (daemon, file) = try daemonWithFile()
         let presenter = try PresenterProbeProcess(daemon, ["present", file])
