@@ -59,8 +59,12 @@ final class Claim {
                 throw failure("fcntl(F_OFD_SETLK)", error, request)
             }
             if try isPruned(file, request) { continue }
-            do { try file.recordHolder(record(for: request)) } catch {
-                throw failure("pwrite", error, request)
+            // A reader that leaves no lock file behind leaves no holder record either (it
+            // holds for microseconds; a page of tmpfs per record is what it avoids).
+            if request.createsFile {
+                do { try file.recordHolder(record(for: request)) } catch {
+                    throw failure("pwrite", error, request)
+                }
             }
             held.append(file)
             done += 1
