@@ -131,6 +131,7 @@ extension PresenterHub {
         }
         let cutoff = ContinuousClock.now - .seconds(60)
         announced = announced.filter { $0.value.at > cutoff }
+        flushVanished()
     }
 }
 

@@ -6,13 +6,24 @@ import PresenterPlanning
 extension PresenterHub {
     /// Tells presenters of the changes in one applied batch. A change to an item exactly as
     /// a coordinated write left it was told already at the end of that access: skipped. A
-    /// presented file that vanished while a file with its inode appeared was moved.
+    /// presented file that vanished while a file with its inode appeared (in this batch or
+    /// within `moveWindow`) was moved; one whose inode does not reappear is told as deleted
+    /// once the window has passed.
     func observe(_ changes: [ObservedChange]) {
         guard sessions.values.contains(where: { !$0.presenters.isEmpty }) else { return }
-        let fresh = pairMoves(changes.filter { !isEcho($0) })
-        guard !fresh.isEmpty else { return }
-        send(ObservedChangePlanner.notices(fresh, presenters: presences), request: nil, asking: false)
-        refreshIdentities(of: Set(fresh.compactMap { change -> [UInt8]? in
+        let fresh = pairMoves(changes.filter { !isEcho($0) }) + expiredVanishings(by: ContinuousClock.now)
+        tell(fresh)
+    }
+
+    /// Tells the vanished items whose window has passed (called every sweep).
+    func flushVanished() {
+        tell(expiredVanishings(by: ContinuousClock.now))
+    }
+
+    private func tell(_ changes: [ObservedChange]) {
+        guard !changes.isEmpty else { return }
+        send(ObservedChangePlanner.notices(changes, presenters: presences), request: nil, asking: false)
+        refreshIdentities(of: Set(changes.compactMap { change -> [UInt8]? in
             switch change {
             case .changed(let path), .appeared(let path): path
             default: nil
@@ -29,32 +40,44 @@ extension PresenterHub {
         }
     }
 
-    /// Turns `removed(p)` and `appeared(q)` into `moved(p, q)` when p is presented and q is
-    /// the same inode (a rename by a program that does not coordinate).
+    /// Holds back `removed(p)` of a presented p (it may be half of a rename) and turns
+    /// `appeared(q)` into `moved(p, q)` when q has the inode p had.
     func pairMoves(_ changes: [ObservedChange]) -> [ObservedChange] {
-        var presented: [[UInt8]: FileStamp.Identity] = [:]
-        for session in sessions.values {
-            for registration in session.presenters.values { presented[registration.path] = registration.identity }
+        let identities = presentedIdentities()
+        let now = ContinuousClock.now
+        var held: Set<[UInt8]> = []
+        for case .removed(let path) in changes {
+            guard let identity = identities[path] else { continue }
+            vanished[path] = (identity, now)
+            held.insert(path)
         }
-        let gone = changes.compactMap { change -> ([UInt8], FileStamp.Identity)? in
-            guard case .removed(let path) = change, let identity = presented[path] else { return nil }
-            return (path, identity)
-        }
-        guard !gone.isEmpty else { return changes }
-        var arrivals: [FileStamp.Identity: [UInt8]] = [:]
-        for case .appeared(let path) in changes {
-            if let identity = FileStamp(path)?.identity { arrivals[identity] = path }
-        }
-        var moved: [[UInt8]: [UInt8]] = [:]
-        for (path, identity) in gone { if let target = arrivals[identity] { moved[path] = target } }
-        let targets = Set(moved.values)
+        guard !vanished.isEmpty else { return changes }
         return changes.compactMap { change in
             switch change {
-            case .removed(let path): moved[path].map { .moved(from: path, to: $0) } ?? change
-            case .appeared(let path) where targets.contains(path): nil
-            default: change
+            case .removed(let path) where held.contains(path): return nil
+            case .appeared(let path):
+                guard let identity = FileStamp(path)?.identity,
+                    let origin = vanished.first(where: { $0.value.identity == identity })?.key
+                else { return change }
+                vanished[origin] = nil
+                return .moved(from: origin, to: path)
+            default: return change
             }
         }
+    }
+
+    private func expiredVanishings(by now: ContinuousClock.Instant) -> [ObservedChange] {
+        let expired = vanished.filter { now - $0.value.at >= moveWindow }.keys.sorted { $0.lexicographicallyPrecedes($1) }
+        for path in expired { vanished[path] = nil }
+        return expired.map { .removed($0) }
+    }
+
+    private func presentedIdentities() -> [[UInt8]: FileStamp.Identity] {
+        var identities: [[UInt8]: FileStamp.Identity] = [:]
+        for session in sessions.values {
+            for registration in session.presenters.values { identities[registration.path] = registration.identity }
+        }
+        return identities
     }
 
     /// Presented items that changed may have a new inode now (a save by rename).

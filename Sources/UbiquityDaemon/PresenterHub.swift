@@ -37,6 +37,11 @@ actor PresenterHub {
     /// that write is not told again as a change nobody coordinated.
     var announced: [[UInt8]: (stamp: FileStamp, at: ContinuousClock.Instant)] = [:]
     var lastID = 0
+    /// Presented items the watcher saw vanish, kept a moment in case their inode turns up
+    /// at a new path in a later batch (a plain `mv` may settle as two batches).
+    var vanished: [[UInt8]: (identity: FileStamp.Identity, at: ContinuousClock.Instant)] = [:]
+    /// How long a vanished presented item may wait for its inode to reappear.
+    let moveWindow: Duration = .milliseconds(500)
 
     init(markerPath: String, logger: Logger) {
         self.markerPath = markerPath
