@@ -5,14 +5,29 @@ import PresenterPlanning
 /// Changes the watcher saw, made by programs that coordinate or not.
 extension PresenterHub {
     /// Tells presenters of the changes in one applied batch. A change to an item exactly as
-    /// a coordinated write left it was told already at the end of that access: skipped. A
+    /// a coordinated write left it was told already at the end of that access, and one to an
+    /// item a coordinated write is still busy with will be told at its end: skipped. A
     /// presented file that vanished while a file with its inode appeared (in this batch or
     /// within `moveWindow`) was moved; one whose inode does not reappear is told as deleted
     /// once the window has passed.
     func observe(_ changes: [ObservedChange]) {
         guard sessions.values.contains(where: { !$0.presenters.isEmpty }) else { return }
-        let fresh = pairMoves(changes.filter { !isEcho($0) }) + expiredVanishings(by: ContinuousClock.now)
+        let fresh = pairMoves(changes.filter { !isEcho($0) && !isUnderWay($0) }) + expiredVanishings(by: ContinuousClock.now)
         tell(fresh)
+    }
+
+    /// A change to an item a coordinated write is still busy with: that write's end tells it.
+    private func isUnderWay(_ change: ObservedChange) -> Bool {
+        let written = accesses.values.flatMap { access in access.items.filter { $0.access == .writing }.map(\.path) }
+        guard !written.isEmpty else { return false }
+        let paths: [[UInt8]]
+        switch change {
+        case .appeared(let path), .changed(let path), .removed(let path), .rescanned(let path): paths = [path]
+        case .moved(let from, let to): paths = [from, to]
+        }
+        return paths.contains { path in
+            written.contains { $0 == path || PathRelation.isStrictlyBelow(path, $0) }
+        }
     }
 
     /// Tells the vanished items whose window has passed (called every sweep).
