@@ -110,6 +110,31 @@ import Testing
         #expect(try presenter.next() == "accommodateDeletion")
     }
 
+    @Test func aPresenterRegistersOnceUbqdStartsAndAgainAfterARestart() throws {
+        let daemon = try DaemonHarness()
+        try FileManager.default.createDirectory(atPath: daemon.documents, withIntermediateDirectories: true)
+        let file = daemon.documents + "/f.txt"
+        FileManager.default.createFile(atPath: file, contents: Data("hello\n".utf8))
+        let presenter = try PresenterProbeProcess(daemon, ["present", file])
+        #expect(try presenter.next() == "not-registered")  // no ubqd: kept, retried
+        try daemon.start()
+        try waitUntil("the presenter is listed") { try presenters(daemon).count == 1 }
+        daemon.stop()
+        try daemon.start()
+        try waitUntil("the presenter is listed after the restart") { try presenters(daemon).count == 1 }
+        #expect(try daemon.ubq(["coordinate", "--write", file, "--", "true"]).status == 0)
+        #expect(try presenter.next(skipping: ["didChange"]) == "relinquishToWriter size=6")
+    }
+
+    /// Polls `condition` until it holds (an event ubqd does not announce), failing after 30 s.
+    private func waitUntil(_ what: String, _ condition: () throws -> Bool) throws {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while try !condition() {
+            guard ContinuousClock.now < deadline else { throw HarnessError("\(what): not within 30 s") }
+            usleep(20_000)
+        }
+    }
+
     private func presenters(_ daemon: DaemonHarness) throws -> [[String: Any]] {
         let result = try daemon.ubq(["presenters", "--json"])
         guard result.status == 0, let list = try JSONSerialization.jsonObject(with: result.output) as? [[String: Any]] else {
