@@ -4,7 +4,7 @@
 // Swift library (`Ubiquity`). Targets form a DAG, from pure cores up to thin executables:
 //
 //   pure:      RawPaths  CivilCalendar  PredicateKit  KeyedArchive  Diary  IgnoreRules  FileEvents  UbiquitySettings  APIModel
-//              SyncPlanning
+//              SyncPlanning  PresenterPlanning
 //   C shims:   CInotifyTools  CMagic  CStatx
 //   I/O:       Watching  ContentTypes  MetadataIndex  Indexing  Coordination  DaemonClient  SyncEngine
 //   services:  UbiquityDaemon            library: Ubiquity          commands: UbqCLI
@@ -54,6 +54,7 @@ let package = Package(
         .target(name: "APIModel", dependencies: ["CivilCalendar"]),
         .target(name: "UbiquitySettings", dependencies: [toml]),
         .target(name: "SyncPlanning"),
+        .target(name: "PresenterPlanning", dependencies: ["APIModel"]),
 
         // MARK: System libraries
         .systemLibrary(name: "CInotifyTools", providers: [.apt(["libinotifytools0-dev"])]),
@@ -66,7 +67,7 @@ let package = Package(
         .target(name: "MetadataIndex", dependencies: ["PredicateKit", "APIModel", "RawPaths", grdb]),
         .target(name: "Indexing", dependencies: [
             "MetadataIndex", "ContentTypes", "FileEvents", "IgnoreRules", "Watching", "UbiquitySettings", "CStatx",
-            "RawPaths", "Diary", "KeyedArchive", logging,
+            "RawPaths", "Diary", "KeyedArchive", "Coordination", logging,
         ]),
         .target(name: "Coordination"),
         .target(name: "Diary", dependencies: ["KeyedArchive"]),
@@ -75,13 +76,14 @@ let package = Package(
             "Diary", "KeyedArchive", "CStatx",
             crypto, grdb, logging,
         ]),
-        .target(name: "DaemonClient", dependencies: ["APIModel", "UbiquitySettings", nioCore, nioPosix, nioHTTP1]),
+        .target(name: "DaemonClient", dependencies: ["APIModel", "UbiquitySettings", "Coordination", nioCore, nioPosix, nioHTTP1]),
 
         // MARK: Services, library, commands
         .target(name: "CommandLineSettings", dependencies: ["UbiquitySettings", argumentParser]),
         .target(name: "UbiquityDaemon", dependencies: [
             "Indexing", "MetadataIndex", "UbiquitySettings", "APIModel", "PredicateKit", "RawPaths", "SyncEngine",
-            "SyncPlanning", "Coordination", logging, serviceLifecycle, unixSignals, hummingbird, hummingbirdCore, nioCore,
+            "SyncPlanning", "Coordination", "PresenterPlanning", "DaemonClient", logging, serviceLifecycle, unixSignals, hummingbird,
+            hummingbirdCore, nioCore,
         ]),
         .target(name: "Ubiquity", dependencies: [
             "DaemonClient", "UbiquitySettings", "Coordination", "KeyedArchive", "Diary", "APIModel", "PredicateKit",
@@ -97,6 +99,7 @@ let package = Package(
 
         // MARK: Benchmarks and test helpers (not products)
         .executableTarget(name: "coordination-probe", dependencies: ["Coordination"], path: "Tests/CoordinationProbe"),
+        .executableTarget(name: "presenter-probe", dependencies: ["Ubiquity"], path: "Tests/PresenterProbe"),
         .executableTarget(name: "coordination-bench", dependencies: ["Coordination"], path: "Benchmarks/CoordinationBench"),
         .executableTarget(
             name: "archive-bench", dependencies: ["KeyedArchive", "Diary"], path: "Benchmarks/ArchiveBench",
@@ -108,6 +111,7 @@ let package = Package(
         .testTarget(name: "PredicateKitTests", dependencies: ["PredicateKit"], exclude: ["sql_agreement_cases.json"]),
         .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive"]),
         .testTarget(name: "SyncPlanningTests", dependencies: ["SyncPlanning"]),
+        .testTarget(name: "PresenterPlanningTests", dependencies: ["PresenterPlanning", "APIModel"]),
         .testTarget(name: "SyncEngineTests", dependencies: [
             "SyncEngine", "SyncPlanning", "APIModel", "Indexing", "UbiquitySettings", "RawPaths", "Diary", "KeyedArchive", logging,
             crypto,
@@ -120,7 +124,7 @@ let package = Package(
         .testTarget(name: "UbiquitySettingsTests", dependencies: ["UbiquitySettings"]),
         .testTarget(name: "ContentTypesTests", dependencies: ["ContentTypes"]),
         .testTarget(name: "MetadataIndexTests", dependencies: ["MetadataIndex", "PredicateKit", "APIModel", grdb]),
-        .testTarget(name: "IndexingTests", dependencies: ["Indexing", "MetadataIndex", "Diary", "KeyedArchive", logging]),
+        .testTarget(name: "IndexingTests", dependencies: ["Indexing", "MetadataIndex", "Diary", "KeyedArchive", "Coordination", logging]),
         .testTarget(name: "CoordinationTests", dependencies: ["Coordination"]),
         .testTarget(name: "IntegrationTests", dependencies: ["APIModel"]),
         .testTarget(name: "DocumentTests", dependencies: ["Ubiquity", "Diary", "KeyedArchive"]),

@@ -4,7 +4,9 @@
 //     The lock directory is on tmpfs (/dev/shm, like $XDG_RUNTIME_DIR) unless --locks-on-disk.
 //     1. uncontended read and write claim+release latency in-process: p50, p99, mean;
 //     2. claim throughput with P processes (itself, `worker` mode) contending on 4 files
-//        of one folder, 30% writes, for S seconds.
+//        of one folder, 30% writes, for S seconds;
+//     3. ubqd's indexer read (`withoutChanges, withoutCreatingLockFiles`, no wait) of
+//        --distinct N files read once each: µs per file, and lock files left behind.
 import Coordination
 import Foundation
 
@@ -59,6 +61,19 @@ func latency(_ coordinator: FileCoordinator, _ file: URL, write: Bool, iteration
     let p99 = Double(samples[samples.count * 99 / 100]) / 1000
     print(String(format: "uncontended %@ claim+release (%d levels deep): p50 %.1f µs  p99 %.1f µs  mean %.1f µs  CPU %.1f µs/claim  (n=%d)",
                  write ? "write" : "read ", file.pathComponents.count - 1, p50, p99, mean, cpuPerClaim, samples.count))
+}
+
+/// One read of each of `count` distinct files, as ubqd's indexer reads documents.
+func indexerReads(_ coordinator: FileCoordinator, folder: URL, count: Int) throws {
+    let files = (0..<count).map { folder.appendingPathComponent("indexed-\($0).txt") }
+    for file in files { try Data("x".utf8).write(to: file) }
+    let lockFilesBefore = try FileManager.default.contentsOfDirectory(atPath: coordinator.lockDirectory.path).count
+    let options: FileCoordinator.ReadingOptions = [.withoutChanges, .withoutCreatingLockFiles]
+    let cpuBefore = cpuNanoseconds(), start = monotonic()
+    for file in files { try coordinator.coordinate(readingItemAt: file, options: options, timeout: .zero) { _ in } }
+    let wall = Double(monotonic() - start) / Double(count) / 1000, cpu = Double(cpuNanoseconds() - cpuBefore) / Double(count) / 1000
+    let left = try FileManager.default.contentsOfDirectory(atPath: coordinator.lockDirectory.path).count - lockFilesBefore
+    print(String(format: "indexer reads of %d distinct files: %.1f µs/file wall, %.1f µs/file CPU, %d lock files left", count, wall, cpu, left))
 }
 
 func worker(locks: URL, files: [URL], seconds: Int) throws {
@@ -116,3 +131,4 @@ let iterations = option("--iterations", 20000)
 try latency(coordinator, files[0], write: false, iterations: iterations)
 try latency(coordinator, files[0], write: true, iterations: iterations)
 try throughput(locks: locks, files: files, processes: option("--processes", 8), seconds: option("--seconds", 3))
+try indexerReads(coordinator, folder: files[0].deletingLastPathComponent(), count: option("--distinct", 10000))

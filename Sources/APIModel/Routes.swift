@@ -16,4 +16,13 @@ public enum Route {
     public static let restore = "/v1/restore"
     /// A live query: NDJSON lines, one per gathered item, then one per update.
     public static let watch = "/v1/watch"
+    /// File presenters: the list (GET), a process's session stream (NDJSON), and its calls.
+    public static let presenters = "/v1/presenters"
+    public static let presentersConnect = "/v1/presenters/connect"
+    public static let presentersAdd = "/v1/presenters/add"
+    public static let presentersRemove = "/v1/presenters/remove"
+    public static let presentersReply = "/v1/presenters/reply"
+    /// A coordinated access announced before its claim, and its end.
+    public static let coordinationBegin = "/v1/coordination/begin"
+    public static let coordinationEnd = "/v1/coordination/end"
 }

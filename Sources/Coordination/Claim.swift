@@ -14,6 +14,8 @@ final class Claim {
     private let identity: HolderIdentity
     private let pool: DescriptorPool
     private var held: [LockFile] = []
+    /// How many requests are done: locked, or skipped for a lock file that does not exist.
+    private var done = 0
     /// The lock file of the request being waited for, kept open across attempts.
     private var pending: LockFile?
     /// Encoded holder records, one per (item, lock mode): most locks of a claim share one.
@@ -26,10 +28,10 @@ final class Claim {
         self.pool = pool
     }
 
-    var isComplete: Bool { held.count == plan.requests.count }
+    var isComplete: Bool { done == plan.requests.count }
 
     /// The request being waited for, if any.
-    var blockedRequest: LockRequest? { isComplete ? nil : plan.requests[held.count] }
+    var blockedRequest: LockRequest? { isComplete ? nil : plan.requests[done] }
 
     /// Takes as many locks as it can without waiting; `true` once every lock is held.
     func advance() throws(CoordinationError) -> Bool {
@@ -38,7 +40,12 @@ final class Claim {
             if let pending {
                 file = pending
             } else {
-                do { file = try LockFile(directory: directory, name: request.name, pool: pool) } catch {
+                do {
+                    file = try LockFile(directory: directory, name: request.name, pool: pool, create: request.createsFile)
+                } catch where error.rawValue == ENOENT && !request.createsFile {
+                    done += 1  // no lock file: nobody holds a claim there
+                    continue
+                } catch {
                     throw failure("open", error, request)
                 }
             }
@@ -52,10 +59,15 @@ final class Claim {
                 throw failure("fcntl(F_OFD_SETLK)", error, request)
             }
             if try isPruned(file, request) { continue }
-            do { try file.recordHolder(record(for: request)) } catch {
-                throw failure("pwrite", error, request)
+            // A reader that leaves no lock file behind leaves no holder record either (it
+            // holds for microseconds; a page of tmpfs per record is what it avoids).
+            if request.createsFile {
+                do { try file.recordHolder(record(for: request)) } catch {
+                    throw failure("pwrite", error, request)
+                }
             }
             held.append(file)
+            done += 1
             pending = nil
         }
         return true
@@ -97,6 +109,7 @@ final class Claim {
     /// Releases every lock, in reverse order (the kernel releases them too if we die).
     func release() {
         pending = nil
+        done = 0
         while !held.isEmpty { _ = held.removeLast() }
     }
 

@@ -14,14 +14,24 @@ extension FileCoordinator {
         _ body: ([URL]) async throws -> T
     ) async throws -> T {
         let session = try Session(coordinator: self, items: items, timeout: timeout ?? defaultTimeout)
-        while true {
-            switch try session.poll(taskCancelled: Task.isCancelled) {
-            case .wait(let nanoseconds):
-                if nanoseconds > 0 { try? await Task.sleep(nanoseconds: UInt64(nanoseconds)) }
-            case .ready(let claim, let urls):
-                defer { claim.release() }
-                return try await body(urls)
+        let ticket = await relay?.accessWillBegin(session.announcement)
+        var outcome = AnnouncedAccess.Outcome(accessed: false, moves: [])
+        do {
+            while true {
+                switch try session.poll(taskCancelled: Task.isCancelled) {
+                case .wait(let nanoseconds):
+                    if nanoseconds > 0 { try? await Task.sleep(nanoseconds: UInt64(nanoseconds)) }
+                case .ready(let claim, let urls):
+                    let result: Result<T, any Error>
+                    do { result = .success(try await body(urls)) } catch { result = .failure(error) }
+                    outcome = session.finish(claim, reporting: ticket != nil)
+                    if let relay, let ticket { await relay.accessDidEnd(ticket, outcome) }
+                    return try result.get()
+                }
             }
+        } catch {
+            if let relay, let ticket, !outcome.accessed { await relay.accessDidEnd(ticket, outcome) }
+            throw error
         }
     }
 

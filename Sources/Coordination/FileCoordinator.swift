@@ -31,6 +31,9 @@ public final class FileCoordinator: Sendable {
     public let lockDirectory: URL
     /// The timeout of calls that pass none; `nil` waits until the claim is free or `cancel()`.
     public let defaultTimeout: Duration?
+    /// Who tells the file presenters of other processes about this coordinator's accesses
+    /// (the Ubiquity library's relay goes through ubqd); nil: locks only.
+    public let relay: (any PresenterRelay)?
 
     private let directory: Int32
     private let identity = HolderIdentity()
@@ -39,9 +42,10 @@ public final class FileCoordinator: Sendable {
     private let blockedCalls = Atomic<Int>(0)
 
     /// Creates the lock directory (mode 0700) if needed and opens it.
-    public init(lockDirectory: URL, timeout: Duration? = nil) throws(CoordinationError) {
+    public init(lockDirectory: URL, timeout: Duration? = nil, relay: (any PresenterRelay)? = nil) throws(CoordinationError) {
         self.lockDirectory = lockDirectory
         defaultTimeout = timeout
+        self.relay = relay
         let path = lockDirectory.path
         do {
             try FileManager.default.createDirectory(
@@ -98,17 +102,22 @@ public final class FileCoordinator: Sendable {
         }
     }
 
-    /// Waits (blocking the thread) until every lock is held, then runs `body`.
+    /// Waits (blocking the thread) until every lock is held, then runs `body`. The relay
+    /// hears of the access before the first attempt and of its end after the release.
     @available(*, noasync)
     func withClaim<T>(_ items: [RequestedItem], timeout: Duration?, _ body: ([URL]) throws -> T) throws -> T {
         let session = try Session(coordinator: self, items: items, timeout: timeout ?? defaultTimeout)
+        let ticket = relay?.accessWillBeginBlocking(session.announcement)
+        var outcome = AnnouncedAccess.Outcome(accessed: false, moves: [])
+        defer { if let relay, let ticket { relay.accessDidEndBlocking(ticket, outcome) } }
         while true {
             switch try session.poll() {
             case .wait(let nanoseconds):
                 if nanoseconds > 0 { Sys.sleep(nanoseconds: nanoseconds) }
             case .ready(let claim, let urls):
-                defer { claim.release() }
-                return try body(urls)
+                let result = Result { try body(urls) }
+                outcome = session.finish(claim, reporting: ticket != nil)
+                return try result.get()
             }
         }
     }

@@ -41,7 +41,8 @@ final class LockFile {
     private var discarded = false
     private var announcedWriter = false
 
-    init(directory: Int32, name: LockName, pool: DescriptorPool? = nil) throws(Errno) {
+    /// Opens (with `create`, creating) the lock file `name`; throws `ENOENT` without.
+    init(directory: Int32, name: LockName, pool: DescriptorPool? = nil, create: Bool = true) throws(Errno) {
         self.name = name
         self.pool = pool
         if let descriptor = pool?.take(name) {
@@ -52,7 +53,7 @@ final class LockFile {
         fd = try fileName.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { path in
                 Result { () throws(Errno) in
-                    try Sys.openat(directory, path.baseAddress!, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+                    try Sys.openat(directory, path.baseAddress!, O_RDWR | (create ? O_CREAT : 0) | O_CLOEXEC | O_NOFOLLOW, 0o600)
                 }
             }
         }.get()

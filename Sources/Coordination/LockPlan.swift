@@ -57,6 +57,8 @@ struct LockRequest: Sendable {
     /// Whether this is an item's own lock (not only an intent lock for something below):
     /// such a shared lock gives way to a writer already waiting for the lock file.
     var isItemLock: Bool
+    /// Whether a missing lock file is created (else the lock is skipped: nobody holds it).
+    var createsFile = true
 }
 
 /// Every lock a coordinated access needs, merged and in the one global order.
@@ -79,7 +81,7 @@ struct LockPlan: Sendable {
                 let isItemLock = index == names.count - 1
                 let request = LockRequest(
                     name: name, exclusive: access.exclusive && isItemLock, item: path, itemAccess: holderAccess,
-                    isItemLock: isItemLock)
+                    isItemLock: isItemLock, createsFile: access.createsLockFiles)
                 byName[name] = LockPlan.merge(byName[name], request)
             }
         }
@@ -89,8 +91,10 @@ struct LockPlan: Sendable {
     private static func merge(_ existing: LockRequest?, _ new: LockRequest) -> LockRequest {
         guard var existing else { return new }
         existing.isItemLock = existing.isItemLock || new.isItemLock
+        existing.createsFile = existing.createsFile || new.createsFile
         var new = new
         new.isItemLock = existing.isItemLock
+        new.createsFile = existing.createsFile
         if new.exclusive && !existing.exclusive { return new }
         if new.itemAccess == .writing && existing.itemAccess == .reading && !existing.exclusive {
             return new

@@ -18,6 +18,13 @@ extension FileCoordinator {
         public static let immediatelyAvailableMetadataOnly = ReadingOptions(rawValue: 1 << 2)
         /// The reader copies the item away (for an upload). Same claim as a plain read.
         public static let forUploading = ReadingOptions(rawValue: 1 << 3)
+        /// Not Apple's: lock only the lock files that exist, creating none. A path that
+        /// nobody coordinated lately (no lock file) is read without leaving one behind, so a
+        /// reader of every file (ubqd's indexer) does not fill the lock folder (tmpfs memory).
+        /// Any claim held now is still respected; a writer that starts during the read is
+        /// not held off, so use it only where a later look catches up (the index, which the
+        /// watcher keeps).
+        public static let withoutCreatingLockFiles = ReadingOptions(rawValue: 1 << 16)
     }
 
     /// Options of a coordinated write, modelled on `NSFileCoordinator.WritingOptions` (same raw
@@ -52,6 +59,13 @@ enum ItemAccess: Sendable {
     var exclusive: Bool {
         if case .writing = self { return true }
         return false
+    }
+
+    /// Whether its lock files are created when missing (always, but for
+    /// `.withoutCreatingLockFiles` reads).
+    var createsLockFiles: Bool {
+        if case .reading(let options) = self { return !options.contains(.withoutCreatingLockFiles) }
+        return true
     }
 
     var resolvesFinalLink: Bool {

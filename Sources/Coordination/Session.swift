@@ -54,6 +54,32 @@ final class Session {
 
     private var displayPath: String { items.map(\.path.description).joined(separator: " and ") }
 
+    /// The access as a presenter relay is told of it.
+    var announcement: AnnouncedAccess {
+        AnnouncedAccess(items: items.map { path, access in
+            switch access {
+            case .reading(let options): AnnouncedAccess.Item(path: path.bytes, reading: options, writing: nil)
+            case .writing(let options): AnnouncedAccess.Item(path: path.bytes, reading: nil, writing: options)
+            }
+        })
+    }
+
+    /// Releases the claim after its accessor ran; with `reporting`, first reads the moves
+    /// that `.forMoving` writers recorded in their items' lock files (held until now).
+    func finish(_ claim: Claim, reporting: Bool) -> AnnouncedAccess.Outcome {
+        defer { claim.release() }
+        guard reporting else { return AnnouncedAccess.Outcome(accessed: true, moves: []) }
+        var moves: [AnnouncedAccess.Move] = []
+        for (path, access) in items {
+            guard case .writing(let options) = access, options.contains(.forMoving),
+                let file = claim.heldFile(named: LockName(path: path)),
+                let record = try? file.readMove(), record.from == path.bytes, record.nanoseconds >= startedWallClock
+            else { continue }
+            moves.append(AnnouncedAccess.Move(from: record.from, to: record.to))
+        }
+        return AnnouncedAccess.Outcome(accessed: true, moves: moves)
+    }
+
     private var verb: String { items.map(\.access.verb).joined(separator: " and ") }
 
     /// One attempt. Whatever it throws (`.cancelled`, `.timedOut`, a failed system call),

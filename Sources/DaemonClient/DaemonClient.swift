@@ -22,7 +22,7 @@ public struct DaemonClient: Sendable {
         return try decode(try await send(method: .POST, route: route, body: data), as: type)
     }
 
-    private func decode<Response: Decodable>(_ reply: HTTPReply, as type: Response.Type) throws(DaemonClientError) -> Response {
+    func decode<Response: Decodable>(_ reply: HTTPReply, as type: Response.Type) throws(DaemonClientError) -> Response {
         guard (200..<300).contains(reply.status.code) else {
             if let apiError = try? JSONDecoder().decode(APIError.self, from: reply.body) { throw DaemonClientError(apiError) }
             throw DaemonClientError(.protocolError, "ubqd answered \(reply.status): \(String(decoding: reply.body, as: UTF8.self))")
@@ -34,24 +34,54 @@ public struct DaemonClient: Sendable {
         }
     }
 
-    func send(method: HTTPMethod, route: String, body: Data?) async throws(DaemonClientError) -> HTTPReply {
-        let channel: any Channel
+    func send(method: HTTPMethod, route: String, body: Data?, timeout: Duration? = nil) async throws(DaemonClientError) -> HTTPReply {
+        let (connected, reply) = request(method: method, route: route, body: body, timeout: timeout)
+        do { try await connected.get() } catch { throw DaemonClientError.notRunning(socketPath: socketPath, cause: error) }
+        do {
+            return try await reply.get()
+        } catch {
+            throw DaemonClientError(.protocolError, "the connection to ubqd failed: \(error)")
+        }
+    }
+
+    /// Connects, sends one request and collects its response, all on an event loop: the
+    /// first future says whether the connection was made, the second brings the answer (or,
+    /// after `timeout`, fails and closes the connection: a stopped ubqd must not hang us).
+    func request(
+        method: HTTPMethod, route: String, body: Data?, timeout: Duration? = nil
+    ) -> (connected: EventLoopFuture<Void>, reply: EventLoopFuture<HTTPReply>) {
         let loop = MultiThreadedEventLoopGroup.singleton.next()
         let reply = loop.makePromise(of: HTTPReply.self)
         let collector = ReplyCollector(reply: reply)
-        do {
-            channel = try await ClientBootstrap(group: loop)
-                .channelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHTTPClientHandlers()
-                        try channel.pipeline.syncOperations.addHandler(collector)
-                    }
+        let connected = ClientBootstrap(group: loop)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHTTPClientHandlers()
+                    try channel.pipeline.syncOperations.addHandler(collector)
                 }
-                .connect(unixDomainSocketPath: socketPath).get()
-        } catch {
-            reply.fail(error)
-            throw DaemonClientError.notRunning(socketPath: socketPath, cause: error)
+            }
+            .connect(unixDomainSocketPath: socketPath)
+        connected.whenComplete { result in
+            switch result {
+            case .failure(let error): reply.fail(error)
+            case .success(let channel):
+                Self.write(method: method, route: route, body: body, to: channel)
+                if let timeout { Self.expire(reply, channel, after: timeout, route: route) }
+            }
         }
+        return (connected.map { _ in }, reply.futureResult)
+    }
+
+    private static func expire(_ reply: EventLoopPromise<HTTPReply>, _ channel: any Channel, after timeout: Duration, route: String) {
+        let nanoseconds = Int64(timeout.components.seconds) * 1_000_000_000 + Int64(timeout.components.attoseconds / 1_000_000_000)
+        let timer = channel.eventLoop.scheduleTask(in: .nanoseconds(nanoseconds)) {
+            reply.fail(DaemonClientError(.protocolError, "ubqd did not answer \(route) within \(timeout)"))  // ignored if answered
+            channel.close(promise: nil)
+        }
+        reply.futureResult.whenComplete { _ in timer.cancel() }
+    }
+
+    private static func write(method: HTTPMethod, route: String, body: Data?, to channel: any Channel) {
         var head = HTTPRequestHead(version: .http1_1, method: method, uri: route)
         head.headers.add(name: "Host", value: "ubqd")
         head.headers.add(name: "Connection", value: "close")
@@ -60,11 +90,6 @@ public struct DaemonClient: Sendable {
         channel.write(HTTPClientRequestPart.head(head), promise: nil)
         if let body { channel.write(HTTPClientRequestPart.body(.byteBuffer(ByteBuffer(bytes: body))), promise: nil) }
         channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
-        do {
-            return try await reply.futureResult.get()
-        } catch {
-            throw DaemonClientError(.protocolError, "the connection to ubqd failed: \(error)")
-        }
     }
 }
 

@@ -1,4 +1,5 @@
 import ContentTypes
+import Coordination
 import Logging
 import MetadataIndex
 import RawPaths
@@ -13,13 +14,16 @@ public final class ContentReader {
     private let layout: ContainerLayout
     private let inspector: ItemInspector
 
-    public init(root: RawPath, logger: Logger) throws {
+    /// With a `coordinator`, files are read under a coordinated read claim that does not
+    /// wait, as the `Indexer` reads them.
+    public init(root: RawPath, coordinator: FileCoordinator? = nil, logger: Logger) throws {
         layout = ContainerLayout(root: root)
-        inspector = ItemInspector(detector: try ContentTypeDetector(), logger: logger)
+        inspector = ItemInspector(detector: try ContentTypeDetector(), coordinator: coordinator, logger: logger)
     }
 
     /// Full snapshots of the items that are still regular files; an item that is gone or
-    /// no longer a file is left out (the watcher reports what happened to it).
+    /// no longer a file is left out (the watcher reports what happened to it), and so is
+    /// one another process holds a claim on now (it stays pending for a later pass).
     public func read(_ items: [PendingContent]) -> [ItemSnapshot] {
         items.compactMap { item in
             guard let container = try? ContainerID(item.container) else { return nil }

@@ -1,4 +1,5 @@
 import ContentTypes
+import Coordination
 import FileEvents
 import IgnoreRules
 import Logging
@@ -24,11 +25,21 @@ public final class Indexer {
     /// Record which rows each write touches, for live queries (`takeAppliedChanges()`).
     public var journalsChanges = false
     private var applied = AppliedChanges()
+    private var journal = IndexerJournal()
 
-    public init(root: RawPath, index: MetadataIndex, extraIgnorePatterns: [String], logger: Logger) throws {
+    /// Record what each applied change did to its item (`takeOutcomes()`).
+    public var recordsOutcomes: Bool {
+        get { journal.recordsOutcomes }
+        set { journal.recordsOutcomes = newValue }
+    }
+
+    /// With a `coordinator`, file content is read under a coordinated read claim that does
+    /// not wait: an item another process is writing is left as it was in the index and
+    /// listed by `takeDeferred()`, to look at again later.
+    public init(root: RawPath, index: MetadataIndex, extraIgnorePatterns: [String], coordinator: FileCoordinator? = nil, logger: Logger) throws {
         layout = ContainerLayout(root: root)
         self.index = index
-        inspector = ItemInspector(detector: try ContentTypeDetector(), logger: logger)
+        inspector = ItemInspector(detector: try ContentTypeDetector(), coordinator: coordinator, logger: logger)
         ignores = IgnoreCatalog(layout: layout, extraPatterns: extraIgnorePatterns, logger: logger)
         self.logger = logger
     }
@@ -104,6 +115,7 @@ public final class Indexer {
         if location.relativePath.isEmpty {
             // A container folder: only its disappearance matters here.
             let gone = try FileStatus.read(layout.absolute(location)) == nil
+            if gone { journal.note(.removed(layout.absolute(location))) }
             return gone ? .remove(container: location.container.identifier, relativePath: RawPath()) : nil
         }
         if location.relativePath == RawPath(IgnoreCatalog.fileName) {
@@ -112,13 +124,18 @@ public final class Indexer {
             return nil
         }
         guard let status = try FileStatus.read(layout.absolute(location)), !isIgnored(location, status) else {
-            return known == nil ? nil : .remove(container: location.container.identifier, relativePath: location.relativePath)
+            guard known != nil else { return nil }
+            journal.note(.removed(layout.absolute(location)))
+            return .remove(container: location.container.identifier, relativePath: location.relativePath)
         }
         if status.signature.kind == .folder && known?.kind != .folder {
             try reconcile(location.container, location.relativePath)
+            journal.note(.appeared(layout.absolute(location)))
             return nil
         }
-        return known == status.signature ? nil : .upsert(snapshot(location, status))
+        guard known != status.signature, let snapshot = snapshot(location, status) else { return nil }
+        journal.note(known == nil ? .appeared(snapshot.absolutePath) : .changed(snapshot.absolutePath))
+        return .upsert(snapshot)
     }
 
     private func rescan(_ rootRelative: RawPath) throws {
@@ -128,6 +145,7 @@ public final class Indexer {
         }
         if location.relativePath.isEmpty { ignores.invalidate(location.container) }
         try reconcile(location.container, location.relativePath)
+        journal.note(.rescanned(layout.absolute(location)))
     }
 
     private func moved(from: RawPath, to: RawPath) throws {
@@ -138,6 +156,7 @@ public final class Indexer {
             return try rescan(to)
         }
         try write([.move(container: source.container.identifier, from: source.relativePath, to: target.relativePath, absoluteTo: layout.absolute(target))])
+        journal.note(.moved(from: layout.absolute(source), to: layout.absolute(target)))
         try reconcile(target.container, target.relativePath)
     }
 
@@ -162,8 +181,8 @@ public final class Indexer {
         // In path order, the rows' keys arrive in index order: appends, not random inserts.
         let changed = disk.filter { indexed[$0.key] != $0.value.signature }.sorted { $0.key < $1.key }
         let names = ContainerNames(container, layout: layout)
-        let upserts = changed.lazy.map { path, status in
-            IndexChange.upsert(self.inspector.snapshot(path, in: names, status: status, readingContent: readingContent))
+        let upserts = changed.lazy.compactMap { path, status in
+            self.snapshot(path, in: names, status, readingContent: readingContent).map(IndexChange.upsert)
         }
         for (_, status) in changed { statistics.record(status.signature.kind) }
         if readingContent || journalsChanges {
@@ -204,6 +223,20 @@ public final class Indexer {
         return applied
     }
 
+    /// Returns and resets the outcomes recorded since the last call (empty unless
+    /// `recordsOutcomes` is on).
+    public func takeOutcomes() -> [PathOutcome] {
+        defer { journal.outcomes = [] }
+        return journal.outcomes
+    }
+
+    /// Returns and resets the root-relative paths whose content could not be read because
+    /// another process held a conflicting claim: look at them again later.
+    public func takeDeferred() -> [RawPath] {
+        defer { journal.deferred = [] }
+        return journal.deferred
+    }
+
     /// Returns and resets what reconciliations did.
     public func takeStatistics() -> ReconcileStatistics {
         defer { statistics = ReconcileStatistics() }
@@ -222,8 +255,15 @@ public final class Indexer {
         ignores.rules(for: location.container).isIgnored(relativePath: location.relativePath.bytes, isDirectory: status.signature.kind == .folder)
     }
 
-    private func snapshot(_ location: ContainerLayout.Location, _ status: FileStatus) -> ItemSnapshot {
-        inspector.snapshot(location.relativePath, in: ContainerNames(location.container, layout: layout), status: status, readingContent: true)
+    private func snapshot(_ location: ContainerLayout.Location, _ status: FileStatus) -> ItemSnapshot? {
+        snapshot(location.relativePath, in: ContainerNames(location.container, layout: layout), status)
+    }
+
+    /// Nil when the content is claimed by another process's writer now (the path is deferred).
+    private func snapshot(_ relativePath: RawPath, in names: ContainerNames, _ status: FileStatus, readingContent: Bool = true) -> ItemSnapshot? {
+        let snapshot = inspector.snapshot(relativePath, in: names, status: status, readingContent: readingContent)
+        if snapshot == nil { journal.deferred.append(names.rootRelativeFolder.appending(relativePath)) }
+        return snapshot
     }
 }
 

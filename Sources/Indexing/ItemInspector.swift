@@ -1,4 +1,6 @@
 import ContentTypes
+import Coordination
+import Foundation
 import Glibc
 import Logging
 import MetadataIndex
@@ -12,24 +14,33 @@ import UbiquitySettings
 /// decides a non-text type (`x.png`) is not opened, diary or not, so indexing stays one
 /// `statx` for most binary files. An item that cannot be read is still recorded, with what
 /// could be known and the reason in `readError`.
+///
+/// With a coordinator, a file's bytes are read under a coordinated read claim
+/// (`withoutChanges`: presenters are not asked to save; `withoutCreatingLockFiles`: indexing
+/// a whole tree leaves no lock file per document behind) that does not wait: if another
+/// process holds a conflicting claim, the item is not inspected now (`snapshot` is nil) and
+/// the indexer looks at it again later. The pipeline never sleeps on a claim.
 final class ItemInspector {
     /// Text beyond this many bytes is not indexed (the whole file still is).
     static let maximumTextBytes = 1 << 20
     static let sniffBytes = 4096
     private let detector: ContentTypeDetector
+    private let coordinator: FileCoordinator?
     let logger: Logger
 
-    init(detector: ContentTypeDetector, logger: Logger) {
+    init(detector: ContentTypeDetector, coordinator: FileCoordinator? = nil, logger: Logger) {
         self.detector = detector
+        self.coordinator = coordinator
         self.logger = logger
     }
 
-    /// What the index records of the item. Without `readingContent` no file is opened: a
-    /// file that needs reading gets the type its name gives and `contentPending`.
+    /// What the index records of the item; nil when the file's content is claimed by
+    /// another process now. Without `readingContent` no file is opened: a file that needs
+    /// reading gets the type its name gives and `contentPending`.
     func snapshot(
         container: String, displayName: String, relativePath: RawPath, absolutePath: RawPath, status: FileStatus,
         readingContent: Bool = true
-    ) -> ItemSnapshot {
+    ) -> ItemSnapshot? {
         var item = ItemSnapshot(
             container: container, containerDisplayName: displayName, relativePath: relativePath,
             absolutePath: absolutePath, signature: status.signature, created: status.created,
@@ -40,34 +51,59 @@ final class ItemInspector {
             item.setType(ContentTypeDetector.symlink)
             item.symlinkTarget = readLink(absolutePath)
         case .other: item.setType(contentType(of: relativePath, leadingBytes: nil))
-        case .file: inspectFile(&item, readingContent: readingContent)
+        case .file:
+            let type = detector.contentType(fileName: relativePath.lastComponent ?? [], leadingBytes: nil)
+            item.setType(type)
+            guard detector.needsContent(fileName: relativePath.lastComponent ?? []) || type.isText else { return item }
+            guard readingContent else {
+                item.contentPending = true
+                return item
+            }
+            guard coordinatedRead({ inspectFile(&item, type) }, absolutePath) else { return nil }
         }
         return item
     }
 
-    private func inspectFile(_ item: inout ItemSnapshot, readingContent: Bool) {
+    /// Runs `read` under a coordinated read claim of `path` if it can be had now; false when
+    /// another process holds a conflicting claim. Without a coordinator, or if the lock
+    /// folder itself fails, reads anyway (indexing must go on).
+    private func coordinatedRead(_ read: () -> Void, _ path: RawPath) -> Bool {
+        guard let coordinator else {
+            read()
+            return true
+        }
+        do {
+            let url = path.withCString { URL(fileURLWithFileSystemRepresentation: $0, isDirectory: false, relativeTo: nil) }
+            try coordinator.coordinate(readingItemAt: url, options: [.withoutChanges, .withoutCreatingLockFiles], timeout: .zero) { _ in
+                read()
+            }
+        } catch let error as CoordinationError where error.code == .timedOut {
+            logger.debug("\(path.readable): another process holds a claim on it, looking again later (\(error.message))")
+            return false
+        } catch {
+            logger.warning("\(path.readable): reading without coordination: \(error)")
+            read()
+        }
+        return true
+    }
+
+    private func inspectFile(_ item: inout ItemSnapshot, _ nameType: ContentType) {
         let name = item.relativePath.lastComponent ?? []
-        var type = detector.contentType(fileName: name, leadingBytes: nil)
-        if detector.needsContent(fileName: name) || type.isText {
-            guard readingContent else {
-                item.contentPending = true
-                return item.setType(type)
+        var type = nameType
+        let wanted = type.isText ? Self.maximumTextBytes : Self.sniffBytes
+        // Size the buffer from the file: most documents are far below the text limit.
+        let count = Int(clamping: min(Int64(wanted), max(item.signature.size, 0) + 1))
+        switch readPrefix(item.absolutePath, count: count) {
+        case .success(let bytes):
+            if detector.needsContent(fileName: name) {
+                type = detector.contentType(fileName: name, leadingBytes: Array(bytes.prefix(Self.sniffBytes)))
             }
-            let wanted = type.isText ? Self.maximumTextBytes : Self.sniffBytes
-            // Size the buffer from the file: most documents are far below the text limit.
-            let count = Int(clamping: min(Int64(wanted), max(item.signature.size, 0) + 1))
-            switch readPrefix(item.absolutePath, count: count) {
-            case .success(let bytes):
-                if detector.needsContent(fileName: name) {
-                    type = detector.contentType(fileName: name, leadingBytes: Array(bytes.prefix(Self.sniffBytes)))
-                }
-                if type.isText { item.textContent = String(decoding: bytes, as: UTF8.self) }
-                if DiaryRecognizer.isCandidate(fileName: name, leadingBytes: bytes.prefix(Self.sniffBytes)) {
-                    inspectDiary(&item, prefix: bytes, wholeFile: bytes.count < count)
-                }
-            case .failure(let error):
-                item.readError = error.description
+            if type.isText { item.textContent = String(decoding: bytes, as: UTF8.self) }
+            if DiaryRecognizer.isCandidate(fileName: name, leadingBytes: bytes.prefix(Self.sniffBytes)) {
+                inspectDiary(&item, prefix: bytes, wholeFile: bytes.count < count)
             }
+        case .failure(let error):
+            item.readError = error.description
         }
         item.setType(type)
     }
@@ -115,16 +151,19 @@ struct ContainerNames {
     let identifier: String
     let displayName: String
     let folder: RawPath
+    /// The container folder relative to the root (`iCloud~com~example~Diary`).
+    let rootRelativeFolder: RawPath
 
     init(_ container: ContainerID, layout: ContainerLayout) {
         identifier = container.identifier
         displayName = ContainerLayout.displayName(of: container)
         folder = layout.folder(of: container)
+        rootRelativeFolder = RawPath(container.folderName)
     }
 }
 
 extension ItemInspector {
-    func snapshot(_ relativePath: RawPath, in container: ContainerNames, status: FileStatus, readingContent: Bool) -> ItemSnapshot {
+    func snapshot(_ relativePath: RawPath, in container: ContainerNames, status: FileStatus, readingContent: Bool) -> ItemSnapshot? {
         snapshot(
             container: container.identifier, displayName: container.displayName, relativePath: relativePath,
             absolutePath: container.folder.appending(relativePath), status: status, readingContent: readingContent)

@@ -9,4 +9,16 @@ extension FileCoordinator? {
         guard let coordinator = self else { return try body() }
         return try coordinator.coordinate(writingItemAt: URL(fileURLWithPath: absolute), timeout: .seconds(30)) { _ in try body() }
     }
+
+    /// Runs `body` holding a coordinated read claim (`.forUploading`) on `absolute`:
+    /// presenters save first, and a claim held now is waited for (30 s at most, like writes).
+    /// It creates no lock file (`withoutCreatingLockFiles`): a first upload of 100,000 files
+    /// must not leave as many behind, and the upload checks the content's hash anyway.
+    func read<T>(_ absolute: String, _ body: () throws -> T) throws -> T {
+        guard let coordinator = self else { return try body() }
+        let options: FileCoordinator.ReadingOptions = [.forUploading, .withoutCreatingLockFiles]
+        return try coordinator.coordinate(readingItemAt: URL(fileURLWithPath: absolute), options: options, timeout: .seconds(30)) { _ in
+            try body()
+        }
+    }
 }

@@ -29,7 +29,10 @@ struct Executor {
         let absolute = containerFolder.appending(local?.rawPath ?? RawPath(path)).readable
         if let state, let content = state.sha256 {
             let expected = ContentHashing.Result(sha256: content, size: state.size)
-            if let staged = try store.stage(path: absolute, expected: expected, scanned: local?.signature) { batch.stage(staged) }
+            // The upload's read: under a coordinated read, and checked against the hash the
+            // scan planned with (a file that changed meanwhile is refused and retried).
+            let staged = try coordinator.read(absolute) { try store.stage(path: absolute, expected: expected, scanned: local?.signature) }
+            if let staged { batch.stage(staged) }
         } else if state == nil, Sys.lstat(absolute) != nil {
             return nil
         }

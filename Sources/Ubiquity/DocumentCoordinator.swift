@@ -1,3 +1,4 @@
+import DaemonClient
 import Foundation
 import UbiquitySettings
 
@@ -13,10 +14,16 @@ extension UbiquityContainer {
     }
 
     /// A file coordinator on `lockDirectory(environment:)`, for `Document`s and coordinated
-    /// reads and writes that `ubqd`, `ubq` and other apps respect.
+    /// reads and writes that `ubqd`, `ubq` and other apps respect. Its accesses ask and tell
+    /// the file presenters of other processes through ubqd (`DaemonPresenterRelay`), waiting
+    /// at most `presenterDeadline` for their answers; without ubqd it locks only.
     public static func fileCoordinator(
-        timeout: Duration? = nil, environment: [String: String] = ProcessInfo.processInfo.environment
+        timeout: Duration? = nil, presenterDeadline: Duration = DaemonPresenterRelay.defaultDeadline,
+        environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws -> FileCoordinator {
-        try FileCoordinator(lockDirectory: lockDirectory(environment: environment), timeout: timeout)
+        let settings = try currentSettings(environment: environment)
+        return try FileCoordinator(
+            lockDirectory: URL(fileURLWithPath: settings.runtimeDirectory + "/locks", isDirectory: true), timeout: timeout,
+            relay: DaemonPresenterRelay(settings: settings, deadline: presenterDeadline))
     }
 }

@@ -20,12 +20,13 @@ struct APIServer {
     /// (a thousand scripts at once) to wait rather than be refused.
     static let backlog = 1024
 
-    func make(routes: APIRoutes, syncRoutes: SyncRoutes, status: String) throws -> some Service {
+    func make(routes: APIRoutes, syncRoutes: SyncRoutes, presenterRoutes: PresenterRoutes, status: String) throws -> some Service {
         try removeStaleSocket()
         let router = Router(context: DaemonRequestContext.self)
         router.add(middleware: APIErrorMiddleware(logger: logger))
         routes.register(on: router)
         syncRoutes.register(on: router)
+        presenterRoutes.register(on: router)
         let (socketPath, notifier, logger) = (self.socketPath, self.notifier, self.logger)
         let owner = getuid()
         let http = HTTP1Channel.Configuration(idleTimeout: .nanoseconds(Int64(limits.idleTimeout / .nanoseconds(1))))

@@ -23,10 +23,30 @@ struct ContentService: Service {
 
     func run() async throws {
         let start = ContinuousClock.now
-        var lastID: Int64 = 0
-        var read = 0
-        var lastStatus = ContinuousClock.now
+        var status = StatusThrottle()
         reportStatus()
+        let initial = (try? index.pendingContentCount()) ?? 0
+        var pending = initial
+        // A pass meets each pending item once. Items it could not complete (another
+        // process held a claim on them, or they changed and wait for the watcher) get
+        // another pass a moment later, as long as passes still make progress.
+        while pending > 0 && !Task.isCancelled && !Task.isShuttingDownGracefully {
+            await pass(status: &status)
+            let left = (try? index.pendingContentCount()) ?? 0
+            let progressed = left < pending
+            pending = left
+            guard left > 0 && progressed else { break }
+            try? await Task.sleep(for: .seconds(1))
+        }
+        await pipeline.finishContentPass()
+        reportStatus()
+        if initial > pending { logger.info("content of \(initial - pending) items read in \(ContinuousClock.now - start)") }
+        if pending > 0 { logger.info("content of \(pending) items left to read: they are looked at again when they change") }
+    }
+
+    /// One pass over the pending items, in id order.
+    private func pass(status: inout StatusThrottle) async {
+        var lastID: Int64 = 0
         while !Task.isCancelled && !Task.isShuttingDownGracefully {
             let batch: [PendingContent]
             do {
@@ -39,21 +59,25 @@ struct ContentService: Service {
             lastID = last.id
             let snapshots = await reader.read(batch)
             await pipeline.fillContent(snapshots)
-            read += snapshots.count
-            if ContinuousClock.now - lastStatus > .seconds(2) {
-                reportStatus()
-                lastStatus = .now
-            }
+            if status.due() { reportStatus() }
         }
-        await pipeline.finishContentPass()
-        reportStatus()
-        if read > 0 { logger.info("content of \(read) items read in \(ContinuousClock.now - start)") }
     }
 
     /// What `systemctl --user status` shows while content is read, and once it is.
     private func reportStatus() {
         guard let items = try? index.counts().values.reduce(0, +), let pending = try? index.pendingContentCount() else { return }
         notifier.notify("STATUS=" + StatusLine.text(containers: containers, items: items, pending: 0, contentPending: pending))
+    }
+}
+
+/// At most one STATUS= line every two seconds while content is read.
+struct StatusThrottle {
+    private var last = ContinuousClock.now
+
+    mutating func due() -> Bool {
+        guard ContinuousClock.now - last > .seconds(2) else { return false }
+        last = .now
+        return true
     }
 }
 

@@ -1,4 +1,5 @@
 import Coordination
+import DaemonClient
 import Foundation
 import Hummingbird
 import HummingbirdCore
@@ -42,7 +43,10 @@ public struct Daemon {
         let lock = try InstanceLock(stateDirectory: settings.stateDirectory)
         let root = RawPath(settings.root)
         let index = try MetadataIndex(path: settings.indexPath, root: root)
-        let indexer = try Indexer(root: root, index: index, extraIgnorePatterns: settings.ignorePatterns, logger: logger)
+        // Its reads of document content take coordinated read claims, never waiting for one.
+        let readCoordinator = try FileCoordinator(lockDirectory: lockDirectory)
+        let indexer = try Indexer(
+            root: root, index: index, extraIgnorePatterns: settings.ignorePatterns, coordinator: readCoordinator, logger: logger)
         let pipeline = IndexPipeline(indexer: indexer, index: index, root: root, settleMilliseconds: settings.settleMilliseconds, logger: logger)
 
         let watcher = InotifyWatcher(root: root, watchLimit: Self.simulatedWatchLimit(), logger: logger)
@@ -55,18 +59,25 @@ public struct Daemon {
 
         let sync = try makeSyncService(containers: containers, root: root, index: index)
         if let sync { await pipeline.observeChanges { sync.noteLocalChanges($0) } }
+        let hub = PresenterHub(markerPath: settings.runtimeDirectory + "/" + DaemonPresenterRelay.markerName, logger: logger)
+        let (outcomes, outcomeSink) = AsyncStream.makeStream(of: [PathOutcome].self)
+        await pipeline.observeOutcomes { outcomeSink.yield($0) }
+        let coordination = CoordinationService(
+            hub: hub, outcomes: outcomes, coordinator: readCoordinator, root: root, canonicalRoot: Self.canonical(root), logger: logger)
         let routes = APIRoutes(
             settings: settings, index: index, pipeline: pipeline, watcher: watcher, logger: logger,
             liveQueryCapacity: Self.liveQueryCapacity())
         let syncRoutes = SyncRoutes(service: sync, waitForWatcher: { try await routes.waitForWatcher() })
         let limits = ConnectionLimits.resolve(openFiles: OpenFileLimit.raise())
         let server = try APIServer(socketPath: settings.socketPath, limits: limits, notifier: notifier, logger: logger).make(
-            routes: routes, syncRoutes: syncRoutes, status: StatusLine.text(
+            routes: routes, syncRoutes: syncRoutes, presenterRoutes: PresenterRoutes(hub: hub, logger: logger),
+            status: StatusLine.text(
                 containers: containers.count, items: items, pending: 0, contentPending: (try? index.pendingContentCount()) ?? 0))
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: IndexService(watcher: watcher, pipeline: pipeline, notifier: notifier, logger: logger)),
             .init(service: await makeReloader(pipeline: pipeline, sync: sync)),
             .init(service: server),
+            .init(service: coordination),
             .init(
                 service: try makeContentService(root: root, index: index, pipeline: pipeline, containers: containers.count),
                 successTerminationBehavior: .ignore),
@@ -81,7 +92,9 @@ public struct Daemon {
     /// Reads the content the start-up scan left pending.
     private func makeContentService(root: RawPath, index: MetadataIndex, pipeline: IndexPipeline, containers: Int) throws -> ContentService {
         ContentService(
-            reader: ContentReaderQueue(reader: try ContentReader(root: root, logger: logger)), index: index, pipeline: pipeline,
+            reader: ContentReaderQueue(reader: try ContentReader(
+                root: root, coordinator: try FileCoordinator(lockDirectory: lockDirectory), logger: logger)),
+            index: index, pipeline: pipeline,
             notifier: notifier, containers: containers, logger: logger)
     }
 
@@ -104,11 +117,23 @@ public struct Daemon {
             mirror: mirror, root: root, containers: containers,
             database: try SyncDatabase(path: settings.stateDirectory + "/sync.sqlite"),
             ignore: IgnoreCatalog(layout: ContainerLayout(root: root), extraPatterns: settings.ignorePatterns, logger: logger),
-            coordinator: try FileCoordinator(lockDirectory: URL(fileURLWithPath: settings.runtimeDirectory + "/locks")),
+            coordinator: try FileCoordinator(
+                lockDirectory: lockDirectory, timeout: nil,
+                relay: DaemonPresenterRelay(socketPath: settings.socketPath, markerPath: settings.runtimeDirectory + "/" + DaemonPresenterRelay.markerName)),
             quietMilliseconds: settings.settleMilliseconds, logger: logger)
         engine.index = index
         logger.info("syncing with \(mirror) as device \(engine.device.id) (\(engine.device.name))")
         return SyncService(worker: SyncWorker(engine: engine), layout: ContainerLayout(root: root), pollInterval: .milliseconds(100), logger: logger)
+    }
+
+    /// The folder of every coordinated claim's lock files (shared with `ubq` and apps).
+    private var lockDirectory: URL { URL(fileURLWithPath: settings.runtimeDirectory + "/locks", isDirectory: true) }
+
+    /// `path` with symbolic links resolved, as coordinated claims name it.
+    private static func canonical(_ path: RawPath) -> RawPath {
+        guard let resolved = realpath(path.readable, nil) else { return path }
+        defer { free(resolved) }
+        return RawPath(String(cString: resolved))
     }
 
     /// `UBQ_WATCH_LIMIT=N` makes the watcher act as if the kernel had only N inotify

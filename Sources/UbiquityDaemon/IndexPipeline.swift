@@ -24,6 +24,7 @@ actor IndexPipeline {
     /// the queries waiting for it to be read.
     private var contentPassRunning = false
     private var contentWaiters: [CheckedContinuation<Void, Never>] = []
+    private var outcomeObserver: (@Sendable ([PathOutcome]) -> Void)?
 
     init(indexer: Indexer, index: MetadataIndex, root: RawPath, settleMilliseconds: Int, logger: Logger) {
         self.indexer = indexer
@@ -42,6 +43,7 @@ actor IndexPipeline {
     func reconcileEverything() -> ReconcileStatistics {
         run { try indexer.reconcileEverything(readingContent: false) }
         contentPassRunning = true
+        retryDeferred()
         return indexer.takeStatistics()
     }
 
@@ -113,6 +115,26 @@ actor IndexPipeline {
         liveQueries.publish(indexer.takeAppliedChanges(), index: index)
         indexer.journalsChanges = !liveQueries.isEmpty  // publishing may have dropped the last client
         changeObserver?(changes)
+        let outcomes = indexer.takeOutcomes()
+        if !outcomes.isEmpty { outcomeObserver?(outcomes) }
+        retryDeferred()
+    }
+
+    /// Items whose content another process's claim kept the indexer from reading go back
+    /// into the settler, to be looked at once they settle again: never lost, never waited on.
+    private func retryDeferred() {
+        let deferred = indexer.takeDeferred()
+        guard !deferred.isEmpty else { return }
+        logger.debug("\(deferred.count) items claimed by another process, looking again after the settle period")
+        let now = Self.now()
+        for path in deferred { settler.record(.touched(path, stillOpen: false), at: now) }
+    }
+
+    /// `observer` gets what each applied batch did to each item (file presenters hear of
+    /// changes nobody coordinated through it).
+    func observeOutcomes(_ observer: @escaping @Sendable ([PathOutcome]) -> Void) {
+        outcomeObserver = observer
+        indexer.recordsOutcomes = true
     }
 
     /// `observer` gets each batch of settled local changes once it reached the index (the

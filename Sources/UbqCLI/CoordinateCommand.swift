@@ -1,6 +1,7 @@
 import ArgumentParser
 import CommandLineSettings
 import Coordination
+import DaemonClient
 import Foundation
 
 /// `ubq coordinate`: run a command while holding a coordinated claim on a path, like
@@ -29,7 +30,9 @@ struct CoordinateCommand: ParsableCommand {
 
     func run() throws {
         let settings = try options.resolve()
-        let coordinator = try FileCoordinator(lockDirectory: URL(fileURLWithPath: settings.runtimeDirectory + "/locks"))
+        // Presenters of other processes save and let go before COMMAND runs, and hear after.
+        let coordinator = try FileCoordinator(
+            lockDirectory: URL(fileURLWithPath: settings.runtimeDirectory + "/locks"), relay: DaemonPresenterRelay(settings: settings))
         let url = URL(fileURLWithPath: path)
         let limit = timeout.map { Duration.milliseconds(Int64($0 * 1000)) }
         let status: Int32

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CommandLineSettings
 import Diary
+import DaemonClient
 import Foundation
 import Ubiquity
 import UbiquitySettings
@@ -36,7 +37,8 @@ struct DiaryOptions: ParsableArguments {
         }
         let limit = timeout.map { Duration.milliseconds(Int64($0 * 1000)) }
         let coordinator = try FileCoordinator(
-            lockDirectory: URL(fileURLWithPath: resolved.runtimeDirectory + "/locks"), timeout: limit)
+            lockDirectory: URL(fileURLWithPath: resolved.runtimeDirectory + "/locks"), timeout: limit,
+            relay: DaemonPresenterRelay(settings: resolved))
         return DiaryStore(url: url, coordinator: coordinator)
     }
 }

@@ -1,0 +1,42 @@
+import Foundation
+import Synchronization
+
+/// NSFileCoordinator's class methods for presenters: one connection per process to the
+/// ubqd that the environment names (as `UbiquityContainer` resolves it), opened with the
+/// first presenter.
+extension FileCoordinator {
+    /// Registers `presenter` with ubqd, so that other processes' coordinated accesses ask and
+    /// tell it (see `FilePresenter`). Returns once ubqd knows of it: true; false when ubqd is
+    /// not running (it is registered as soon as ubqd answers) or the settings do not resolve.
+    @discardableResult
+    public static func addFilePresenter(_ presenter: any FilePresenter) async -> Bool {
+        guard let connection = SharedPresenterConnection.connection() else { return false }
+        return await connection.add(presenter)
+    }
+
+    /// Unregisters `presenter`.
+    public static func removeFilePresenter(_ presenter: any FilePresenter) async {
+        await SharedPresenterConnection.connection()?.remove(presenter)
+    }
+
+    /// The presenters this process registered.
+    public static var filePresenters: [any FilePresenter] {
+        SharedPresenterConnection.connection()?.presenters ?? []
+    }
+}
+
+/// The process's presenter connection, made on first use from the environment.
+enum SharedPresenterConnection {
+    private static let shared = Mutex<PresenterConnection?>(nil)
+
+    static func connection() -> PresenterConnection? {
+        shared.withLock { connection in
+            if let connection { return connection }
+            guard let settings = try? UbiquityContainer.currentSettings(environment: ProcessInfo.processInfo.environment) else {
+                return nil
+            }
+            connection = PresenterConnection(socketPath: settings.socketPath)
+            return connection
+        }
+    }
+}
