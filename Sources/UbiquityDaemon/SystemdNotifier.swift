@@ -2,7 +2,8 @@ import Foundation
 import Glibc
 
 /// Sends sd_notify messages (`READY=1`, `STATUS=...`, `WATCHDOG=1`, `STOPPING=1`) as
-/// datagrams to `$NOTIFY_SOCKET`. Does nothing when the daemon was not started by systemd.
+/// datagrams to `$NOTIFY_SOCKET`, without ever blocking. Does nothing when the daemon was
+/// not started by systemd.
 public struct SystemdNotifier: Sendable {
     private let socketPath: String?
     /// How often systemd expects `WATCHDOG=1` at the latest (`WatchdogSec=`, passed as
@@ -45,7 +46,11 @@ public struct SystemdNotifier: Sendable {
         _ = message.withCString { text in
             withUnsafePointer(to: &address) { pointer in
                 pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    sendto(fd, text, strlen(text), Int32(MSG_NOSIGNAL), $0, length)
+                    // Never wait: a notification socket nobody reads fills after a few
+                    // datagrams (net.unix.max_dgram_qlen), and a blocked send would stall the
+                    // loop that sent it (the watchdog ping comes from the index pipeline's).
+                    // A notification that does not fit is dropped; systemd reads at once.
+                    sendto(fd, text, strlen(text), Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT), $0, length)
                 }
             }
         }

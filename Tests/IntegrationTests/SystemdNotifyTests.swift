@@ -26,6 +26,17 @@ import Testing
         #expect(throws: HarnessError.self) { try notify.waitForNew("WATCHDOG=1", timeout: .milliseconds(500)) }
     }
 
+    /// A notification socket nobody reads fills after net.unix.max_dgram_qlen datagrams
+    /// (10 here); the daemon must drop notifications then, not block the loop that sends them.
+    @Test func aNotificationSocketNobodyReadsDoesNotStallTheDaemon() throws {
+        let daemon = try DaemonHarness()
+        try daemon.start(extraEnvironment: ["WATCHDOG_USEC": "100000"])  // a ping every 25 ms
+        for n in 1...8 {  // seconds of work: far more pings than the socket queues
+            try daemon.shell("echo \(n) > f\(n)")
+            #expect(try daemon.indexedItems().count == n)
+        }
+    }
+
     @Test func stoppingIsAnnouncedOnSIGTERM() throws {
         let daemon = try DaemonHarness()
         try daemon.start()
