@@ -162,29 +162,16 @@ public final class Indexer {
 
     /// Makes the index equal to the disk for `relativePath` and everything below it.
     public func reconcile(_ container: ContainerID, _ relativePath: RawPath, readingContent: Bool = true) throws {
-        let rules = ignores.rules(for: container)
-        var scanner = TreeScanner(ignore: rules)
-        let location = ContainerLayout.Location(container: container, relativePath: relativePath)
-        let index = self.index
-        let (scanned, indexed) = try concurrently {
-            scanner.scan(folder: layout.absolute(location), prefix: relativePath)
-        } alongside: {
-            try index.signatures(container: container.identifier, under: relativePath)
-        }
-        var disk = scanned
-        for failure in scanner.failures { logger.warning("cannot read folder: \(failure)") }
-        if !relativePath.isEmpty, let status = try FileStatus.read(layout.absolute(location)), !isIgnored(location, status) {
-            disk[relativePath] = status
-        }
+        let (disk, indexed) = try readDiskAndIndex(ContainerLayout.Location(container: container, relativePath: relativePath))
         let removals = Self.removals(indexed: indexed, disk: disk, container: container.identifier)
         statistics.removed += removals.count
         // In path order, the rows' keys arrive in index order: appends, not random inserts.
         let changed = disk.filter { indexed[$0.key] != $0.value.signature }.sorted { $0.key < $1.key }
+        for (_, status) in changed { statistics.record(status.signature.kind) }
         let names = ContainerNames(container, layout: layout)
         let upserts = changed.lazy.compactMap { path, status in
             self.snapshot(path, in: names, status, readingContent: readingContent).map(IndexChange.upsert)
         }
-        for (_, status) in changed { statistics.record(status.signature.kind) }
         if readingContent || journalsChanges {
             try write(removals)
             try forEachBatch(of: upserts) { try write($0) }
@@ -194,6 +181,24 @@ public final class Indexer {
                 try forEachBatch(of: upserts, apply)
             }
         }
+    }
+
+    /// The status of everything at and below `location` on the disk, and the signatures the
+    /// index holds for the same tree, read on two threads at once.
+    private func readDiskAndIndex(_ location: ContainerLayout.Location) throws -> ([RawPath: FileStatus], [RawPath: FileSignature]) {
+        var scanner = TreeScanner(ignore: ignores.rules(for: location.container))
+        let index = self.index
+        let (scanned, indexed) = try concurrently {
+            scanner.scan(folder: layout.absolute(location), prefix: location.relativePath)
+        } alongside: {
+            try index.signatures(container: location.container.identifier, under: location.relativePath)
+        }
+        var disk = scanned
+        for failure in scanner.failures { logger.warning("cannot read folder: \(failure)") }
+        if !location.relativePath.isEmpty, let status = try FileStatus.read(layout.absolute(location)), !isIgnored(location, status) {
+            disk[location.relativePath] = status
+        }
+        return (disk, indexed)
     }
 
     /// Hands `changes` to `body` in batches of `batchSize`, so that snapshots are made as

@@ -36,12 +36,12 @@ struct ContentService: Service {
             let progressed = left < pending
             pending = left
             guard left > 0 && progressed else { break }
-            try? await Task.sleep(for: .seconds(1))
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(1)) }
         }
         await pipeline.finishContentPass()
         reportStatus()
         if initial > pending { logger.info("content of \(initial - pending) items read in \(ContinuousClock.now - start)") }
-        if pending > 0 { logger.info("content of \(pending) items left to read: they are looked at again when they change") }
+        if pending > 0 { logger.info("content of \(pending) items left to read: they are read when they change, or at the next start") }
     }
 
     /// One pass over the pending items, in id order.
