@@ -99,7 +99,7 @@ struct LiveQueries {
         }
     }
 
-    private mutating func end(_ key: LiveQueryKey, _ ending: LiveOutbox.Ending) {
+    private mutating func end(_ key: LiveQueryKey, _ ending: LiveEnding) {
         guard let subscribers = groups[key]?.subscribers.values else { return }
         for subscriber in subscribers {
             subscriber.outbox.end(ending)

@@ -57,7 +57,7 @@ struct LiveStream: Sendable {
     private func writeUpdates(_ writer: inout any ResponseBodyWriter) async throws {
         while true {
             switch await subscriber.outbox.next() {
-            case .updates(let batches):
+            case .items(let batches):
                 let lines = await coalesced(batches)
                 if !lines.isEmpty { try await writer.write(ByteBuffer(bytes: lines)) }
             case .ended(let ending):
@@ -66,7 +66,7 @@ struct LiveStream: Sendable {
         }
     }
 
-    private static func reason(_ ending: LiveOutbox.Ending, capacity: Int) -> String {
+    private static func reason(_ ending: LiveEnding, capacity: Int) -> String {
         switch ending {
         case .dropped: return "this watch fell \(capacity) updates behind and was dropped; read faster or use a batching interval"
         case .shuttingDown: return "ubqd is stopping"
@@ -82,7 +82,7 @@ struct LiveStream: Sendable {
         }
         try? await Task.sleep(for: batchInterval)
         var batches = first
-        if case .updates(let more) = subscriber.outbox.take() { batches += more }
+        if case .items(let more) = subscriber.outbox.take() { batches += more }
         var coalescer = UpdateCoalescer<Data>()
         for update in batches.joined() { coalescer.add(update.kind, key: update.key, item: update.itemJSON) }
         return coalescer.take().reduce(into: Data()) { $0 += LiveLines.line($1.kind, itemJSON: $1.item) }

@@ -90,7 +90,7 @@ struct PresenterRoutes: Sendable {
         try await writer.write(ByteBuffer(bytes: PresenterHub.encode(PresenterLine(kind: .connected, session: session.id))))
         while true {
             switch await session.outbox.next() {
-            case .lines(let lines): try await writer.write(ByteBuffer(bytes: lines.reduce(Data(), +)))
+            case .items(let lines): try await writer.write(ByteBuffer(bytes: lines.reduce(Data(), +)))
             case .ended(let reason):
                 try? await writer.write(ByteBuffer(bytes: PresenterHub.encode(PresenterLine(kind: .closed, reason: reason))))
                 try await writer.finish(nil)

@@ -18,17 +18,7 @@ final class PresenterProbeProcess: @unchecked Sendable {
         process.standardOutput = output
         process.standardInput = input
         try process.run()
-        Thread.detachNewThread { [lines] in
-            var buffer = Data()
-            while case let chunk = output.fileHandleForReading.availableData, !chunk.isEmpty {
-                buffer += chunk
-                while let newline = buffer.firstIndex(of: 0x0A) {
-                    lines.push(Data(buffer[buffer.startIndex..<newline]))
-                    buffer = Data(buffer[(newline + 1)...])
-                }
-            }
-            lines.finish()
-        }
+        lines.readLines(from: output)
     }
 
     deinit { kill() }

@@ -16,17 +16,7 @@ final class WatchClient: @unchecked Sendable {
         process.standardOutput = output
         process.standardError = errors
         try process.run()
-        Thread.detachNewThread { [lines] in
-            var buffer = Data()
-            while case let chunk = output.fileHandleForReading.availableData, !chunk.isEmpty {
-                buffer += chunk
-                while let newline = buffer.firstIndex(of: 0x0A) {
-                    lines.push(Data(buffer[buffer.startIndex..<newline]))
-                    buffer = Data(buffer[(newline + 1)...])
-                }
-            }
-            lines.finish()
-        }
+        lines.readLines(from: output)
     }
 
     deinit { stop() }
@@ -80,6 +70,21 @@ final class LineQueue: @unchecked Sendable {
     private let condition = NSCondition()
     private var lines: [Data] = []
     private var finished = false
+
+    /// Splits what `pipe` delivers into lines on a thread of its own, until end of file.
+    func readLines(from pipe: Pipe) {
+        Thread.detachNewThread { [self] in
+            var buffer = Data()
+            while case let chunk = pipe.fileHandleForReading.availableData, !chunk.isEmpty {
+                buffer += chunk
+                while let newline = buffer.firstIndex(of: 0x0A) {
+                    push(Data(buffer[buffer.startIndex..<newline]))
+                    buffer = Data(buffer[(newline + 1)...])
+                }
+            }
+            finish()
+        }
+    }
 
     func push(_ line: Data) {
         condition.withLock {

@@ -1,61 +1,61 @@
 import Synchronization
 
-/// The updates waiting for one live-query client, bounded.
+/// What waits for one streaming client (a live query, a presenter session), bounded.
 ///
-/// The index pipeline pushes without waiting (indexing must never wait for a client), and
-/// the client's stream writer takes what is pending. A lock, not an actor: the pipeline
-/// actor cannot `await` another actor per client per batch without letting one slow
-/// client delay the others. Batches are shared arrays: a batch pushed to fifty clients
-/// of one query is stored once.
-final class LiveOutbox: Sendable {
-    /// Why a stream ends.
-    enum Ending: Sendable, Equatable {
-        /// The client fell `capacity` updates behind.
-        case dropped(pending: Int)
-        case shuttingDown
-        case failed(String)
-    }
-
+/// Producers push without waiting (the index pipeline and the presenter hub must never
+/// wait for a client), and the client's stream writer takes everything pending at once. A
+/// lock, not an actor: a producer cannot `await` another actor per client without letting
+/// one slow client delay the others.
+final class Outbox<Item: Sendable, Ending: Sendable>: Sendable {
     enum Delivery: Sendable {
-        case updates([[EncodedUpdate]])
+        case items([Item])
         case ended(Ending)
     }
 
     private struct State {
-        var batches: [[EncodedUpdate]] = []
+        var items: [Item] = []
+        /// The weight of `items` (a live-query batch weighs its number of updates).
         var pending = 0
         var ending: Ending?
         var waiter: CheckedContinuation<Void, Never>?
     }
 
     let capacity: Int
+    /// How the outbox ends when a push finds `capacity` already pending (given the pending
+    /// weight, the new item's included).
+    private let overflow: @Sendable (_ pending: Int) -> Ending
+    /// How it ends when the task waiting in `next()` is cancelled.
+    private let cancelled: Ending
     private let state = Mutex(State())
 
-    init(capacity: Int) {
+    init(capacity: Int, overflow: @escaping @Sendable (_ pending: Int) -> Ending, cancelled: Ending) {
         self.capacity = capacity
+        self.overflow = overflow
+        self.cancelled = cancelled
     }
 
-    /// Adds a batch unless the stream has ended. Returns false when the client had not yet
-    /// taken `capacity` earlier updates: the stream has ended as dropped, its pending
-    /// updates are released, and the caller should forget the client. (A client that keeps
-    /// up takes any batch, however large: the bound is on how far behind it is.)
-    func push(_ batch: [EncodedUpdate]) -> Bool {
+    /// Adds an item unless the outbox has ended. Returns false when the client had not yet
+    /// taken `capacity` earlier weight: the outbox has ended by overflow, what was pending is
+    /// released, and the caller should forget the client. (A client that keeps up takes any
+    /// item, however heavy: the bound is on how far behind it is.)
+    func push(_ item: Item, weight: Int) -> Bool {
         let (accepted, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Void, Never>?) in
             guard state.ending == nil else { return (true, nil) }
             guard state.pending < capacity else {
-                state.ending = .dropped(pending: state.pending + batch.count)
-                state.batches = []
+                state.ending = overflow(state.pending + weight)
+                state.items = []
                 return (false, Self.takeWaiter(&state))
             }
-            state.batches.append(batch)
-            state.pending += batch.count
+            state.items.append(item)
+            state.pending += weight
             return (true, Self.takeWaiter(&state))
         }
         waiter?.resume()
         return accepted
     }
 
-    /// Ends the stream; updates already pending are still delivered unless it was dropped.
+    /// Ends the stream (the first ending stays); items already pending are still delivered
+    /// unless it overflowed.
     func end(_ ending: Ending) {
         let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
             if state.ending == nil { state.ending = ending }
@@ -64,10 +64,10 @@ final class LiveOutbox: Sendable {
         waiter?.resume()
     }
 
-    /// True once the stream has ended (the client hung up, was dropped, or the daemon stops).
+    /// True once the stream has ended.
     var hasEnded: Bool { state.withLock { $0.ending != nil } }
 
-    /// Waits until updates are pending or the stream ended, then takes everything pending.
+    /// Waits until items are pending or the stream ended, then takes everything pending.
     /// Cancelling the waiting task ends the stream.
     func next() async -> Delivery {
         while true {
@@ -75,14 +75,14 @@ final class LiveOutbox: Sendable {
             await withTaskCancellationHandler {
                 await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                     let ready = state.withLock { state -> Bool in
-                        if !state.batches.isEmpty || state.ending != nil { return true }
+                        if !state.items.isEmpty || state.ending != nil { return true }
                         state.waiter = continuation
                         return false
                     }
                     if ready { continuation.resume() }
                 }
             } onCancel: {
-                end(.failed("cancelled"))
+                end(cancelled)
             }
         }
     }
@@ -90,12 +90,12 @@ final class LiveOutbox: Sendable {
     /// Everything pending, without waiting (nil when nothing is pending and the stream goes on).
     func take() -> Delivery? {
         state.withLock { state in
-            if !state.batches.isEmpty {
+            if !state.items.isEmpty {
                 defer {
-                    state.batches = []
+                    state.items = []
                     state.pending = 0
                 }
-                return .updates(state.batches)
+                return .items(state.items)
             }
             return state.ending.map(Delivery.ended)
         }
