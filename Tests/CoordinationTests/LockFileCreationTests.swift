@@ -6,10 +6,6 @@ import Testing
 /// respect the claims that others hold.
 @Suite("Reads that create no lock files")
 struct LockFileCreationTests {
-    func lockFiles(_ sandbox: borrowing Sandbox) throws -> Set<String> {
-        Set(try FileManager.default.contentsOfDirectory(atPath: sandbox.locks.path))
-    }
-
     @Test("a read of a path nobody coordinated creates no lock file")
     func noFileForAnUncoordinatedPath() throws {
         let sandbox = try Sandbox()
@@ -17,7 +13,7 @@ struct LockFileCreationTests {
         var ran = false
         try reader.coordinate(readingItemAt: sandbox.url("a/b/y"), options: .withoutCreatingLockFiles, timeout: .zero) { _ in ran = true }
         #expect(ran)
-        #expect(try lockFiles(sandbox).isEmpty)
+        #expect(try sandbox.lockFiles().isEmpty)
     }
 
     @Test("it still waits for a write held on the item or on a folder above it", arguments: ["a/b/y", "a"])
@@ -25,16 +21,16 @@ struct LockFileCreationTests {
         let sandbox = try Sandbox()
         let writer = try FileCoordinator(lockDirectory: sandbox.locks)
         let reader = try FileCoordinator(lockDirectory: sandbox.locks)
-        let before = try lockFiles(sandbox)
+        let before = try sandbox.lockFiles()
         try writer.coordinate(writingItemAt: sandbox.url(held)) { _ in
             let error = try #require(throws: CoordinationError.self) {
                 try reader.coordinate(readingItemAt: sandbox.url("a/b/y"), options: .withoutCreatingLockFiles, timeout: .zero) { _ in }
             }
             #expect(error.code == .timedOut)
         }
-        let afterWrite = try lockFiles(sandbox)
+        let afterWrite = try sandbox.lockFiles()
         try reader.coordinate(readingItemAt: sandbox.url("a/b/y"), options: .withoutCreatingLockFiles, timeout: .zero) { _ in }
-        #expect(try lockFiles(sandbox) == afterWrite)  // the reader added none of its own
+        #expect(try sandbox.lockFiles() == afterWrite)  // the reader added none of its own
         #expect(before.isEmpty)
     }
 }

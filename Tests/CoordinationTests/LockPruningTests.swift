@@ -6,21 +6,17 @@ import Testing
 /// coordinator that still has descriptors of the deleted files in its pool.
 @Suite("Pruning lock files")
 struct LockPruningTests {
-    func lockFiles(_ sandbox: borrowing Sandbox) throws -> Set<String> {
-        Set(try FileManager.default.contentsOfDirectory(atPath: sandbox.locks.path))
-    }
-
     @Test("idle lock files are deleted, held ones are kept")
     func prunesIdleOnly() throws {
         let sandbox = try Sandbox()
         let coordinator = try FileCoordinator(lockDirectory: sandbox.locks)
         try coordinator.coordinate(writingItemAt: sandbox.url("c/w")) { _ in }
-        let idle = try lockFiles(sandbox)
+        let idle = try sandbox.lockFiles()
         #expect(!idle.isEmpty)
         try coordinator.coordinate(readingItemAt: sandbox.url("a/x")) { _ in
-            let held = try lockFiles(sandbox).subtracting(idle)
+            let held = try sandbox.lockFiles().subtracting(idle)
             #expect(try coordinator.pruneLockFiles(unusedFor: .zero) > 0)
-            let left = try lockFiles(sandbox)
+            let left = try sandbox.lockFiles()
             #expect(held.isSubset(of: left))
             #expect(!left.contains(LockName(path: try ItemPath(url: sandbox.url("c/w"), resolvingFinalLink: false)).description))
         }

@@ -108,6 +108,11 @@ struct Sandbox: ~Copyable {
     let locks: URL
     let documents: URL
 
+    /// The names of the lock files there are now.
+    func lockFiles() throws -> Set<String> {
+        Set(try FileManager.default.contentsOfDirectory(atPath: locks.path))
+    }
+
     init() throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("ubq-coordination-\(UUID().uuidString)")
         locks = root.appendingPathComponent("locks")
