@@ -20,6 +20,8 @@ public final class Indexer {
     private let logger: Logger
     /// Upserts are written in transactions of this many items.
     private let batchSize = 2000
+    /// The index's signatures are read this many at a time.
+    private let pageSize = 4096
     /// What reconciliations did since the last `takeStatistics()`.
     private var statistics = ReconcileStatistics()
     /// Record which rows each write touches, for live queries (`takeAppliedChanges()`).
@@ -162,58 +164,75 @@ public final class Indexer {
 
     /// Makes the index equal to the disk for `relativePath` and everything below it.
     public func reconcile(_ container: ContainerID, _ relativePath: RawPath, readingContent: Bool = true) throws {
-        let (disk, indexed) = try readDiskAndIndex(ContainerLayout.Location(container: container, relativePath: relativePath))
-        let removals = Self.removals(indexed: indexed, disk: disk, container: container.identifier)
-        statistics.removed += removals.count
-        // In path order, the rows' keys arrive in index order: appends, not random inserts.
-        let changed = disk.filter { indexed[$0.key] != $0.value.signature }.sorted { $0.key < $1.key }
-        for (_, status) in changed { statistics.record(status.signature.kind) }
-        let names = ContainerNames(container, layout: layout)
-        let upserts = changed.lazy.compactMap { path, status in
-            self.snapshot(path, in: names, status, readingContent: readingContent).map(IndexChange.upsert)
-        }
+        let location = ContainerLayout.Location(container: container, relativePath: relativePath)
         if readingContent || journalsChanges {
-            try write(removals)
-            try forEachBatch(of: upserts) { try write($0) }
+            try reconcile(location, readingContent: readingContent, write: write) { after in
+                try self.index.signatures(container: container.identifier, under: relativePath, after: after, limit: self.pageSize)
+            }
         } else {
-            try index.applyInOneTransaction(container: container.identifier) { apply in
-                try apply(removals)
-                try forEachBatch(of: upserts, apply)
+            try index.applyInOneTransaction(container: container.identifier) { load in
+                try reconcile(location, readingContent: false, write: load.apply) { after in
+                    try load.signatures(under: relativePath, after: after, limit: self.pageSize)
+                }
             }
         }
     }
 
-    /// The status of everything at and below `location` on the disk, and the signatures the
-    /// index holds for the same tree, read on two threads at once.
-    private func readDiskAndIndex(_ location: ContainerLayout.Location) throws -> ([RawPath: FileStatus], [RawPath: FileSignature]) {
-        var scanner = TreeScanner(ignore: ignores.rules(for: location.container))
-        let index = self.index
-        let (scanned, indexed) = try concurrently {
-            scanner.scan(folder: layout.absolute(location), prefix: location.relativePath)
-        } alongside: {
-            try index.signatures(container: location.container.identifier, under: location.relativePath)
-        }
-        var disk = scanned
-        for failure in scanner.failures { logger.warning("cannot read folder: \(failure)") }
-        if !location.relativePath.isEmpty, let status = try FileStatus.read(layout.absolute(location)), !isIgnored(location, status) {
-            disk[location.relativePath] = status
-        }
-        return (disk, indexed)
-    }
-
-    /// Hands `changes` to `body` in batches of `batchSize`, so that snapshots are made as
-    /// they are written rather than all held at once.
-    private func forEachBatch(of changes: some Sequence<IndexChange>, _ body: ([IndexChange]) throws -> Void) throws {
+    /// Walks the disk (on a thread of its own) and the index's rows side by side, both in
+    /// path order, and writes what differs in batches as it is found. In path order, the
+    /// rows' keys also arrive in index order: appends, not random inserts.
+    private func reconcile(
+        _ location: ContainerLayout.Location, readingContent: Bool, write: ([IndexChange]) throws -> Void,
+        indexPage: @escaping (_ after: RawPath?) throws -> [IndexedSignature]
+    ) throws {
+        let walk = walkInBackground(location)
+        defer { for failure in walk.finish() { logger.warning("cannot read folder: \(failure)") } }
+        var pages = IndexPages(read: indexPage)
+        var difference = TreeDifference(disk: { walk.next() }, index: { try pages.next() })
+        let names = ContainerNames(location.container, layout: layout)
         var batch: [IndexChange] = []
         batch.reserveCapacity(batchSize)
-        for change in changes {
+        while let found = try difference.next() {
+            guard let change = indexChange(for: found, in: names, readingContent: readingContent) else { continue }
             batch.append(change)
             if batch.count >= batchSize {
-                try body(batch)
+                try write(batch)
                 batch.removeAll(keepingCapacity: true)
             }
         }
-        try body(batch)
+        try write(batch)
+    }
+
+    /// The write for one difference found, counted; nil when the item's content is claimed
+    /// by another process's writer now (the path is deferred).
+    private func indexChange(for found: TreeDifference.Change, in names: ContainerNames, readingContent: Bool) -> IndexChange? {
+        switch found {
+        case .removed(let path):
+            statistics.removed += 1
+            return .remove(container: names.identifier, relativePath: path)
+        case .changed(let path, let status):
+            statistics.record(status.signature.kind)
+            return snapshot(path, in: names, status, readingContent: readingContent).map(IndexChange.upsert)
+        }
+    }
+
+    /// The status of `location` and of everything below it, in path order, read on a
+    /// thread of its own.
+    private func walkInBackground(_ location: ContainerLayout.Location) -> Prefetcher<(path: RawPath, status: FileStatus), [IndexingError]> {
+        let folder = layout.absolute(location)
+        let prefix = location.relativePath
+        let rules = ignores.rules(for: location.container)
+        return Prefetcher { yield in
+            if !prefix.isEmpty {
+                guard let status = try? FileStatus.read(folder),
+                    !rules.isIgnored(relativePath: prefix.bytes, isDirectory: status.signature.kind == .folder)
+                else { return [] }
+                guard yield((prefix, status)) else { return [] }
+            }
+            var walk = OrderedTreeWalk(folder: folder, prefix: prefix, ignore: rules)
+            while let entry = walk.next(), yield(entry) {}
+            return walk.failures
+        }
     }
 
     private func write(_ changes: [IndexChange]) throws {
@@ -246,14 +265,6 @@ public final class Indexer {
     public func takeStatistics() -> ReconcileStatistics {
         defer { statistics = ReconcileStatistics() }
         return statistics
-    }
-
-    /// The topmost indexed paths that are gone from the disk (removing a folder removes
-    /// everything below it).
-    static func removals(indexed: [RawPath: FileSignature], disk: [RawPath: FileStatus], container: String) -> [IndexChange] {
-        let gone = Set(indexed.keys.filter { disk[$0] == nil })
-        let topmost = gone.filter { path in !path.ancestors.contains(where: gone.contains) }
-        return topmost.sorted().map { .remove(container: container, relativePath: $0) }
     }
 
     private func isIgnored(_ location: ContainerLayout.Location, _ status: FileStatus) -> Bool {

@@ -3,21 +3,32 @@ import GRDB
 import RawPaths
 
 enum IndexReader {
-    static func signatures(_ db: Database, container: String, under path: RawPath) throws -> [RawPath: FileSignature] {
+    /// Up to `limit` signatures of the items at and below `path`, in path order, after the
+    /// path `after` (from the start when nil). Reconciliation pages through a whole tree
+    /// this way, merging it with the disk walk, rather than holding it in a map.
+    static func signatures(_ db: Database, container: String, under path: RawPath, after: RawPath?, limit: Int) throws -> [IndexedSignature] {
+        var result: [IndexedSignature] = []
+        if after == nil, !path.isEmpty,
+            let row = try Row.fetchOne(db, sql: "\(signatureSelect) AND rel = ?", arguments: [container, Data(path.bytes)])
+        {
+            result.append(IndexedSignature(relativePath: path, signature: signature(row)))
+        }
+        // The subtree is the range between `path/` and `path0` ('0' follows '/'); the whole
+        // container has no upper bound (a raw name may start with any byte).
         let (low, high) = IndexWriter.subtreeRange(path)
+        var start = Data(after?.bytes ?? [])
+        if !path.isEmpty && !RawPath.precedes(Array(low), after?.bytes ?? []) { start = low }  // (`after` may be the root itself)
+        let upper = path.isEmpty ? "" : "AND rel < ?"
+        let arguments: StatementArguments = path.isEmpty ? [container, start, limit] : [container, start, high, limit]
         let rows = try Row.fetchCursor(
-            db,
-            sql: """
-                SELECT rel, kind, device, inode, size, mtime_ns, ctime_ns FROM items
-                WHERE container = ? AND (rel = ? OR (rel > ? AND rel < ?))
-                """,
-            arguments: [container, Data(path.bytes), path.isEmpty ? Data() : low, path.isEmpty ? Data([0xFF]) : high])
-        var result: [RawPath: FileSignature] = [:]
+            db, sql: "\(signatureSelect) AND rel > ? \(upper) ORDER BY rel LIMIT ?", arguments: arguments)
         while let row = try rows.next() {
-            result[RawPath(bytes: row["rel"] as Data)] = signature(row)
+            result.append(IndexedSignature(relativePath: RawPath(bytes: row["rel"] as Data), signature: signature(row)))
         }
         return result
     }
+
+    private static let signatureSelect = "SELECT rel, kind, device, inode, size, mtime_ns, ctime_ns FROM items WHERE container = ?"
 
     static func signature(_ row: Row) -> FileSignature {
         FileSignature(

@@ -1,5 +1,16 @@
 import RawPaths
 
+/// One indexed item's signature, as a reconciliation pages through them in path order.
+public struct IndexedSignature: Sendable {
+    public var relativePath: RawPath
+    public var signature: FileSignature
+
+    public init(relativePath: RawPath, signature: FileSignature) {
+        self.relativePath = relativePath
+        self.signature = signature
+    }
+}
+
 /// What the index records of an item's identity on disk, to tell whether it changed
 /// without reading it again.
 public struct FileSignature: Sendable, Hashable {

@@ -29,14 +29,14 @@ extension MetadataIndex {
 }
 
 extension MetadataIndex {
-    /// Applies the batches `produce` hands to its argument for one container, all in one
+    /// Applies the batches `load` hands to `BulkLoad.apply` for one container, all in one
     /// transaction, with a larger page cache meanwhile: a bulk load (the start-up scan)
     /// then writes each page of the table and its indexes about once, where one
     /// transaction per batch rewrote the same index pages into the WAL again and again.
     /// Into an empty table (a new index), the secondary indexes are built once at the end
     /// rather than row by row. Nothing is journaled for live queries, and readers see none
     /// of it until the end.
-    public func applyInOneTransaction(container: String, _ produce: (_ apply: ([IndexChange]) throws -> Void) throws -> Void) throws {
+    public func applyInOneTransaction(container: String, _ load: (BulkLoad) throws -> Void) throws {
         try pool.write { db in
             try db.execute(sql: "PRAGMA cache_size = -\(Self.bulkCacheKiB)")
             defer { try? db.execute(sql: "PRAGMA cache_size = -2000") }  // SQLite's default again
@@ -46,10 +46,7 @@ extension MetadataIndex {
             if emptyTable {
                 for index in Schema.itemIndexes { try db.execute(sql: "DROP INDEX IF EXISTS \(index.name)") }
             }
-            var writer = IndexWriter(db: db, journal: nil, insertsOnly: newContainer)
-            try produce { changes in
-                for change in changes { try writer.apply(change) }
-            }
+            try load(BulkLoad(container: container, writer: IndexWriter(db: db, journal: nil, insertsOnly: newContainer)))
             if emptyTable {
                 for index in Schema.itemIndexes { try db.execute(sql: index.create) }
             }
@@ -58,4 +55,25 @@ extension MetadataIndex {
 
     /// The bulk load's page cache, in KiB.
     static let bulkCacheKiB = 8 * 1024
+}
+
+/// One container's bulk load in progress (`MetadataIndex.applyInOneTransaction`): writes,
+/// and reads of what the same transaction sees. Valid only inside that call.
+public final class BulkLoad {
+    private let container: String
+    private var writer: IndexWriter
+
+    fileprivate init(container: String, writer: IndexWriter) {
+        self.container = container
+        self.writer = writer
+    }
+
+    public func apply(_ changes: [IndexChange]) throws {
+        for change in changes { try writer.apply(change) }
+    }
+
+    /// As `MetadataIndex.signatures(container:under:after:limit:)`, in this transaction.
+    public func signatures(under relativePath: RawPath, after: RawPath?, limit: Int) throws -> [IndexedSignature] {
+        try IndexReader.signatures(writer.db, container: container, under: relativePath, after: after, limit: limit)
+    }
 }

@@ -47,10 +47,20 @@ public final class MetadataIndex: Sendable {
         }
     }
 
+    /// Up to `limit` signatures of the item at `relativePath` and of everything below it,
+    /// in path order, after the path `after` (from the start when nil): what a
+    /// reconciliation compares the disk with, a page at a time.
+    public func signatures(container: String, under relativePath: RawPath, after: RawPath?, limit: Int) throws -> [IndexedSignature] {
+        try pool.read { db in try IndexReader.signatures(db, container: container, under: relativePath, after: after, limit: limit) }
+    }
+
     /// The signatures of the item at `relativePath` and of everything below it, keyed by
-    /// path below the container; what a reconciliation compares the disk with.
+    /// path below the container.
     public func signatures(container: String, under relativePath: RawPath) throws -> [RawPath: FileSignature] {
-        try pool.read { db in try IndexReader.signatures(db, container: container, under: relativePath) }
+        try pool.read { db in
+            let all = try IndexReader.signatures(db, container: container, under: relativePath, after: nil, limit: Int.max)
+            return Dictionary(uniqueKeysWithValues: all.map { ($0.relativePath, $0.signature) })
+        }
     }
 
     /// Items per container.

@@ -120,8 +120,14 @@ public struct RawPath: Sendable, Hashable, Comparable, CustomStringConvertible, 
     /// Byte order (as SQLite's BLOB order and `memcmp`), compared with `memcmp`: sorting a
     /// whole tree's paths is part of every start-up scan.
     public static func < (lhs: RawPath, rhs: RawPath) -> Bool {
-        lhs.bytes.withUnsafeBufferPointer { left in
-            rhs.bytes.withUnsafeBufferPointer { right in
+        precedes(lhs.bytes, rhs.bytes)
+    }
+
+    /// Byte order of raw byte strings, for keys that are not paths (a path with a trailing
+    /// `/` is not a `RawPath`: it loses the slash).
+    public static func precedes(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+        lhs.withUnsafeBufferPointer { left in
+            rhs.withUnsafeBufferPointer { right in
                 let common = min(left.count, right.count)
                 let order = common == 0 ? 0 : memcmp(left.baseAddress!, right.baseAddress!, common)
                 return order != 0 ? order < 0 : left.count < right.count

@@ -66,9 +66,9 @@ import Testing
     @Test func aBulkLoadIntoAnEmptyIndexRebuildsEverySecondaryIndex() throws {
         let fixture = try IndexFixture()
         defer { fixture.remove() }
-        try fixture.index.applyInOneTransaction(container: IndexFixture.container) { apply in
-            try apply((0..<50).map { .upsert(IndexFixture.item("Documents/f\($0).txt", size: Int64($0))) })
-            try apply([.upsert(IndexFixture.item("Documents/sub", kind: .folder))])
+        try fixture.index.applyInOneTransaction(container: IndexFixture.container) { load in
+            try load.apply((0..<50).map { .upsert(IndexFixture.item("Documents/f\($0).txt", size: Int64($0))) })
+            try load.apply([.upsert(IndexFixture.item("Documents/sub", kind: .folder))])
         }
         let names = try fixture.index.pool.read { db in
             try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'items'")

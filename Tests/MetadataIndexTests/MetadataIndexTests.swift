@@ -84,6 +84,32 @@ import Testing
         #expect(try fixture.index.signatures(container: IndexFixture.container, under: RawPath())[raw] == item.signature)
     }
 
+    @Test func signaturesComeInPathOrderAPageAtATimeForASubtreeAndForTheWholeContainer() throws {
+        let fixture = try IndexFixture()
+        defer { fixture.remove() }
+        // `a b`, `a.txt` and `a0` sort between `a` and `a/…` or right after: not in a's subtree.
+        let paths = ["Documents", "Documents/a", "Documents/a/x", "Documents/a/y/z", "Documents/a b", "Documents/a.txt", "Documents/a0"]
+        var items = paths.map { IndexFixture.item($0) }
+        var raw = IndexFixture.item("Documents/x")
+        raw.relativePath = RawPath(bytes: [0xFF, 0x61])  // a top-level name starting with 0xFF
+        raw.absolutePath = RawPath("/r/iCloud~org~ubiquity~Default").appending(raw.relativePath)
+        items.append(raw)
+        try fixture.index.apply(items.map(IndexChange.upsert))
+
+        func paged(_ root: RawPath) throws -> [RawPath] {
+            var all: [RawPath] = []
+            while true {
+                let page = try fixture.index.signatures(container: IndexFixture.container, under: root, after: all.last, limit: 2)
+                if page.isEmpty { return all }
+                all += page.map(\.relativePath)
+            }
+        }
+        #expect(try paged("Documents/a") == ["Documents/a", "Documents/a/x", "Documents/a/y/z"])
+        #expect(try paged(RawPath()) == (paths.map { RawPath($0) } + [raw.relativePath]).sorted())
+        #expect(try paged("Documents/a.txt") == ["Documents/a.txt"])
+        #expect(try paged("Documents/nothing").isEmpty)
+    }
+
     @Test func malformedPredicatesAndSortKeysAreRejectedWithPositions() throws {
         #expect(throws: QueryPlanError.self) { try QueryPlan(QueryRequest(predicate: "kMDItemFSName ==")) }
         do {

@@ -1,0 +1,121 @@
+import FileEvents
+import Glibc
+import IgnoreRules
+import RawPaths
+
+/// Walks a folder tree and yields the status of every item in path order (`RawPath`'s byte
+/// order, which is the index's), one at a time, never following symlinks.
+///
+/// Byte order is not depth-first order: `a b` and `a.txt` sort between the folder `a` and
+/// its contents `a/…`, because space and `.` sort before `/`. So a folder's listing is
+/// sorted with its subfolders' contents keyed as the subfolder's path plus `/`, and a
+/// subfolder is read only when its contents come up. Only the listings of the folders on
+/// the way down are held at once, so reconciling against the index's ordered rows needs
+/// no map of the whole tree.
+///
+/// Works relative to open folder descriptors (`openat`/`fstatat`), so a path longer than
+/// PATH_MAX and a folder renamed mid-walk are handled, and names keep their raw bytes.
+public struct OrderedTreeWalk: IteratorProtocol {
+    private let ignore: IgnoreRules
+    /// The folders being read, outermost first; each owns its open handle.
+    private var frames: [Frame] = []
+    /// Folders that could not be read, with the reason.
+    public private(set) var failures: [IndexingError] = []
+
+    /// Walks the items below `folder` (absolute), naming each by its path below `prefix`.
+    public init(folder: RawPath, prefix: RawPath, ignore: IgnoreRules) {
+        self.ignore = ignore
+        let fd = folder.withCString { open($0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
+        guard fd >= 0 else {
+            if errno != ENOENT && errno != ENOTDIR { failures.append(IndexingError(path: folder, operation: "open", errno: errno)) }
+            return
+        }
+        enter(fd: fd, absolute: folder, relative: prefix)
+    }
+
+    public mutating func next() -> (path: RawPath, status: FileStatus)? {
+        while let innermost = frames.indices.last {
+            guard let step = frames[innermost].steps.popLast() else {
+                closedir(frames.removeLast().handle)
+                continue
+            }
+            switch step.kind {
+            case .item(let status): return (step.relativePath, status)
+            case .contents(let name): descend(from: frames[innermost], into: name, relative: step.relativePath)
+            }
+        }
+        return nil
+    }
+
+    private mutating func descend(from parent: Frame, into name: [UInt8], relative: RawPath) {
+        let absolute = parent.absolute.appending(name)
+        let fd = name.withCString { openat(dirfd(parent.handle), $0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
+        if fd >= 0 {
+            enter(fd: fd, absolute: absolute, relative: relative)
+        } else if errno != ENOENT {
+            failures.append(IndexingError(path: absolute, operation: "openat", errno: errno))
+        }
+    }
+
+    /// Lists the folder open at `fd` (taking ownership of it) and pushes its frame.
+    private mutating func enter(fd: Int32, absolute: RawPath, relative: RawPath) {
+        guard let handle = fdopendir(fd) else {
+            failures.append(IndexingError(path: absolute, operation: "fdopendir", errno: errno))
+            close(fd)
+            return
+        }
+        var steps: [Step] = []
+        for name in Self.entryNames(handle) {
+            let childRelative = relative.appending(name)
+            guard let status = FileStatus.read(folderFD: fd, name: name) else { continue }  // gone meanwhile
+            let isFolder = status.signature.kind == .folder
+            if ignore.isIgnoredEntry(relativePath: childRelative.bytes, isDirectory: isFolder) { continue }
+            steps.append(Step(relativePath: childRelative, kind: .item(status)))
+            if isFolder { steps.append(Step(relativePath: childRelative, kind: .contents(name: name))) }
+        }
+        // Last first: `next()` pops from the end.
+        steps.sort { RawPath.precedes($1.key, $0.key) }
+        frames.append(Frame(handle: handle, absolute: absolute, steps: steps))
+    }
+
+    private static func entryNames(_ handle: OpaquePointer) -> [[UInt8]] {
+        var names: [[UInt8]] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix(while: { $0 != 0 })) }
+            if name != [0x2E] && name != [0x2E, 0x2E] { names.append(name) }
+        }
+        return names
+    }
+
+    private struct Frame {
+        let handle: OpaquePointer
+        let absolute: RawPath
+        var steps: [Step]
+    }
+
+    /// An item of a folder's listing, or the contents of one of its subfolders.
+    private struct Step {
+        enum Kind {
+            case item(FileStatus)
+            case contents(name: [UInt8])
+        }
+        var relativePath: RawPath
+        var kind: Kind
+        /// Where the step falls in the whole tree's byte order: an item at its path, a
+        /// subfolder's contents at the subfolder's path plus `/`.
+        let key: [UInt8]
+
+        init(relativePath: RawPath, kind: Kind) {
+            self.relativePath = relativePath
+            self.kind = kind
+            if case .contents = kind { key = relativePath.bytes + [0x2F] } else { key = relativePath.bytes }
+        }
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Calls `body` with the bytes as a NUL-terminated C string.
+    func withCString<R>(_ body: (UnsafePointer<CChar>) -> R) -> R {
+        (map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { body($0.baseAddress!) }
+    }
+}
