@@ -11,9 +11,16 @@ struct ContentStore {
     let layout: MirrorLayout
     let device: String
 
-    func contains(_ sha256: String, size: Int64) -> Bool {
-        guard let info = Sys.lstat(layout.object(sha256)) else { return false }
-        return Int64(info.st_size) == size
+    /// Whether the store has the object already, to be named in a log line next. An
+    /// object found is touched (its time set to now): the store's collector never deletes
+    /// young objects, and this one is about to be needed again (docs/MIRROR-FORMAT.md,
+    /// "Retention and collection"). An object another user owns cannot be touched; the
+    /// collector's second read of the logs covers it.
+    func reuses(_ sha256: String, size: Int64) -> Bool {
+        let object = layout.object(sha256)
+        guard let info = Sys.lstat(object), Int64(info.st_size) == size else { return false }
+        _ = object.withCString { utimensat(AT_FDCWD, $0, nil, AT_SYMLINK_NOFOLLOW) }
+        return true
     }
 
     /// Copies the local file at `path`, which the scan found to hash to `expected`, into
@@ -25,7 +32,7 @@ struct ContentStore {
     /// (copy_file_range: a reflink where the filesystem can) instead of read and hashed
     /// again; its signature before and after the copy proves it did not change meanwhile.
     func stage(path: String, expected: ContentHashing.Result, scanned: LocalSignature?) throws(SyncError) -> StagedObject? {
-        if contains(expected.sha256, size: expected.size) { return nil }
+        if reuses(expected.sha256, size: expected.size) { return nil }
         let staging = try newStagingPath()
         let source = try Sys.open(path, O_RDONLY | O_NOFOLLOW)
         defer { close(source) }
@@ -133,7 +140,7 @@ struct ContentStore {
     /// Stores `bytes` (made here, like a merged diary) durably and returns their hash.
     func store(bytes: [UInt8]) throws(SyncError) -> ContentHashing.Result {
         let result = ContentHashing.Result(sha256: ContentHashing.hex(SHA256.hash(data: bytes)), size: Int64(bytes.count))
-        if contains(result.sha256, size: result.size) { return result }
+        if reuses(result.sha256, size: result.size) { return result }
         let staging = try newStagingPath()
         do {
             try DurableFile.write(staging, mode: 0o444, sync: false) { fd throws(SyncError) in try Sys.writeAll(fd, bytes, path: staging) }

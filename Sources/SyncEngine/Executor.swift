@@ -37,7 +37,7 @@ struct Executor {
             return nil
         }
         let record = VersionRecord(
-            id: batch.nextID(), path: path, parents: parents, state: state, time: Self.nowMilliseconds(), movedFrom: movedFrom)
+            id: batch.nextID(), path: path, parents: parents, state: state, time: SyncClock.nowMilliseconds(), movedFrom: movedFrom)
         batch.record(record, base: BaseCommit(
             state == nil ? "publish-delete" : "publish", path: path, version: record.id, state: state, signature: local?.signature))
         return record
@@ -55,7 +55,7 @@ struct Executor {
             return .done
         }
         guard outcome == .done else { throw SyncError(.changedMeanwhile, "\(absolute) changed while its conflict was merged") }
-        let record = VersionRecord(id: batch.nextID(), path: path, parents: parents, state: state, time: Self.nowMilliseconds())
+        let record = VersionRecord(id: batch.nextID(), path: path, parents: parents, state: state, time: SyncClock.nowMilliseconds())
         let signature = Sys.lstat(absolute).map(LocalSignature.init(stat:))
         batch.record(record, base: BaseCommit("merge", path: path, version: record.id, state: state, signature: signature))
     }
@@ -143,7 +143,6 @@ struct Executor {
         return LocalSignature(stat: info) == expected.signature
     }
 
-    static func nowMilliseconds() -> Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
 }
 
 extension LocalSignature {

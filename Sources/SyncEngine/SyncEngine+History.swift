@@ -23,13 +23,16 @@ extension SyncEngine {
         return found
     }
 
-    /// Every version of `path`, newest first.
-    public func versions(container id: ContainerID, path: String) throws(SyncError) -> [VersionInfo] {
+    /// Every version of `path` still kept (see `retention`), newest first.
+    public func versions(container id: ContainerID, path: String, now: Int64 = SyncClock.nowMilliseconds()) throws(SyncError) -> [VersionInfo] {
         let history = try history(id, path)
         let names = deviceNames()
         let winner = history.winner?.id
         let conflicts = Set(history.conflicts.map(\.id))
-        return history.newestFirst.map { info($0, names, current: $0.id == winner, conflict: conflicts.contains($0.id)) }
+        let replaced = history.replacementTimes
+        return history.newestFirst.filter { retention.keeps(replacedAt: replaced[$0.id], now: now) }.map {
+            info($0, names, current: $0.id == winner, conflict: conflicts.contains($0.id))
+        }
     }
 
     public func resolve(container id: ContainerID, path: String, keep choice: ResolutionChoice) throws(SyncError) {
@@ -39,10 +42,7 @@ extension SyncEngine {
         switch choice {
         case .current: break
         case .version(let version):
-            guard let record = history.records[version], record.state != nil else {
-                throw SyncError(.unknownItem, "\(path) has no version \(version) with content; see `ubq versions`")
-            }
-            kept = record
+            kept = try keptVersion(version, of: history, now: SyncClock.nowMilliseconds())
         case .all:
             for loser in history.conflicts { try copyBeside(loser, container: container) }
         }
@@ -51,13 +51,26 @@ extension SyncEngine {
     }
 
     /// Brings back an old version as a new change (the history keeps everything between).
-    public func restore(container id: ContainerID, path: String, version: VersionID) throws(SyncError) {
+    public func restore(container id: ContainerID, path: String, version: VersionID, now: Int64 = SyncClock.nowMilliseconds()) throws(SyncError) {
         let history = try history(id, path)
-        guard let record = history.records[version], record.state != nil, let container = container(id) else {
-            throw SyncError(.unknownItem, "\(path) has no version \(version) with content; see `ubq versions`")
-        }
+        let record = try keptVersion(version, of: history, now: now)
+        guard let container = container(id) else { return }
         try writeLocal(record, container: container)
         passAll()
+    }
+
+    /// Version `version` of `history`, if it has content and the retention still keeps it.
+    private func keptVersion(_ version: VersionID, of history: PathHistory, now: Int64) throws(SyncError) -> VersionRecord {
+        guard let record = history.records[version], record.state != nil else {
+            throw SyncError(.unknownItem, "\(history.path) has no version \(version) with content; see `ubq versions`")
+        }
+        guard retention.keeps(record, in: history, now: now) else {
+            let days = (retention.keepMilliseconds ?? 0) / 86_400_000
+            throw SyncError(
+                .unknownItem,
+                "version \(version) of \(history.path) has expired: replaced versions are kept for \(days) days (history-retention-days); see `ubq versions`")
+        }
+        return record
     }
 
     private func history(_ id: ContainerID, _ path: String) throws(SyncError) -> PathHistory {
@@ -101,7 +114,7 @@ extension SyncEngine {
     private func supersede(heads: [VersionID], with kept: VersionRecord, container: ContainerSync, id: ContainerID) throws(SyncError) {
         do {
             var writer = try container.logWriter()
-            let record = VersionRecord(id: writer.nextID, path: kept.path, parents: heads, state: kept.state, time: Executor.nowMilliseconds())
+            let record = VersionRecord(id: writer.nextID, path: kept.path, parents: heads, state: kept.state, time: SyncClock.nowMilliseconds())
             try writer.append(record)
             container.updateWriter(writer)
             container.add(record)

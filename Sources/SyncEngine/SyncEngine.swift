@@ -20,6 +20,8 @@ public final class SyncEngine: @unchecked Sendable {
     private let logger: Logger
     private let deletionGuard: DeletionGuard
     private let quietNanoseconds: Int64
+    /// How long replaced and deleted versions stay restorable (and their content stored).
+    public let retention: HistoryRetention
     /// Set by crash tests only.
     public var faults: FaultInjection?
     /// Where the ubiquity attributes go after each pass (the daemon's metadata index).
@@ -33,8 +35,9 @@ public final class SyncEngine: @unchecked Sendable {
     public init(
         mirror: String, root: RawPath, containers: [Container], database: SyncDatabase, ignore: IgnoreCatalog,
         coordinator: FileCoordinator?, deletionGuard: DeletionGuard = DeletionGuard(), quietMilliseconds: Int = 0,
-        logger: Logger
+        retention: HistoryRetention = .days(30), logger: Logger
     ) throws {
+        self.retention = retention
         quietNanoseconds = Int64(quietMilliseconds) * 1_000_000
         layout = MirrorLayout(root: mirror)
         self.database = database
@@ -129,7 +132,7 @@ public final class SyncEngine: @unchecked Sendable {
         let path = layout.deviceFile(device.id)
         guard Sys.lstat(path) == nil else { return }
         try Sys.makeFolders(layout.devices)
-        let json = try JSONSerialization.data(withJSONObject: ["id": device.id, "name": device.name, "created": Executor.nowMilliseconds()], options: [.sortedKeys])
+        let json = try JSONSerialization.data(withJSONObject: ["id": device.id, "name": device.name, "created": SyncClock.nowMilliseconds()], options: [.sortedKeys])
         try DurableFile.replace(path, with: Array(json) + [UInt8(ascii: "\n")])
     }
 

@@ -39,7 +39,9 @@ extension SyncPass {
         guard var merged = try store.bytes(of: winner) else { return nil }
         for loser in losers {
             guard let loserBytes = try store.bytes(of: loser) else { return nil }
-            let ancestor = try history.commonAncestor(of: winner.id, loser.id).flatMap { try store.bytes(of: $0) }
+            // An ancestor whose content has expired from the store (HistoryRetention) merges
+            // without it: every field both sides hold differently is kept twice.
+            let ancestor = history.commonAncestor(of: winner.id, loser.id).flatMap { try? store.bytes(of: $0) }
             guard let next = DiaryConflictMerge.merge(winner: merged, loser: loserBytes, ancestor: ancestor, loserVersion: loser.id) else {
                 return nil
             }

@@ -64,6 +64,8 @@ final class SyncService: Service {
 
     func run() async throws {
         var lastFullPass = ContinuousClock.now
+        // Not at once: a daemon restarted often still collects, but start-up stays quick.
+        var nextCollection = ContinuousClock.now + fullPassInterval
         while !Task.isShuttingDownGracefully {
             var pending = takePending()
             if ContinuousClock.now - lastFullPass > fullPassInterval { pending.needsFullPass = true }
@@ -73,8 +75,23 @@ final class SyncService: Service {
                 if pending.needsFullPass { lastFullPass = ContinuousClock.now }  // (a pass made full by its size does not count)
                 retryLater(reports)
             }
+            if ContinuousClock.now >= nextCollection {
+                try await collectStore()
+                nextCollection = ContinuousClock.now + Self.collectionInterval
+            }
             try? await Task.sleep(for: pollInterval)
         }
+    }
+
+    /// How often the mirror's store is collected (content only expired versions named).
+    static let collectionInterval: Duration = .seconds(86_400)
+
+    private func collectStore() async throws {
+        let report = try await worker.run { $0.collectStore() }
+        for problem in report.problems { logger.warning("\(problem)") }
+        guard report.deleted > 0 else { return }
+        let freed = ByteCountFormatter.string(fromByteCount: report.bytesFreed, countStyle: .file)
+        logger.info("collected the mirror's store: \(report.deleted) of \(report.objects) objects held only expired versions; \(freed) freed")
     }
 
     /// Files a pass left because they changed a moment ago are looked at again next time

@@ -3,6 +3,7 @@ import Indexing
 import Logging
 import RawPaths
 import SyncEngine
+import SyncPlanning
 import UbiquitySettings
 
 /// One simulated device in a temporary folder: its own root, state and engine, syncing
@@ -16,29 +17,32 @@ final class TestDevice {
     let mirror: String
     private(set) var engine: SyncEngine
 
-    init(_ name: String, in folder: String, mirror: String) throws {
+    let retention: HistoryRetention
+
+    init(_ name: String, in folder: String, mirror: String, retention: HistoryRetention = .days(30)) throws {
+        self.retention = retention
         self.name = name
         root = folder + "/\(name)/root"
         state = folder + "/\(name)/state"
         self.mirror = mirror
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: root + "/" + Self.containerID.folderName + "/Documents", withIntermediateDirectories: true)
-        engine = try Self.makeEngine(root: root, state: state, mirror: mirror)
+        engine = try Self.makeEngine(root: root, state: state, mirror: mirror, retention: retention)
     }
 
     /// A new engine on the same state, as after a restart (or a kill -9).
     func restart() throws {
-        engine = try Self.makeEngine(root: root, state: state, mirror: mirror)
+        engine = try Self.makeEngine(root: root, state: state, mirror: mirror, retention: retention)
     }
 
-    private static func makeEngine(root: String, state: String, mirror: String) throws -> SyncEngine {
+    private static func makeEngine(root: String, state: String, mirror: String, retention: HistoryRetention) throws -> SyncEngine {
         let settings = Settings(root: root, stateDirectory: state, runtimeDirectory: state + "/run", containerIDs: [containerID])
         let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
         return try SyncEngine(
             mirror: mirror, root: RawPath(root), containers: [settings.container(containerID)],
             database: try SyncDatabase(path: state + "/sync.sqlite"),
             ignore: IgnoreCatalog(layout: ContainerLayout(root: RawPath(root)), extraPatterns: [], logger: logger),
-            coordinator: nil, logger: logger)
+            coordinator: nil, retention: retention, logger: logger)
     }
 
     var documents: String { root + "/" + Self.containerID.folderName + "/Documents" }

@@ -1,0 +1,23 @@
+import SyncPlanning
+
+extension SyncEngine {
+    /// Deletes the mirror's stored content that no kept version names any more (see
+    /// `retention` and `StoreCollector`). Call on the sync thread, like `passAll`. Does
+    /// nothing when history is kept forever or the mirror is away.
+    public func collectStore(now: Int64 = SyncClock.nowMilliseconds()) -> StoreCollection {
+        guard retention.keepMilliseconds != nil else { return StoreCollection() }
+        do {
+            try MirrorHealth.check(layout, hasSyncedBefore: try database.hasSyncedBefore())
+        } catch {
+            var skipped = StoreCollection()
+            skipped.problems = ["store not collected: \(error)"]
+            return skipped
+        }
+        let collector = StoreCollector(layout: layout, device: device.id, retention: retention, graceMilliseconds: Self.collectionGraceMilliseconds)
+        return collector.collect(now: now)
+    }
+
+    /// Objects younger than this are never collected: a day, far longer than an upload
+    /// takes between touching an object and naming it in its log.
+    public static let collectionGraceMilliseconds: Int64 = 86_400_000
+}

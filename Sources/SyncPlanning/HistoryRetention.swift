@@ -1,0 +1,62 @@
+/// How long replaced and deleted versions stay in the history, and so which content the
+/// mirror's store must keep (docs/MIRROR-FORMAT.md, "Retention").
+///
+/// A head (the current version or an unresolved conflict) is always kept, however old.
+/// Any other version is kept until the version that replaced it (or deleted its path) is
+/// older than the retention: "kept for 30 days after it stopped being current", as iCloud
+/// Drive and Dropbox count. Times are the writers' clocks, so every device that reads the
+/// same logs decides alike.
+public struct HistoryRetention: Sendable, Equatable {
+    /// How long a replaced version stays, in milliseconds; nil keeps everything forever.
+    public var keepMilliseconds: Int64?
+
+    public init(keepMilliseconds: Int64?) {
+        self.keepMilliseconds = keepMilliseconds
+    }
+
+    public static let forever = HistoryRetention(keepMilliseconds: nil)
+
+    public static func days(_ days: Int) -> HistoryRetention {
+        HistoryRetention(keepMilliseconds: Int64(days) * 86_400_000)
+    }
+
+    /// Whether `record` of `history` is still kept at `now` (milliseconds since 1970).
+    public func keeps(_ record: VersionRecord, in history: PathHistory, now: Int64) -> Bool {
+        keeps(replacedAt: history.replacementTime(of: record.id), now: now)
+    }
+
+    /// Whether a version replaced at `replacedAt` (nil: a head) is still kept at `now`.
+    public func keeps(replacedAt: Int64?, now: Int64) -> Bool {
+        guard let keepMilliseconds, let replacedAt else { return true }
+        return now - replacedAt < keepMilliseconds
+    }
+
+    /// The content (SHA-256 hashes) that the versions still kept at `now` name.
+    public func neededContent(_ histories: some Sequence<PathHistory>, now: Int64) -> Set<String> {
+        var needed: Set<String> = []
+        for history in histories {
+            let replaced = history.replacementTimes
+            for record in history.records.values {
+                if let sha256 = record.state?.sha256, keeps(replacedAt: replaced[record.id], now: now) { needed.insert(sha256) }
+            }
+        }
+        return needed
+    }
+}
+
+extension PathHistory {
+    /// For each replaced version, when it was first replaced: the earliest time among
+    /// the versions naming it as a parent.
+    public var replacementTimes: [VersionID: Int64] {
+        var times: [VersionID: Int64] = [:]
+        for record in records.values {
+            for parent in record.parents { times[parent] = min(times[parent] ?? .max, record.time) }
+        }
+        return times
+    }
+
+    /// When `id` was first replaced; nil while it is a head.
+    public func replacementTime(of id: VersionID) -> Int64? {
+        records.values.lazy.filter { $0.parents.contains(id) }.map(\.time).min()
+    }
+}
