@@ -171,7 +171,7 @@ struct MirrorViewTests {
     /// code under test.
     static func filesystemCanReflink(in folder: String) -> Bool {
         let source = folder + "/reflink-probe", copy = folder + "/reflink-probe-copy"
-        FileManager.default.createFile(atPath: source, contents: Data("probe".utf8))
+        guard FileManager.default.createFile(atPath: source, contents: Data("probe".utf8)) else { return false }
         defer {
             try? FileManager.default.removeItem(atPath: source)
             try? FileManager.default.removeItem(atPath: copy)
