@@ -32,3 +32,16 @@ int ubq_syncfs(int fd) {
 long ubq_copy_file_range(int in_fd, int out_fd, unsigned long length) {
     return (long)copy_file_range(in_fd, NULL, out_fd, NULL, length, 0);
 }
+
+#include <linux/fs.h>
+#include <sys/ioctl.h>
+#include <sys/vfs.h>
+
+int ubq_clone_file(int dest_fd, int src_fd) {
+    return ioctl(dest_fd, FICLONE, src_fd);
+}
+
+long ubq_filesystem_type(const char *path) {
+    struct statfs info;
+    return statfs(path, &info) == 0 ? (long)info.f_type : 0;
+}

@@ -44,6 +44,9 @@ final class ContainerSync {
     private var conflictedPaths: Set<String> = []
     /// Paths other devices changed since the last pass took them (`takeRemotelyChanged`).
     private var remotelyChanged: Set<String> = []
+    /// Paths whose base changed outside a pass (`ubq resolve`): the next pass updates
+    /// their view entries with those it touches itself.
+    var viewBehind: Set<String> = []
     private var readers: [String: LogReader] = [:]
     private var writer: LogWriter?
 

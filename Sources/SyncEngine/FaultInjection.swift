@@ -9,6 +9,8 @@ public final class FaultInjection: @unchecked Sendable {
     }
 
     private var countdown: Int?
+    /// System calls made to fail, by name, with the errno they fail with.
+    private var failingCalls: [String: Int32] = [:]
 
     public init() {}
 
@@ -19,6 +21,17 @@ public final class FaultInjection: @unchecked Sendable {
 
     public func disarm() {
         countdown = nil
+    }
+
+    /// Makes every later `call` ("link", "FICLONE") fail with `errno`, as on a filesystem
+    /// that lacks the feature (a FAT disk, an SMB share).
+    public func fail(_ call: String, with errno: Int32) {
+        failingCalls[call] = errno
+    }
+
+    /// The errno `call` must fail with, or nil to make the call.
+    func failure(of call: String) -> Int32? {
+        failingCalls[call]
     }
 
     func checkpoint(_ name: String) throws(SimulatedCrash) {

@@ -21,5 +21,8 @@ public struct MirrorLayout: Sendable {
 
     public func log(container: String, device: String) -> String { "\(logFolder(container: container))/\(device).ndjson" }
 
+    /// The plain tree `device` keeps of `container`'s synced state (docs/MIRROR-FORMAT.md, Views).
+    public func view(container: String, device: String) -> String { "\(root)/containers/\(container)/current/\(device)" }
+
     public static let markerContent = #"{"format": "ubiquity-mirror", "version": 1}"# + "\n"
 }

@@ -123,6 +123,7 @@ extension SyncEngine {
             try database.commit(
                 container: id.identifier,
                 [BaseCommit("resolve", path: kept.path, version: record.id, state: kept.state, signature: signature)])
+            container.viewBehind.insert(kept.path)
         } catch let error as SyncError {
             throw error
         } catch {

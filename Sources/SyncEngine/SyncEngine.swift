@@ -23,7 +23,11 @@ public final class SyncEngine: @unchecked Sendable {
     /// How long replaced and deleted versions stay restorable (and their content stored).
     public let retention: HistoryRetention
     /// Set by crash tests only.
-    public var faults: FaultInjection?
+    public var faults: FaultInjection? {
+        didSet { views = ViewLinker(layout: layout, device: device.id, faults: faults) }
+    }
+    /// How this device's views in the mirror link to the store (decided once).
+    private var views: ViewLinker
     /// Where the ubiquity attributes go after each pass (the daemon's metadata index).
     public var index: MetadataIndex?
     private var containers: [ContainerID: ContainerSync] = [:]
@@ -46,6 +50,7 @@ public final class SyncEngine: @unchecked Sendable {
         self.deletionGuard = deletionGuard
         self.logger = logger
         device = try database.deviceIdentity(defaultName: ProcessInfo.processInfo.hostName)
+        views = ViewLinker(layout: layout, device: device.id, faults: nil)
         for container in containers {
             self.containers[container.id] = ContainerSync(
                 id: container.id.identifier, folder: RawPath(container.folder), layout: layout, device: device.id)
@@ -98,7 +103,7 @@ public final class SyncEngine: @unchecked Sendable {
         update(id) { $0.phase = .syncing }
         let syncPass = SyncPass(
             container: container, ignore: ignore.rules(for: id), database: database, coordinator: coordinator,
-            deletionGuard: deletionGuard, quietNanoseconds: quietNanoseconds, faults: faults, confirmDeletes: confirmDeletes,
+            deletionGuard: deletionGuard, quietNanoseconds: quietNanoseconds, faults: faults, views: views, confirmDeletes: confirmDeletes,
             scope: scope)
         do {
             let report = try syncPass.run()

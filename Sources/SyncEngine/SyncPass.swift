@@ -15,6 +15,8 @@ struct SyncPass {
     let deletionGuard: DeletionGuard
     let quietNanoseconds: Int64
     let faults: FaultInjection?
+    /// Writes this device's view of the container in the mirror.
+    let views: ViewLinker
     var confirmDeletes: Bool
     /// The subtrees to look at (container-relative; changed locally since the last pass),
     /// or nil for the whole container. Paths other devices changed are added to them.
@@ -31,6 +33,8 @@ struct SyncPass {
             store: ContentStore(layout: container.layout, device: container.device), coordinator: coordinator, faults: faults)
         var local = LocalTree()
         var unfinished: Set<String> = []
+        var touched = container.viewBehind
+        container.viewBehind = []
         for round in 0..<3 {
             let base = try database.base(container: container.id, under: rootKeys)
             local = LocalTree.scan(
@@ -45,15 +49,18 @@ struct SyncPass {
                 plan = plan.withoutPublishedDeletions()  // the rest (uploads, downloads) goes ahead
             }
             let before = report
+            touched.formUnion(plan.actions.lazy.flatMap(\.viewPaths))
             unfinished = try execute(plan, local: local, executor: executor, report: &report)
             if report.published == before.published { break }  // nothing new for the others to meet
         }
         report.indexState = indexState(local: local, unfinished: unfinished, roots: roots, rootKeys: rootKeys)
+        touched.formUnion(container.conflicts.keys)  // a diary merge below may change them
         do {
             try mergeDiaryConflicts(executor: executor, report: &report)
         } catch let error as SyncError where error.code == .changedMeanwhile {
             report.skipped += 1
         }
+        updateView(touched: touched, report: &report)
         return report
     }
 

@@ -63,16 +63,19 @@ final class TestDevice {
     }
 
     /// Every item below Documents: relative path → file text, "<folder>" or "-> target".
-    func tree() -> [String: String] {
+    func tree() -> [String: String] { Self.tree(at: documents) }
+
+    /// Every item below `folder`, as `tree()` renders them.
+    static func tree(at folder: String) -> [String: String] {
         var tree: [String: String] = [:]
-        let enumerator = FileManager.default.enumerator(atPath: documents)
+        let enumerator = FileManager.default.enumerator(atPath: folder)
         while let relative = enumerator?.nextObject() as? String {
-            let path = documents + "/" + relative
+            let path = folder + "/" + relative
             let type = (try? FileManager.default.attributesOfItem(atPath: path)[.type] as? FileAttributeType) ?? nil
             switch type {
             case .typeDirectory?: tree[relative] = "<folder>"
             case .typeSymbolicLink?: tree[relative] = "-> " + ((try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? "?")
-            default: tree[relative] = read(relative) ?? "?"
+            default: tree[relative] = FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) } ?? "?"
             }
         }
         return tree

@@ -32,4 +32,12 @@ int ubq_syncfs(int fd);
 /// XFS), hidden by Glibc's Swift module like syncfs.
 long ubq_copy_file_range(int in_fd, int out_fd, unsigned long length);
 
+/// ioctl(dest_fd, FICLONE, src_fd): makes `dest_fd`'s file share `src_fd`'s extents
+/// (a reflink, copy-on-write; btrfs, XFS, bcachefs). Swift cannot call the variadic
+/// ioctl. Returns 0, or -1 with errno set (EOPNOTSUPP, EXDEV, EINVAL where it cannot).
+int ubq_clone_file(int dest_fd, int src_fd);
+
+/// The filesystem type of `path` (statfs f_type), or 0 when it cannot be read.
+long ubq_filesystem_type(const char *path);
+
 #endif

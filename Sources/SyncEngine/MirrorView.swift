@@ -1,0 +1,129 @@
+import Glibc
+import RawPaths
+import SyncPlanning
+
+/// This device's browsable tree of one container in the mirror,
+/// `containers/<id>/current/<device>/` (docs/MIRROR-FORMAT.md, Views): the base's state of
+/// every path. Only this device writes it and nothing reads it back, so it is not fsynced:
+/// a crash leaves at worst a stale entry, which the next full pass repairs.
+///
+/// Each entry is replaced atomically (a temporary name in the same folder, renamed over),
+/// and left alone when it is already right, so a pass costs a `stat` or two per path it
+/// looks at and a link only per path that changed.
+struct MirrorView {
+    let folder: String
+    let layout: MirrorLayout
+    let linker: ViewLinker
+    let method: ViewLinker.Method
+
+    /// Brings the entries at `paths` in line with `base`: removals first, deepest first (a
+    /// folder goes once its children have), then the rest, parents before children.
+    func update(_ paths: some Collection<String>, base: [String: BaseRow], problems: inout ViewProblems) throws(SyncError) {
+        for path in paths.sorted(by: >) where base[path]?.entry.state == nil {
+            try problems.attempt(path) { () throws(SyncError) in try Self.removeTree(.init(folder + "/" + path)) }
+        }
+        for path in paths.sorted() {
+            guard let state = base[path]?.entry.state else { continue }
+            try problems.attempt(path) { () throws(SyncError) in try set(path, to: state) }
+        }
+    }
+
+    /// Makes the entry at `path` hold `state`, unless it already does.
+    func set(_ path: String, to state: EntryState) throws(SyncError) {
+        let target = folder + "/" + path
+        let existing = Sys.lstat(target)
+        switch state.kind {
+        case .folder: try makeFolder(target, existing: existing)
+        case .symlink: try placeSymlink(state.linkTarget ?? "", at: target, existing: existing)
+        case .file: try placeFile(state.sha256 ?? "", at: target, existing: existing)
+        }
+    }
+
+    private func makeFolder(_ target: String, existing: stat?) throws(SyncError) {
+        if let existing {
+            if existing.st_mode & S_IFMT == S_IFDIR { return }
+            try Self.removeTree(.init(target))
+        }
+        // 0755 whatever the synced mode: this device must be able to write below it.
+        try Sys.makeFolders(target)
+    }
+
+    private func placeSymlink(_ linkTarget: String, at target: String, existing: stat?) throws(SyncError) {
+        if let existing, existing.st_mode & S_IFMT == S_IFLNK, Self.linkText(target) == Array(linkTarget.utf8) { return }
+        try Sys.makeFolders(Sys.parent(of: target))
+        let temporary = ViewLinker.temporaryName(in: Sys.parent(of: target))
+        guard symlink(linkTarget, temporary) == 0 else { throw .system("symlink", temporary) }
+        try install(temporary, at: target, existing: existing)
+    }
+
+    private func placeFile(_ sha256: String, at target: String, existing: stat?) throws(SyncError) {
+        let object = layout.object(sha256)
+        guard let stored = Sys.lstat(object) else {
+            throw SyncError(.corruptMirror, "\(object) is missing from the store; the view shows no \(target)")
+        }
+        if let existing, holds(existing, stored) { return }
+        try Sys.makeFolders(Sys.parent(of: target))
+        let temporary = ViewLinker.temporaryName(in: Sys.parent(of: target))
+        try linker.place(object, at: temporary, method: method)
+        try install(temporary, at: target, existing: existing)
+    }
+
+    /// Whether the view file `existing` already shares the object `stored`: the same inode
+    /// (a hard link), or for a reflink the same size and modification time (the clone was
+    /// given the object's; its inode is its own).
+    private func holds(_ existing: stat, _ stored: stat) -> Bool {
+        guard existing.st_mode & S_IFMT == S_IFREG else { return false }
+        if existing.st_ino == stored.st_ino && existing.st_dev == stored.st_dev { return true }
+        return method == .reflink && existing.st_size == stored.st_size && existing.st_mtim.tv_sec == stored.st_mtim.tv_sec
+            && existing.st_mtim.tv_nsec == stored.st_mtim.tv_nsec
+    }
+
+    /// Renames `temporary` over `target`. A folder there (a kind change) goes first, as
+    /// rename cannot replace it with a file.
+    private func install(_ temporary: String, at target: String, existing: stat?) throws(SyncError) {
+        do throws(SyncError) {
+            if let existing, existing.st_mode & S_IFMT == S_IFDIR { try Self.removeTree(.init(target)) }
+            try Sys.rename(temporary, target)
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        // rename(2) does nothing when both names are links to one inode, leaving the
+        // temporary name behind.
+        unlink(temporary)
+    }
+
+    /// The text of the symlink at `path`, as bytes; nil if it is not one.
+    static func linkText(_ path: String) -> [UInt8]? {
+        var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = buffer.withUnsafeMutableBufferPointer { readlink(path, $0.baseAddress!, $0.count) }
+        guard count >= 0, count < buffer.count else { return nil }
+        return Array(buffer[..<count])
+    }
+}
+
+/// The problems of one view update, summed up: a mirror that refuses every link should
+/// say so in a line or two, not once per file.
+struct ViewProblems {
+    static let shown = 3
+    private(set) var lines: [String] = []
+    private(set) var failures = 0
+
+    /// Runs `body` for `path`, keeping its error. A full disk ends the update: every other
+    /// entry would fail alike.
+    mutating func attempt(_ path: String, _ body: () throws(SyncError) -> Void) throws(SyncError) {
+        do {
+            try body()
+        } catch where error.isOutOfSpace {
+            throw error
+        } catch {
+            failures += 1
+            if lines.count < Self.shown { lines.append("mirror view of \(path): \(error)") }
+        }
+    }
+
+    /// The lines to report, with a count of those left out.
+    var summary: [String] {
+        failures > lines.count ? lines + ["mirror view: \(failures - lines.count) more entries not updated"] : lines
+    }
+}

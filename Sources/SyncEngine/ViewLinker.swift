@@ -1,0 +1,135 @@
+import CStatx
+import Glibc
+
+/// How view files share storage with the store's objects: a reflink where the filesystem
+/// can (copy-on-write: a person who edits a view file never touches the object), else a
+/// hard link. Never a copy: that would double the mirror's size (issue 7). Where the
+/// mirror's filesystem has neither (FAT, most SMB shares), views are off; that is said
+/// once, when it is found out.
+///
+/// The choice is made once per engine, by a probe on a file of this device's own (another
+/// device's object may refuse a hard link for a reason of its own: `protected_hardlinks`
+/// and a different owner), and kept: the mirror's filesystem does not change under a
+/// running daemon. Used on the sync thread only.
+final class ViewLinker: @unchecked Sendable {
+    enum Method: Equatable {
+        case reflink, hardLink
+    }
+
+    private enum State {
+        case unknown
+        case chosen(Method)
+        case off
+    }
+
+    let layout: MirrorLayout
+    let device: String
+    let faults: FaultInjection?
+    private var state = State.unknown
+
+    init(layout: MirrorLayout, device: String, faults: FaultInjection?) {
+        self.layout = layout
+        self.device = device
+        self.faults = faults
+    }
+
+    /// The errnos by which link(2) and FICLONE say "not on this filesystem".
+    static let unsupported: Set<Int32> = [EPERM, EOPNOTSUPP, ENOTSUP, EXDEV, EINVAL, ENOTTY, ENOSYS]
+
+    /// The method to use, probing in `folder` (a view folder) the first time. Nil when views
+    /// are off; `problems` gets the reason the one time it is found. Throws when the probe
+    /// failed for a reason that may pass (a full disk): the next pass probes again.
+    func method(probingIn folder: String, problems: inout [String]) throws(SyncError) -> Method? {
+        switch state {
+        case .chosen(let method): return method
+        case .off: return nil
+        case .unknown: break
+        }
+        if let method = try probe(in: folder) {
+            state = .chosen(method)
+            return method
+        }
+        state = .off
+        problems.append("mirror views need hard links or reflinks; \(filesystemName) has neither: views are off")
+        return nil
+    }
+
+    /// Tries a reflink, then a hard link, from a new file in this device's own upload area
+    /// (the store's filesystem) to a temporary name in `folder`.
+    private func probe(in folder: String) throws(SyncError) -> Method? {
+        try Sys.makeFolders(layout.incoming)
+        try Sys.makeFolders(folder)
+        let source = "\(layout.incoming)/\(device).\(UInt64.random(in: 0...UInt64.max)).part"
+        let target = Self.temporaryName(in: folder)
+        defer {
+            unlink(target)
+            unlink(source)
+        }
+        try DurableFile.write(source, mode: 0o444, sync: false) { fd throws(SyncError) in try Sys.writeAll(fd, [1], path: source) }
+        do throws(SyncError) {
+            try place(source, at: target, method: .reflink)
+            return .reflink
+        } catch where error.isUnsupportedLink {}
+        unlink(target)
+        do throws(SyncError) {
+            try place(source, at: target, method: .hardLink)
+            return .hardLink
+        } catch where error.isUnsupportedLink {
+            return nil
+        }
+    }
+
+    /// Makes `target` (a new name) share `object`'s storage.
+    func place(_ object: String, at target: String, method: Method) throws(SyncError) {
+        switch method {
+        case .hardLink:
+            if let injected = faults?.failure(of: "link") { throw .system("link", "\(object) → \(target)", errno: injected) }
+            guard link(object, target) == 0 else { throw .system("link", "\(object) → \(target)") }
+        case .reflink:
+            try clone(object, to: target)
+        }
+    }
+
+    /// A reflink of `object` at `target`, read-only like the object, with its modification
+    /// time: a later pass tells an up-to-date reflink by size and time (its inode is its own).
+    private func clone(_ object: String, to target: String) throws(SyncError) {
+        let source = try Sys.open(object, O_RDONLY | O_NOFOLLOW)
+        defer { close(source) }
+        let destination = try Sys.open(target, O_WRONLY | O_CREAT | O_EXCL, 0o444)
+        defer { close(destination) }
+        let injected = faults?.failure(of: "FICLONE")
+        if injected != nil || ubq_clone_file(destination, source) != 0 {
+            let error = SyncError.system("FICLONE", "\(object) → \(target)", errno: injected ?? errno)
+            unlink(target)
+            throw error
+        }
+        var info = stat()
+        guard fstat(source, &info) == 0 else { throw .system("fstat", object) }
+        var times = [info.st_atim, info.st_mtim]
+        guard futimens(destination, &times) == 0 else { throw .system("futimens", target) }
+    }
+
+    /// A fresh name beside the view's entries; the `.ubq-` prefix keeps it out of every
+    /// index, and a full pass removes one a crash left.
+    static func temporaryName(in folder: String) -> String {
+        "\(folder)/.ubq-view-\(UInt64.random(in: 0...UInt64.max))"
+    }
+
+    /// "the mirror's filesystem (vfat)": what the user needs to know to see why.
+    private var filesystemName: String {
+        let known: [Int: String] = [
+            0x4d44: "vfat", 0x2011_BAB0: "exfat", 0x5346_544E: "ntfs", 0x517B: "smbfs", 0xFF53_4D42: "cifs", 0xFE53_4D42: "smb2",
+            0x6573_5546: "fuse", 0x6969: "nfs",
+        ]
+        let type = ubq_filesystem_type(layout.root)
+        return "the filesystem of \(layout.root)" + (known[type].map { " (\($0))" } ?? "")
+    }
+}
+
+extension SyncError {
+    /// A link or reflink refused because the filesystem cannot make one.
+    var isUnsupportedLink: Bool {
+        guard case .system(let errno) = code else { return false }
+        return ViewLinker.unsupported.contains(errno)
+    }
+}
