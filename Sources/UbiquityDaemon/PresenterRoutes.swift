@@ -17,14 +17,14 @@ struct PresenterRoutes: Sendable {
         router.post(RouterPath(Route.presentersConnect)) { request, context in try await connect(request, context) }
         router.post(RouterPath(Route.presentersAdd)) { request, context in
             let body = try await request.decode(as: PresenterAddRequest.self, context: context)
-            return try await answer { () throws(APIError) in
+            return await answer { () throws(APIError) in
                 try await hub.add(session: body.session, presenter: body.presenter, path: Array(body.rawPath))
                 return ["registered": true]
             }
         }
         router.post(RouterPath(Route.presentersRemove)) { request, context in
             let body = try await request.decode(as: PresenterAddRequest.self, context: context)
-            return try await answer { () throws(APIError) in
+            return await answer { () throws(APIError) in
                 try await hub.remove(session: body.session, presenter: body.presenter)
                 return ["removed": true]
             }
@@ -36,7 +36,7 @@ struct PresenterRoutes: Sendable {
         router.post(RouterPath(Route.coordinationBegin)) { request, context in try await begin(request, context) }
         router.post(RouterPath(Route.coordinationEnd)) { request, context in
             let body = try await request.decode(as: AccessEndRequest.self, context: context)
-            return try await answer { () throws(APIError) in
+            return await answer { () throws(APIError) in
                 AccessEndResponse(notified: try await hub.end(body.access, accessed: body.accessed, moves: body.moves))
             }
         }
