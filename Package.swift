@@ -117,6 +117,7 @@ let package = Package(
             crypto,
         ]),
         .testTarget(name: "FileEventsTests", dependencies: ["FileEvents", "RawPaths"]),
+        .testTarget(name: "WatchingTests", dependencies: ["Watching", "Indexing", "IgnoreRules", "FileEvents", "RawPaths", logging]),
         .testTarget(name: "RawPathsTests", dependencies: ["RawPaths"]),
         .testTarget(name: "CivilCalendarTests", dependencies: ["CivilCalendar"]),
         .testTarget(name: "IgnoreRulesTests", dependencies: ["IgnoreRules"]),

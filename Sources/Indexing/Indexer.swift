@@ -50,12 +50,15 @@ public final class Indexer {
     /// forgets containers whose folder is gone). Without `readingContent`, files are
     /// recorded from their status and name alone and their content is left pending
     /// (`ContentReader` reads it later): the start-up scan does so to answer queries soon.
-    public func reconcileEverything(readingContent: Bool = true) throws {
+    ///
+    /// `beforeReading` is called with each folder's absolute path before the folder is read:
+    /// the start-up scan waits there for the watcher to watch it.
+    public func reconcileEverything(readingContent: Bool = true, beforeReading: FolderGate? = nil) throws {
         let present = ContainerDiscovery.containers(in: layout.root)
         for (container, _) in try index.counts() where !present.contains(where: { $0.identifier == container }) {
             try write([.remove(container: container, relativePath: RawPath())])
         }
-        for container in present { try reconcile(container, RawPath(), readingContent: readingContent) }
+        for container in present { try reconcile(container, RawPath(), readingContent: readingContent, beforeReading: beforeReading) }
     }
 
     /// Records content read by a `ContentReader` for items still pending (see
@@ -163,15 +166,15 @@ public final class Indexer {
     }
 
     /// Makes the index equal to the disk for `relativePath` and everything below it.
-    public func reconcile(_ container: ContainerID, _ relativePath: RawPath, readingContent: Bool = true) throws {
+    public func reconcile(_ container: ContainerID, _ relativePath: RawPath, readingContent: Bool = true, beforeReading: FolderGate? = nil) throws {
         let location = ContainerLayout.Location(container: container, relativePath: relativePath)
         if readingContent || journalsChanges {
-            try reconcile(location, readingContent: readingContent, write: write) { after in
+            try reconcile(location, readingContent: readingContent, beforeReading: beforeReading, write: write) { after in
                 try self.index.signatures(container: container.identifier, under: relativePath, after: after, limit: self.pageSize)
             }
         } else {
             try index.applyInOneTransaction(container: container.identifier) { load in
-                try reconcile(location, readingContent: false, write: load.apply) { after in
+                try reconcile(location, readingContent: false, beforeReading: beforeReading, write: load.apply) { after in
                     try load.signatures(under: relativePath, after: after, limit: self.pageSize)
                 }
             }
@@ -182,10 +185,10 @@ public final class Indexer {
     /// path order, and writes what differs in batches as it is found. In path order, the
     /// rows' keys also arrive in index order: appends, not random inserts.
     private func reconcile(
-        _ location: ContainerLayout.Location, readingContent: Bool, write: ([IndexChange]) throws -> Void,
+        _ location: ContainerLayout.Location, readingContent: Bool, beforeReading: FolderGate?, write: ([IndexChange]) throws -> Void,
         indexPage: @escaping (_ after: RawPath?) throws -> [IndexedSignature]
     ) throws {
-        let walk = walkInBackground(location)
+        let walk = walkInBackground(location, beforeReading: beforeReading)
         defer { for failure in walk.finish() { logger.warning("cannot read folder: \(failure)") } }
         var pages = IndexPages(read: indexPage)
         var difference = TreeDifference(disk: { walk.next() }, index: { try pages.next() })
@@ -218,7 +221,7 @@ public final class Indexer {
 
     /// The status of `location` and of everything below it, in path order, read on a
     /// thread of its own.
-    private func walkInBackground(_ location: ContainerLayout.Location) -> Prefetcher<(path: RawPath, status: FileStatus), [IndexingError]> {
+    private func walkInBackground(_ location: ContainerLayout.Location, beforeReading: FolderGate?) -> Prefetcher<(path: RawPath, status: FileStatus), [IndexingError]> {
         let folder = layout.absolute(location)
         let prefix = location.relativePath
         let rules = ignores.rules(for: location.container)
@@ -229,7 +232,7 @@ public final class Indexer {
                 else { return [] }
                 guard yield((prefix, status)) else { return [] }
             }
-            var walk = OrderedTreeWalk(folder: folder, prefix: prefix, ignore: rules)
+            var walk = OrderedTreeWalk(folder: folder, prefix: prefix, ignore: rules, beforeReading: beforeReading)
             while let entry = walk.next(), yield(entry) {}
             return walk.failures
         }

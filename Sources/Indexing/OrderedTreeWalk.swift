@@ -17,14 +17,18 @@ import RawPaths
 /// PATH_MAX and a folder renamed mid-walk are handled, and names keep their raw bytes.
 public struct OrderedTreeWalk: IteratorProtocol {
     private let ignore: IgnoreRules
+    private let beforeReading: FolderGate?
     /// The folders being read, outermost first; each owns its open handle.
     private var frames: [Frame] = []
     /// Folders that could not be read, with the reason.
     public private(set) var failures: [IndexingError] = []
 
     /// Walks the items below `folder` (absolute), naming each by its path below `prefix`.
-    public init(folder: RawPath, prefix: RawPath, ignore: IgnoreRules) {
+    /// `beforeReading` is called with each folder's absolute path before it is opened.
+    public init(folder: RawPath, prefix: RawPath, ignore: IgnoreRules, beforeReading: FolderGate? = nil) {
         self.ignore = ignore
+        self.beforeReading = beforeReading
+        beforeReading?(folder)
         let fd = folder.withCString { open($0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
         guard fd >= 0 else {
             if errno != ENOENT && errno != ENOTDIR { failures.append(IndexingError(path: folder, operation: "open", errno: errno)) }
@@ -49,6 +53,7 @@ public struct OrderedTreeWalk: IteratorProtocol {
 
     private mutating func descend(from parent: Frame, into name: [UInt8], relative: RawPath) {
         let absolute = parent.absolute.appending(name)
+        beforeReading?(absolute)
         let fd = name.withCString { openat(dirfd(parent.handle), $0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
         if fd >= 0 {
             enter(fd: fd, absolute: absolute, relative: relative)
@@ -119,3 +124,6 @@ extension Array where Element == UInt8 {
         (map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { body($0.baseAddress!) }
     }
 }
+
+/// Called with a folder's absolute path before a walk reads it (to wait for its watch).
+public typealias FolderGate = @Sendable (_ folder: RawPath) -> Void

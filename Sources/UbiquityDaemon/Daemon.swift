@@ -50,10 +50,11 @@ public struct Daemon {
         let pipeline = IndexPipeline(indexer: indexer, index: index, root: root, settleMilliseconds: settings.settleMilliseconds, logger: logger)
 
         let watcher = InotifyWatcher(root: root, watchLimit: Self.simulatedWatchLimit(), logger: logger)
-        try await watcher.start()
+        try await watcher.startWalking()
         notifier.notify("STATUS=scanning \(settings.root)")
         let scanStart = ContinuousClock.now
-        let statistics = await pipeline.reconcileEverything()
+        let statistics = await pipeline.reconcileEverything(alongside: watcher)
+        await watcher.walk.finishedWalking()
         let items = (try? index.counts().values.reduce(0, +)) ?? 0
         logger.info("start-up reconciliation: \(statistics) in \(ContinuousClock.now - scanStart); \(items) items in \(containers.count) containers")
 

@@ -2,6 +2,7 @@ import FileEvents
 import Foundation
 import Indexing
 import Logging
+import Watching
 import MetadataIndex
 import RawPaths
 
@@ -38,10 +39,12 @@ actor IndexPipeline {
     }
 
     /// The first reconciliation: the index becomes equal to the disk, from the items'
-    /// status and names; their content is read after READY (`ContentService`). Returns
-    /// what it changed.
-    func reconcileEverything() -> ReconcileStatistics {
-        run { try indexer.reconcileEverything(readingContent: false) }
+    /// status and names; their content is read after READY (`ContentService`). Each folder
+    /// is read only once `watcher`'s first walk has watched it, the two running at once.
+    /// Returns what it changed.
+    func reconcileEverything(alongside watcher: InotifyWatcher) -> ReconcileStatistics {
+        let walk = watcher.walk
+        run { try indexer.reconcileEverything(readingContent: false, beforeReading: { walk.waitUntilWatched($0) }) }
         contentPassRunning = true
         retryDeferred()
         return indexer.takeStatistics()

@@ -16,6 +16,8 @@ public final class InotifyWatcher: Sendable {
     private let continuation: AsyncStream<WatchEvent>.Continuation
     private let control: WatcherControl
     private let logger: Logger
+    /// The first walk's progress (see `startWalking()`).
+    public let walk = WalkProgress()
 
     /// - Parameters:
     ///   - pollInterval: how often folders that could not be watched (out of inotify
@@ -32,8 +34,16 @@ public final class InotifyWatcher: Sendable {
     /// Starts the watcher thread and returns once the whole tree is watched, so that a
     /// scan started afterwards misses nothing.
     public func start() async throws(WatcherError) {
+        try await startWalking()
+        await walk.finishedWalking()
+    }
+
+    /// Starts the watcher thread and returns once the root folder is watched; the thread
+    /// goes on watching the folders below it, and a scan that reads each folder only after
+    /// `walk.waitUntilWatched(_:)` for it misses nothing, while both run at once.
+    public func startWalking() async throws(WatcherError) {
         try control.claimProcessWideLibrary()
-        let thread = WatcherThread(root: root, control: control, output: continuation, logger: logger)
+        let thread = WatcherThread(root: root, control: control, progress: walk, output: continuation, logger: logger)
         let started: Result<Void, WatcherError> = await withCheckedContinuation { ready in
             let posixThread = Thread { thread.run(onReady: { ready.resume(returning: $0) }) }
             posixThread.name = "ubq-inotify"

@@ -10,6 +10,7 @@ final class WatcherThread: @unchecked Sendable {
     // @unchecked: every stored var is touched only by the watcher thread.
     private let root: RawPath
     private let control: WatcherControl
+    private let progress: WalkProgress
     private let output: AsyncStream<WatchEvent>.Continuation
     private let logger: Logger
     private var translator = EventTranslator()
@@ -17,9 +18,10 @@ final class WatcherThread: @unchecked Sendable {
     private var lastPoll = ContinuousClock.now
     private var warnedAboutWatchLimit = false
 
-    init(root: RawPath, control: WatcherControl, output: AsyncStream<WatchEvent>.Continuation, logger: Logger) {
+    init(root: RawPath, control: WatcherControl, progress: WalkProgress, output: AsyncStream<WatchEvent>.Continuation, logger: Logger) {
         self.root = root
         self.control = control
+        self.progress = progress
         self.output = output
         self.logger = logger
     }
@@ -35,11 +37,15 @@ final class WatcherThread: @unchecked Sendable {
             onReady(.failure(WatcherError(code: .initializationFailed, message: "inotify could not start: \(reason)")))
             return
         }
-        guard watchSubtree(RawPath()) else {
+        guard watchFolder(RawPath()) else {
+            progress.finish()
             onReady(.failure(WatcherError(code: .rootNotWatchable, message: "cannot watch \(root): \(String(cString: strerror(inotifytools_error())))")))
             return
         }
         onReady(.success(()))
+        progress.markHandled(root)
+        watchSubfolders(of: RawPath(), reporting: progress)
+        progress.finish()
         loop()
     }
 
@@ -80,7 +86,7 @@ final class WatcherThread: @unchecked Sendable {
             case .emit(let event):
                 output.yield(event)
             case .watchSubtree(let path):
-                _ = watchSubtree(path)
+                watchSubtree(path)
                 output.yield(.rescan(path))
             case .unwatch(let watches):
                 for watch in watches { inotifytools_remove_watch_by_wd(watch) }
@@ -94,20 +100,27 @@ final class WatcherThread: @unchecked Sendable {
         control.record(watched: translator.table.count, polled: polledFolders.count)
     }
 
-    /// Watches `relative` and every folder below it. Returns false only when `relative`
-    /// itself could not be watched.
-    @discardableResult
-    private func watchSubtree(_ relative: RawPath) -> Bool {
-        var pending = [relative]
-        var first = true
+    /// Watches `relative` and every folder below it.
+    private func watchSubtree(_ relative: RawPath) {
+        if watchFolder(relative) { watchSubfolders(of: relative, reporting: nil) }
+    }
+
+    /// Watches every folder below the watched folder `relative`, depth first in path order
+    /// (the order in which a path-ordered scan enters them), telling `progress` of each.
+    private func watchSubfolders(of relative: RawPath, reporting progress: WalkProgress?) {
+        var pending = Self.lastFirst(DirectoryListing.subfolders(of: absolute(relative), relative: relative))
         while let folder = pending.popLast() {
             let watched = watchFolder(folder)
-            if first && !watched && relative.isEmpty { return false }
-            first = false
+            progress?.markHandled(absolute(folder))
             // A folder that is polled instead is rescanned whole, subfolders included.
-            if watched { pending += DirectoryListing.subfolders(of: absolute(folder), relative: folder) }
+            if watched { pending += Self.lastFirst(DirectoryListing.subfolders(of: absolute(folder), relative: folder)) }
         }
-        return true
+    }
+
+    /// Sibling folders in reverse path order (the stack pops the first), ordered as a
+    /// path-ordered scan enters them: by their path plus `/`.
+    private static func lastFirst(_ siblings: [RawPath]) -> [RawPath] {
+        siblings.map { ($0, $0.bytes + [0x2F]) }.sorted { RawPath.precedes($1.1, $0.1) }.map(\.0)
     }
 
     private func watchFolder(_ folder: RawPath) -> Bool {

@@ -1,0 +1,99 @@
+import FileEvents
+import Foundation
+import Glibc
+import IgnoreRules
+import Indexing
+import Logging
+import RawPaths
+import Testing
+import Watching
+
+/// The start-up scan runs alongside the watcher's first walk: each folder is read only once
+/// it is watched. A file made in a folder right when the scan is let in must be seen.
+@Suite struct WalkAlongsideScanTests {
+    /// The paths the watcher reported touched, for a thread to wait on.
+    final class Seen: @unchecked Sendable {
+        private let condition = NSCondition()
+        private var paths: Set<RawPath> = []
+
+        func insert(_ path: RawPath) {
+            condition.lock()
+            paths.insert(path)
+            condition.broadcast()
+            condition.unlock()
+        }
+
+        /// Whether `path` was reported within `seconds` (a bound on a wait for an event).
+        func waitFor(_ path: RawPath, seconds: Double) -> Bool {
+            condition.lock()
+            defer { condition.unlock() }
+            let deadline = Date(timeIntervalSinceNow: seconds)
+            while !paths.contains(path) {
+                if !condition.wait(until: deadline) { return paths.contains(path) }
+            }
+            return true
+        }
+    }
+
+    /// Probes whose report never came; touched by the scan thread only.
+    final class Misses: @unchecked Sendable {
+        var paths: [RawPath] = []
+    }
+
+    @Test func everyFolderIsWatchedBeforeTheScanReadsIt() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("ubq-walk-\(UUID().uuidString.prefix(8))").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        for outer in 0..<20 {
+            for inner in 0..<5 {
+                // Names whose path order differs from listing order: `f0 b` sorts before `f0/`.
+                let folder = "f\(outer)\(outer % 3 == 0 ? " b" : "")/g\(inner)"
+                try FileManager.default.createDirectory(atPath: root + "/" + folder, withIntermediateDirectories: true)
+            }
+        }
+        let rootPath = RawPath(root)
+        let watcher = InotifyWatcher(root: rootPath, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+        defer { watcher.stop() }
+        let seen = Seen()
+        let listener = Task {
+            for await event in watcher.events {
+                if case .touched(let path, _) = event { seen.insert(rootPath.appending(path)) }
+            }
+        }
+        defer { listener.cancel() }
+
+        // The scan runs on a thread of its own (it blocks) and starts before the watcher.
+        // Let into a folder, it makes a probe file there, as a change racing the scan
+        // would, and waits for the watcher to report it: a folder let in before its
+        // watch exists never reports it.
+        let (scanDone, finishScan) = AsyncStream.makeStream(of: [RawPath].self)
+        let atFirstGate = DispatchSemaphore(value: 0)
+        Thread {
+            let missed = Misses()
+            let gate: FolderGate = { folder in
+                if folder == rootPath { atFirstGate.signal() }
+                watcher.walk.waitUntilWatched(folder)
+                guard folder != rootPath else { return }
+                let probe = folder.appending("probe")
+                let fd = probe.withCString { open($0, O_CREAT | O_WRONLY | O_CLOEXEC, 0o644) }
+                if fd >= 0 { close(fd) }
+                if !seen.waitFor(probe, seconds: 10) { missed.paths.append(probe) }
+            }
+            var walk = OrderedTreeWalk(folder: rootPath, prefix: RawPath(), ignore: .none, beforeReading: gate)
+            var count = 0
+            while walk.next() != nil { count += 1 }
+            finishScan.yield(count >= 120 ? missed.paths : [RawPath("walked only \(count) items")])
+            finishScan.finish()
+        }.start()
+        // The watcher starts only once the scan is at the door of the first folder.
+        await withCheckedContinuation { (started: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                atFirstGate.wait()
+                started.resume()
+            }
+        }
+        try await watcher.startWalking()
+        var missed: [RawPath] = []
+        for await result in scanDone { missed = result }
+        #expect(missed.isEmpty, "probes made in folders not watched yet: \(missed.prefix(5))")
+    }
+}
