@@ -18,7 +18,7 @@ public final class SyncEngine: @unchecked Sendable {
     private let ignore: IgnoreCatalog
     let coordinator: FileCoordinator?
     private let logger: Logger
-    private let deletionGuard: DeletionGuard
+    private var deletionGuard: DeletionGuard
     private let quietNanoseconds: Int64
     /// Set by crash tests only.
     public var faults: FaultInjection?
@@ -59,6 +59,11 @@ public final class SyncEngine: @unchecked Sendable {
     /// The caller asks for a full pass, since which items belong to a container changed.
     public func replaceExtraIgnorePatterns(_ patterns: [String]) throws {
         try ignore.replaceExtraPatterns(patterns)
+    }
+
+    /// The configuration's deletion guard changed (a reload): the next pass uses it.
+    public func replaceDeletionGuard(_ replacement: DeletionGuard) {
+        deletionGuard = replacement
     }
 
     /// Whether another device wrote since the last pass: a few `stat`s per container.

@@ -9,7 +9,7 @@ import Synchronization
 import UbiquitySettings
 
 /// Runs sync passes (DESIGN.md, decisions 3 to 6): a full pass at start and every
-/// `fullPassInterval` (the scan is the truth, the watcher a hint); in between, passes that
+/// `fullPassSeconds` of the `[sync]` settings (the scan is the truth, the watcher a hint); in between, passes that
 /// look only at what changed: the paths the index pipeline just applied, and those other
 /// devices changed (their logs are polled: inotify does not see other machines' writes over
 /// a network filesystem). Stops between passes on graceful shutdown; a pass in flight
@@ -17,10 +17,21 @@ import UbiquitySettings
 final class SyncService: Service {
     let worker: SyncWorker
     let layout: ContainerLayout
-    let pollInterval: Duration
-    let fullPassInterval: Duration
     let logger: Logger
     private let changes = Mutex(PendingChanges())
+    /// How often the mirror is polled and everything looked at; a reload may change them
+    /// (between passes: the loop reads them each time round).
+    private let pacing: Mutex<Pacing>
+
+    struct Pacing {
+        var pollInterval: Duration
+        var fullPassInterval: Duration
+
+        init(_ settings: SyncSettings) {
+            pollInterval = .milliseconds(settings.pollMilliseconds)
+            fullPassInterval = .seconds(settings.fullPassSeconds)
+        }
+    }
 
     struct PendingChanges {
         var paths: [ContainerID: Set<RawPath>] = [:]
@@ -28,11 +39,10 @@ final class SyncService: Service {
         var ignoreRulesChanged: Set<ContainerID> = []
     }
 
-    init(worker: SyncWorker, layout: ContainerLayout, pollInterval: Duration, fullPassInterval: Duration = .seconds(600), logger: Logger) {
+    init(worker: SyncWorker, layout: ContainerLayout, settings: SyncSettings, logger: Logger) {
         self.worker = worker
         self.layout = layout
-        self.pollInterval = pollInterval
-        self.fullPassInterval = fullPassInterval
+        pacing = Mutex(Pacing(settings))
         self.logger = logger
     }
 
@@ -65,15 +75,16 @@ final class SyncService: Service {
     func run() async throws {
         var lastFullPass = ContinuousClock.now
         while !Task.isShuttingDownGracefully {
+            let pacing = pacing.withLock { $0 }
             var pending = takePending()
-            if ContinuousClock.now - lastFullPass > fullPassInterval { pending.needsFullPass = true }
+            if ContinuousClock.now - lastFullPass > pacing.fullPassInterval { pending.needsFullPass = true }
             let news = try await worker.run { $0.mirrorHasNews() }
             if pending.needsFullPass || !pending.paths.isEmpty || news {
                 let reports = try await pass(pending, confirmDeletes: false, settled: false)
                 if pending.needsFullPass { lastFullPass = ContinuousClock.now }  // (a pass made full by its size does not count)
                 retryLater(reports)
             }
-            try? await Task.sleep(for: pollInterval)
+            try? await Task.sleep(for: pacing.pollInterval)
         }
     }
 
@@ -92,6 +103,13 @@ final class SyncService: Service {
     func replaceIgnorePatterns(_ patterns: [String]) async throws {
         try await worker.run { try $0.replaceExtraIgnorePatterns(patterns) }
         changes.withLock { $0.needsFullPass = true }
+    }
+
+    /// A reloaded configuration changed the `[sync]` table: the pacing applies from the
+    /// next time round, the deletion guard from the next pass.
+    func replaceSettings(_ settings: SyncSettings) async throws {
+        pacing.withLock { $0 = Pacing(settings) }
+        try await worker.run { $0.replaceDeletionGuard(DeletionGuard(settings)) }
     }
 
     /// `ubq sync`: a pass now over what changed (everything with `full`), once the caller
@@ -121,5 +139,12 @@ final class SyncService: Service {
             for container in ignoreChanges { engine.ignoreRulesChanged(container) }
             return engine.passAll(confirmDeletes: confirmDeletes, settled: settled, changed: scope)
         }
+    }
+}
+
+extension DeletionGuard {
+    /// The guard the `[sync]` settings describe.
+    init(_ settings: SyncSettings) {
+        self.init(share: Double(settings.deletionGuardPercent) / 100, minimum: settings.deletionGuardMinimum)
     }
 }
