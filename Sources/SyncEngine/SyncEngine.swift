@@ -29,6 +29,8 @@ public final class SyncEngine: @unchecked Sendable {
     private var needsFullPass: Set<ContainerID> = []
     private let statusLock = NSLock()
     private var statuses: [ContainerID: ContainerSyncStatus] = [:]
+    /// The counts of the passes running now (under `statusLock`).
+    private var inFlight: [ContainerID: PassProgress] = [:]
 
     public init(
         mirror: String, root: RawPath, containers: [Container], database: SyncDatabase, ignore: IgnoreCatalog,
@@ -97,11 +99,14 @@ public final class SyncEngine: @unchecked Sendable {
     }
 
     private func pass(_ container: ContainerSync, id: ContainerID, confirmDeletes: Bool, quietNanoseconds: Int64, scope: Set<RawPath>?) -> PassReport {
+        let progress = PassProgress()
         update(id) { $0.phase = .syncing }
+        statusLock.withLock { inFlight[id] = progress }
+        defer { endProgress(id, progress) }
         let syncPass = SyncPass(
             container: container, ignore: ignore.rules(for: id), database: database, coordinator: coordinator,
             deletionGuard: deletionGuard, quietNanoseconds: quietNanoseconds, faults: faults, confirmDeletes: confirmDeletes,
-            scope: scope)
+            scope: scope, progress: progress)
         do {
             let report = try syncPass.run()
             if report.incomplete { needsFullPass.insert(id) }
@@ -141,7 +146,21 @@ public final class SyncEngine: @unchecked Sendable {
     // MARK: Status
 
     public func status() -> [ContainerSyncStatus] {
-        statusLock.withLock { statuses.values.sorted { $0.container < $1.container } }
+        statusLock.withLock {
+            statuses.map { id, status in
+                var status = status
+                status.progress = inFlight[id]?.snapshot.nonEmpty
+                return status
+            }.sorted { $0.container < $1.container }
+        }
+    }
+
+    /// The pass is over: its counts, if it had anything to do, become the last ones.
+    private func endProgress(_ id: ContainerID, _ progress: PassProgress) {
+        statusLock.withLock {
+            inFlight[id] = nil
+            if let final = progress.snapshot.nonEmpty { statuses[id]?.lastProgress = final }
+        }
     }
 
     private func update(_ id: ContainerID, _ change: (inout ContainerSyncStatus) -> Void) {

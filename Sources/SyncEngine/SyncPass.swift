@@ -19,6 +19,8 @@ struct SyncPass {
     /// The subtrees to look at (container-relative; changed locally since the last pass),
     /// or nil for the whole container. Paths other devices changed are added to them.
     var scope: Set<RawPath>?
+    /// Where the pass counts its actions and bytes as it goes (status requests read it).
+    var progress: PassProgress?
 
     func run() throws -> PassReport {
         var report = PassReport()
@@ -100,7 +102,9 @@ struct SyncPass {
         let batch = try ChangeBatch(store: executor.store, database: database, container: container, faults: faults)
         var unfinished = Set(plan.actions.map(\.path))
         var done: [String] = []
-        for action in plan.actions {
+        progress?.planned(plan.actions)
+        for (position, action) in plan.actions.enumerated() {
+            defer { progress?.finished(action) }
             do {
                 try faults?.checkpoint("between actions")
                 if try perform(action, local: local, executor: executor, batch: batch, report: &report) { done.append(action.path) }
@@ -112,6 +116,7 @@ struct SyncPass {
             } catch let error as SyncError where error.isOutOfSpace {
                 report.problems.append("\(error); paused until there is space")
                 report.incomplete = true
+                progress?.abandoned(plan.actions.dropFirst(position + 1))
                 return unfinished
             } catch {
                 report.problems.append("\(action.path): \(error)")
