@@ -87,6 +87,7 @@ public final class SyncEngine: @unchecked Sendable {
         } catch {
             logger.warning("\(error)")
             updateAll { $0.pause("\(error)") }
+            recordWaitingUploads(reason: "\(error)", changed: changed)
             needsFullPass.formUnion(containers.keys)  // the changes noted meanwhile are not kept
             return [:]
         }
@@ -122,6 +123,23 @@ public final class SyncEngine: @unchecked Sendable {
             needsFullPass.insert(id)
             update(id) { $0.fail("\(error)") }
             return PassReport(problems: ["\(error)"])
+        }
+    }
+
+    /// While the mirror cannot be reached, the index still shows which items wait for an
+    /// upload (what differs from the base), with the reason as their uploading error.
+    private func recordWaitingUploads(reason: String, changed: [ContainerID: Set<RawPath>]?) {
+        guard let index else { return }
+        for (id, container) in containers {
+            let paused = SyncPass(
+                container: container, ignore: ignore.rules(for: id), database: database, coordinator: nil,
+                deletionGuard: deletionGuard, quietNanoseconds: quietNanoseconds, faults: nil, confirmDeletes: false,
+                scope: changed.map { $0[id] ?? [] })
+            do {
+                try index.applySyncState(container: id.identifier, try paused.stateWhilePaused(reason: reason))
+            } catch {
+                logger.error("cannot record sync state in the index: \(error)")
+            }
         }
     }
 

@@ -33,6 +33,7 @@ struct SyncPass {
             store: ContentStore(layout: container.layout, device: container.device), coordinator: coordinator, faults: faults)
         var local = LocalTree()
         var unfinished: Set<String> = []
+        var lastPlan: SyncPlan?
         for round in 0..<3 {
             let base = try database.base(container: container.id, under: rootKeys)
             local = LocalTree.scan(
@@ -47,10 +48,12 @@ struct SyncPass {
                 plan = plan.withoutPublishedDeletions()  // the rest (uploads, downloads) goes ahead
             }
             let before = report
+            lastPlan = plan
             unfinished = try execute(plan, local: local, executor: executor, report: &report)
             if report.published == before.published { break }  // nothing new for the others to meet
         }
-        report.indexState = indexState(local: local, unfinished: unfinished, roots: roots, rootKeys: rootKeys)
+        let pending = lastPlan.map { Self.pending($0.actions, unfinished: unfinished) } ?? PendingActions()
+        report.indexState = indexState(local: local, pending: pending, roots: roots, rootKeys: rootKeys)
         do {
             try mergeDiaryConflicts(executor: executor, report: &report)
         } catch let error as SyncError where error.code == .changedMeanwhile {
@@ -131,17 +134,6 @@ struct SyncPass {
         try batch.flush()
         unfinished.subtract(done)
         done = []
-    }
-
-    /// The ubiquity attributes after the pass: what is on disk and agreed is uploaded.
-    private func indexState(local: LocalTree, unfinished: Set<String>, roots: [RawPath]?, rootKeys: [String]?) -> SyncedState {
-        var uploaded = local.entries.filter { !unfinished.contains($0.key) }.map(\.value.rawPath)
-        let base = (try? database.base(container: container.id, under: rootKeys)) ?? [:]
-        for path in unfinished where local.entries[path] == nil && base[path]?.entry.state != nil {
-            uploaded.append(RawPath(path))  // arrived from the mirror during this pass
-        }
-        let conflicted = container.conflicts.keys.map { local.entries[$0]?.rawPath ?? RawPath($0) }
-        return SyncedState(uploaded: uploaded, conflicted: conflicted, limitedTo: roots)
     }
 
     /// Performs one action; false when its precondition no longer held.
