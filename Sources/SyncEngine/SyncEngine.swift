@@ -131,10 +131,12 @@ public final class SyncEngine: @unchecked Sendable {
     private func recordWaitingUploads(reason: String, changed: [ContainerID: Set<RawPath>]?) {
         guard let index else { return }
         for (id, container) in containers {
+            let scope = changed.map { $0[id] ?? [] }
+            if scope?.isEmpty == true { continue }  // nothing changed here (a poll while paused)
             let paused = SyncPass(
                 container: container, ignore: ignore.rules(for: id), database: database, coordinator: nil,
                 deletionGuard: deletionGuard, quietNanoseconds: quietNanoseconds, faults: nil, confirmDeletes: false,
-                scope: changed.map { $0[id] ?? [] })
+                scope: scope)
             do {
                 try index.applySyncState(container: id.identifier, try paused.stateWhilePaused(reason: reason))
             } catch {
