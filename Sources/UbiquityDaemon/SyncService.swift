@@ -9,10 +9,10 @@ import Synchronization
 import UbiquitySettings
 
 /// Runs sync passes (DESIGN.md, decisions 3 to 6): a full pass at start and every
-/// `fullPassSeconds` of the `[sync]` settings (the scan is the truth, the watcher a hint); in between, passes that
-/// look only at what changed: the paths the index pipeline just applied, and those other
-/// devices changed (their logs are polled: inotify does not see other machines' writes over
-/// a network filesystem). Stops between passes on graceful shutdown; a pass in flight
+/// `full_pass_interval_s` (the scan is the truth, the watcher a hint); in between, passes
+/// that look only at what changed: the paths the index pipeline just applied, and those
+/// other devices changed (their logs are polled every `poll_interval_ms`: inotify does not
+/// see other machines' writes over a network filesystem). Stops between passes on graceful shutdown; a pass in flight
 /// finishes, and each of its steps is atomic, so nothing is left half done.
 final class SyncService: Service {
     let worker: SyncWorker
