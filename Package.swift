@@ -128,6 +128,7 @@ let package = Package(
         .testTarget(name: "IndexingTests", dependencies: ["Indexing", "MetadataIndex", "Diary", "KeyedArchive", "Coordination", logging]),
         .testTarget(name: "CoordinationTests", dependencies: ["Coordination"]),
         .testTarget(name: "IntegrationTests", dependencies: ["APIModel"]),
+        .testTarget(name: "UbqCLITests", dependencies: ["UbqCLI", "APIModel"]),
         .testTarget(name: "DocumentTests", dependencies: ["Ubiquity", "Diary", "KeyedArchive"]),
     ]
 )

@@ -15,9 +15,40 @@ public struct ContainerSyncStatus: Sendable, Codable, Equatable {
     /// When the last pass ended (ISO 8601).
     public var lastPass: String?
     public var problems: [String] = []
+    /// The pass in flight: nil when idle, or while a pass has planned nothing to do.
+    public var progress: SyncProgress?
+    /// The last pass that had anything to do, as it ended (done == total); nil before one.
+    public var lastProgress: SyncProgress?
 
     public init(container: String) {
         self.container = container
+    }
+}
+
+/// How far a pass is: actions (uploads, downloads, deletions, renames, base updates) and
+/// the bytes of file content uploaded and downloaded. `done` counts actions finished,
+/// whether they succeeded, were skipped (the disk changed meanwhile) or failed.
+public struct SyncProgress: Sendable, Codable, Equatable {
+    public var done: Int
+    public var total: Int
+    public var bytesDone: Int64
+    public var bytesTotal: Int64
+
+    public init(done: Int = 0, total: Int = 0, bytesDone: Int64 = 0, bytesTotal: Int64 = 0) {
+        self.done = done
+        self.total = total
+        self.bytesDone = bytesDone
+        self.bytesTotal = bytesTotal
+    }
+
+    /// The sum of `parts` (every container's pass, for one progress bar).
+    public static func sum(_ parts: some Sequence<SyncProgress>) -> SyncProgress {
+        parts.reduce(into: SyncProgress()) { sum, part in
+            sum.done += part.done
+            sum.total += part.total
+            sum.bytesDone += part.bytesDone
+            sum.bytesTotal += part.bytesTotal
+        }
     }
 }
 

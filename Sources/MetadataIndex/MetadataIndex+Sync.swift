@@ -3,61 +3,91 @@ import GRDB
 import RawPaths
 
 /// What the sync engine knows of a container's items, for the ubiquity attributes.
+///
+/// Files are never evicted on this design (every device keeps every file it syncs), so
+/// `…DownloadingStatusKey` is Current or Downloaded, never NotDownloaded. A download is
+/// written beside its file and renamed into place, so an item is never seen half
+/// downloaded: `…IsDownloadingKey` stays false (see README, "Sync").
 public struct SyncedState: Sendable {
     /// Items whose local content is in the mirror (`…IsUploadedKey`, 100 % uploaded).
     public var uploaded: [RawPath]
     /// Items with unresolved conflict versions (`…HasUnresolvedConflictsKey`).
     public var conflicted: [RawPath]
+    /// Items whose local change waits to be published (`…IsUploadingKey`): not settled
+    /// yet, failed, or sync paused.
+    public var uploading: [RawPath]
+    /// Items with a newer version in the mirror that is not on disk yet (DownloadingStatus
+    /// Downloaded, 0 % of the newest version downloaded); the others covered are Current.
+    /// nil when unknown (the mirror cannot be read): the downloading attributes stay.
+    public var outdated: [RawPath]?
     /// An error to show on items not uploaded (`…UploadingErrorKey`), e.g. a paused mirror.
     public var uploadError: String?
     /// When set, the state covers only these subtrees (a pass that looked at what changed);
     /// items elsewhere keep their attributes.
     public var limitedTo: [RawPath]?
 
-    public init(uploaded: [RawPath], conflicted: [RawPath], uploadError: String? = nil, limitedTo: [RawPath]? = nil) {
+    public init(
+        uploaded: [RawPath], conflicted: [RawPath], uploading: [RawPath] = [], outdated: [RawPath]? = [],
+        uploadError: String? = nil, limitedTo: [RawPath]? = nil
+    ) {
         self.uploaded = uploaded
         self.conflicted = conflicted
+        self.uploading = uploading
+        self.outdated = outdated
         self.uploadError = uploadError
         self.limitedTo = limitedTo
     }
 }
 
 extension MetadataIndex {
+    /// The temporary tables the paths of a `SyncedState` go to, each read by the UPDATE.
+    private static let pathTables = ["sync_uploaded", "sync_conflicted", "sync_uploading", "sync_outdated"]
+
     /// Sets the ubiquity attributes of the items of `container` that `state` covers, in one
     /// transaction: the paths go to temporary tables, and one UPDATE per subtree (one for a
     /// whole container) reads them, not one per item.
     public func applySyncState(container: String, _ state: SyncedState) throws {
         try pool.write { db in
-            try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS sync_uploaded (rel BLOB PRIMARY KEY) WITHOUT ROWID")
-            try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS sync_conflicted (rel BLOB PRIMARY KEY) WITHOUT ROWID")
-            try db.execute(sql: "DELETE FROM sync_uploaded")
-            try db.execute(sql: "DELETE FROM sync_conflicted")
-            let insertUploaded = try db.makeStatement(sql: "INSERT OR IGNORE INTO sync_uploaded(rel) VALUES (?)")
-            for path in state.uploaded { try insertUploaded.execute(arguments: [Data(path.bytes)]) }
-            let insertConflicted = try db.makeStatement(sql: "INSERT OR IGNORE INTO sync_conflicted(rel) VALUES (?)")
-            for path in state.conflicted { try insertConflicted.execute(arguments: [Data(path.bytes)]) }
+            for (table, paths) in zip(Self.pathTables, [state.uploaded, state.conflicted, state.uploading, state.outdated ?? []]) {
+                try Self.fill(db, table: table, with: paths)
+            }
+            let update = SyncStateUpdate(container: container, uploadError: state.uploadError, knowsDownloads: state.outdated != nil)
             guard let roots = state.limitedTo else {
-                try Self.update(db, container: container, where: "", [], uploadError: state.uploadError)
+                try update.run(db, where: "", [])
                 return
             }
             // Per subtree, the item and the range below it, each an index lookup (an OR of
             // the two would scan the table: thousands of changed paths would be quadratic).
             for root in roots {
                 let (low, high) = (Data(root.bytes + [0x2F]), Data(root.bytes + [0x30]))
-                try Self.update(db, container: container, where: "AND rel = ?", [Data(root.bytes)], uploadError: state.uploadError)
-                try Self.update(db, container: container, where: "AND rel > ? AND rel < ?", [low, high], uploadError: state.uploadError)
+                try update.run(db, where: "AND rel = ?", [Data(root.bytes)])
+                try update.run(db, where: "AND rel > ? AND rel < ?", [low, high])
             }
         }
     }
 
-    private static func update(
-        _ db: Database, container: String, where condition: String, _ values: [Data], uploadError: String?
-    ) throws {
+    private static func fill(_ db: Database, table: String, with paths: [RawPath]) throws {
+        try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS \(table) (rel BLOB PRIMARY KEY) WITHOUT ROWID")
+        try db.execute(sql: "DELETE FROM \(table)")
+        let insert = try db.makeStatement(sql: "INSERT OR IGNORE INTO \(table)(rel) VALUES (?)")
+        for path in paths { try insert.execute(arguments: [Data(path.bytes)]) }
+    }
+}
+
+/// The UPDATEs that set the ubiquity columns from the temporary path tables.
+private struct SyncStateUpdate {
+    var container: String
+    var uploadError: String?
+    /// Whether the downloading columns are known (the mirror was read).
+    var knowsDownloads: Bool
+
+    func run(_ db: Database, where condition: String, _ values: [Data]) throws {
         let scope: [(any DatabaseValueConvertible)?] = [container] + values
         try db.execute(
             sql: """
                 UPDATE items SET
                     is_uploaded = EXISTS (SELECT 1 FROM sync_uploaded s WHERE s.rel = items.rel),
+                    is_uploading = EXISTS (SELECT 1 FROM sync_uploading u WHERE u.rel = items.rel),
                     has_conflicts = EXISTS (SELECT 1 FROM sync_conflicted c WHERE c.rel = items.rel)
                 WHERE container = ? \(condition)
                 """, arguments: StatementArguments(scope))
@@ -65,9 +95,21 @@ extension MetadataIndex {
             sql: """
                 UPDATE items SET
                     percent_uploaded = CASE WHEN is_uploaded THEN 100.0 ELSE 0.0 END,
-                    is_uploading = 0,
                     uploading_error = CASE WHEN is_uploaded THEN NULL ELSE ? END
                 WHERE container = ? \(condition)
                 """, arguments: StatementArguments([uploadError] + scope))
+        guard knowsDownloads else { return }
+        let outdated = "EXISTS (SELECT 1 FROM sync_outdated o WHERE o.rel = items.rel)"
+        try db.execute(
+            sql: """
+                UPDATE items SET
+                    downloading_status = CASE WHEN \(outdated) THEN '\(Self.downloaded)' ELSE '\(Self.current)' END,
+                    percent_downloaded = CASE WHEN \(outdated) THEN 0.0 ELSE 100.0 END,
+                    is_downloading = 0
+                WHERE container = ? \(condition)
+                """, arguments: StatementArguments(scope))
     }
+
+    static let current = "NSMetadataUbiquitousItemDownloadingStatusCurrent"
+    static let downloaded = "NSMetadataUbiquitousItemDownloadingStatusDownloaded"
 }

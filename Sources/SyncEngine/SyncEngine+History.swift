@@ -68,7 +68,7 @@ extension SyncEngine {
             let days = (retention.keepMilliseconds ?? 0) / 86_400_000
             throw SyncError(
                 .unknownItem,
-                "version \(version) of \(history.path) has expired: replaced versions are kept for \(days) days (history-retention-days); see `ubq versions`")
+                "version \(version) of \(history.path) has expired: replaced versions are kept for \(days) days (history_retention_days); see `ubq versions`")
         }
         return record
     }

@@ -18,10 +18,10 @@ public final class SyncEngine: @unchecked Sendable {
     private let ignore: IgnoreCatalog
     let coordinator: FileCoordinator?
     private let logger: Logger
-    private let deletionGuard: DeletionGuard
+    private var deletionGuard: DeletionGuard
     private let quietNanoseconds: Int64
     /// How long replaced and deleted versions stay restorable (and their content stored).
-    public let retention: HistoryRetention
+    public private(set) var retention: HistoryRetention
     /// Set by crash tests only.
     public var faults: FaultInjection? {
         didSet { views = ViewLinker(layout: layout, device: device.id, faults: faults) }
@@ -35,6 +35,8 @@ public final class SyncEngine: @unchecked Sendable {
     private var needsFullPass: Set<ContainerID> = []
     private let statusLock = NSLock()
     private var statuses: [ContainerID: ContainerSyncStatus] = [:]
+    /// The counts of the passes running now (under `statusLock`).
+    private var inFlight: [ContainerID: PassProgress] = [:]
 
     public init(
         mirror: String, root: RawPath, containers: [Container], database: SyncDatabase, ignore: IgnoreCatalog,
@@ -69,6 +71,16 @@ public final class SyncEngine: @unchecked Sendable {
         try ignore.replaceExtraPatterns(patterns)
     }
 
+    /// The configuration's deletion guard changed (a reload): the next pass uses it.
+    public func replaceDeletionGuard(_ replacement: DeletionGuard) {
+        deletionGuard = replacement
+    }
+
+    /// Uses `replacement` from the next listing of versions or collection of the store.
+    public func replaceRetention(_ replacement: HistoryRetention) {
+        retention = replacement
+    }
+
     /// Whether another device wrote since the last pass: a few `stat`s per container.
     public func mirrorHasNews() -> Bool {
         containers.values.contains { $0.mirrorHasNews() }
@@ -88,6 +100,7 @@ public final class SyncEngine: @unchecked Sendable {
         } catch {
             logger.warning("\(error)")
             updateAll { $0.pause("\(error)") }
+            recordWaitingUploads(reason: "\(error)", changed: changed)
             needsFullPass.formUnion(containers.keys)  // the changes noted meanwhile are not kept
             return [:]
         }
@@ -100,11 +113,14 @@ public final class SyncEngine: @unchecked Sendable {
     }
 
     private func pass(_ container: ContainerSync, id: ContainerID, confirmDeletes: Bool, quietNanoseconds: Int64, scope: Set<RawPath>?) -> PassReport {
+        let progress = PassProgress()
         update(id) { $0.phase = .syncing }
+        statusLock.withLock { inFlight[id] = progress }
+        defer { endProgress(id, progress) }
         let syncPass = SyncPass(
             container: container, ignore: ignore.rules(for: id), database: database, coordinator: coordinator,
             deletionGuard: deletionGuard, quietNanoseconds: quietNanoseconds, faults: faults, views: views, confirmDeletes: confirmDeletes,
-            scope: scope)
+            scope: scope, progress: progress)
         do {
             let report = try syncPass.run()
             if report.incomplete { needsFullPass.insert(id) }
@@ -120,6 +136,25 @@ public final class SyncEngine: @unchecked Sendable {
             needsFullPass.insert(id)
             update(id) { $0.fail("\(error)") }
             return PassReport(problems: ["\(error)"])
+        }
+    }
+
+    /// While the mirror cannot be reached, the index still shows which items wait for an
+    /// upload (what differs from the base), with the reason as their uploading error.
+    private func recordWaitingUploads(reason: String, changed: [ContainerID: Set<RawPath>]?) {
+        guard let index else { return }
+        for (id, container) in containers {
+            let scope = changed.map { $0[id] ?? [] }
+            if scope?.isEmpty == true { continue }  // nothing changed here (a poll while paused)
+            let paused = SyncPass(
+                container: container, ignore: ignore.rules(for: id), database: database, coordinator: nil,
+                deletionGuard: deletionGuard, quietNanoseconds: quietNanoseconds, faults: nil, views: views, confirmDeletes: false,
+                scope: scope)
+            do {
+                try index.applySyncState(container: id.identifier, try paused.stateWhilePaused(reason: reason))
+            } catch {
+                logger.error("cannot record sync state in the index: \(error)")
+            }
         }
     }
 
@@ -144,7 +179,21 @@ public final class SyncEngine: @unchecked Sendable {
     // MARK: Status
 
     public func status() -> [ContainerSyncStatus] {
-        statusLock.withLock { statuses.values.sorted { $0.container < $1.container } }
+        statusLock.withLock {
+            statuses.map { id, status in
+                var status = status
+                status.progress = inFlight[id]?.snapshot.nonEmpty
+                return status
+            }.sorted { $0.container < $1.container }
+        }
+    }
+
+    /// The pass is over: its counts, if it had anything to do, become the last ones.
+    private func endProgress(_ id: ContainerID, _ progress: PassProgress) {
+        statusLock.withLock {
+            inFlight[id] = nil
+            if let final = progress.snapshot.nonEmpty { statuses[id]?.lastProgress = final }
+        }
     }
 
     private func update(_ id: ContainerID, _ change: (inout ContainerSyncStatus) -> Void) {

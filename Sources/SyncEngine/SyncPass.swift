@@ -21,6 +21,8 @@ struct SyncPass {
     /// The subtrees to look at (container-relative; changed locally since the last pass),
     /// or nil for the whole container. Paths other devices changed are added to them.
     var scope: Set<RawPath>?
+    /// Where the pass counts its actions and bytes as it goes (status requests read it).
+    var progress: PassProgress?
 
     func run() throws -> PassReport {
         var report = PassReport()
@@ -35,6 +37,7 @@ struct SyncPass {
         var unfinished: Set<String> = []
         var touched = container.viewBehind
         container.viewBehind = []
+        var lastPlan: SyncPlan?
         for round in 0..<3 {
             let base = try database.base(container: container.id, under: rootKeys)
             local = LocalTree.scan(
@@ -50,10 +53,12 @@ struct SyncPass {
             }
             let before = report
             touched.formUnion(plan.actions.lazy.flatMap(\.viewPaths))
+            lastPlan = plan
             unfinished = try execute(plan, local: local, executor: executor, report: &report)
             if report.published == before.published { break }  // nothing new for the others to meet
         }
-        report.indexState = indexState(local: local, unfinished: unfinished, roots: roots, rootKeys: rootKeys)
+        let pending = lastPlan.map { Self.pending($0.actions, unfinished: unfinished) } ?? PendingActions()
+        report.indexState = indexState(local: local, pending: pending, roots: roots, rootKeys: rootKeys)
         touched.formUnion(container.conflicts.keys)  // a diary merge below may change them
         do {
             try mergeDiaryConflicts(executor: executor, report: &report)
@@ -107,7 +112,9 @@ struct SyncPass {
         let batch = try ChangeBatch(store: executor.store, database: database, container: container, faults: faults)
         var unfinished = Set(plan.actions.map(\.path))
         var done: [String] = []
-        for action in plan.actions {
+        progress?.planned(plan.actions)
+        for (position, action) in plan.actions.enumerated() {
+            defer { progress?.finished(action) }
             do {
                 try faults?.checkpoint("between actions")
                 if try perform(action, local: local, executor: executor, batch: batch, report: &report) { done.append(action.path) }
@@ -119,6 +126,7 @@ struct SyncPass {
             } catch let error as SyncError where error.isOutOfSpace {
                 report.problems.append("\(error); paused until there is space")
                 report.incomplete = true
+                progress?.abandoned(plan.actions.dropFirst(position + 1))
                 return unfinished
             } catch {
                 report.problems.append("\(action.path): \(error)")
@@ -133,17 +141,6 @@ struct SyncPass {
         try batch.flush()
         unfinished.subtract(done)
         done = []
-    }
-
-    /// The ubiquity attributes after the pass: what is on disk and agreed is uploaded.
-    private func indexState(local: LocalTree, unfinished: Set<String>, roots: [RawPath]?, rootKeys: [String]?) -> SyncedState {
-        var uploaded = local.entries.filter { !unfinished.contains($0.key) }.map(\.value.rawPath)
-        let base = (try? database.base(container: container.id, under: rootKeys)) ?? [:]
-        for path in unfinished where local.entries[path] == nil && base[path]?.entry.state != nil {
-            uploaded.append(RawPath(path))  // arrived from the mirror during this pass
-        }
-        let conflicted = container.conflicts.keys.map { local.entries[$0]?.rawPath ?? RawPath($0) }
-        return SyncedState(uploaded: uploaded, conflicted: conflicted, limitedTo: roots)
     }
 
     /// Performs one action; false when its precondition no longer held.

@@ -59,6 +59,11 @@ struct ConfigReloadService: Service, CustomStringConvertible {
             switch change.key {
             case .logLevel: applied.logLevel = next.logLevel
             case .ignore: applied.ignorePatterns = next.ignorePatterns
+            case .syncPoll: applied.sync.pollMilliseconds = next.sync.pollMilliseconds
+            case .syncFullPass: applied.sync.fullPassSeconds = next.sync.fullPassSeconds
+            case .deletionGuardPercent: applied.sync.deletionGuardPercent = next.sync.deletionGuardPercent
+            case .deletionGuardMinimum: applied.sync.deletionGuardMinimum = next.sync.deletionGuardMinimum
+            case .historyRetention: applied.sync.historyRetentionDays = next.sync.historyRetentionDays
             default: break
             }
         } catch {

@@ -10,6 +10,7 @@ import NIOCore
 import ServiceLifecycle
 import UnixSignals
 import SyncEngine
+import SyncPlanning
 import RawPaths
 import UbiquitySettings
 import Watching
@@ -121,10 +122,11 @@ public struct Daemon {
             coordinator: try FileCoordinator(
                 lockDirectory: lockDirectory, timeout: nil,
                 relay: DaemonPresenterRelay(socketPath: settings.socketPath, markerPath: settings.runtimeDirectory + "/" + DaemonPresenterRelay.markerName)),
-            quietMilliseconds: settings.settleMilliseconds, logger: logger)
+            deletionGuard: DeletionGuard(settings.sync), quietMilliseconds: settings.settleMilliseconds,
+            retention: HistoryRetention(settings.sync), logger: logger)
         engine.index = index
         logger.info("syncing with \(mirror) as device \(engine.device.id) (\(engine.device.name))")
-        return SyncService(worker: SyncWorker(engine: engine), layout: ContainerLayout(root: root), pollInterval: .milliseconds(100), logger: logger)
+        return SyncService(worker: SyncWorker(engine: engine), layout: ContainerLayout(root: root), settings: settings.sync, logger: logger)
     }
 
     /// The folder of every coordinated claim's lock files (shared with `ubq` and apps).

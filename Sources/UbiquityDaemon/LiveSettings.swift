@@ -2,8 +2,8 @@ import Indexing
 import Logging
 import UbiquitySettings
 
-/// Applies the settings a reloaded configuration may change while ubqd runs: the log level
-/// and the extra ignore patterns. Everything else (root, mirror, state and runtime
+/// Applies the settings a reloaded configuration may change while ubqd runs: the log level,
+/// the extra ignore patterns and the `[sync]` table. Everything else (root, mirror, state and runtime
 /// folders, the container list, the settle time) is fixed when ubqd starts; a change to
 /// one of those waits for a restart.
 struct LiveSettings: Sendable {
@@ -14,7 +14,10 @@ struct LiveSettings: Sendable {
 
     /// Whether `key` takes effect without a restart.
     static func isLive(_ key: SettingChange.Key) -> Bool {
-        key == .logLevel || key == .ignore
+        switch key {
+        case .logLevel, .ignore, .syncPoll, .syncFullPass, .deletionGuardPercent, .deletionGuardMinimum, .historyRetention: true
+        default: false
+        }
     }
 
     /// Checks what `apply` would need (ignore patterns that parse); throws a message naming
@@ -38,6 +41,8 @@ struct LiveSettings: Sendable {
             let statistics = await pipeline.replaceIgnorePatterns(settings.ignorePatterns)
             logger.info("ignore patterns replaced; the index was reconciled: \(statistics)")
             try await sync?.replaceIgnorePatterns(settings.ignorePatterns)
+        case .syncPoll, .syncFullPass, .deletionGuardPercent, .deletionGuardMinimum, .historyRetention:
+            try await sync?.replaceSettings(settings.sync)
         default:
             break
         }

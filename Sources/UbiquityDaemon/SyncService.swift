@@ -5,22 +5,34 @@ import Logging
 import RawPaths
 import ServiceLifecycle
 import SyncEngine
+import SyncPlanning
 import Synchronization
 import UbiquitySettings
 
 /// Runs sync passes (DESIGN.md, decisions 3 to 6): a full pass at start and every
-/// `fullPassInterval` (the scan is the truth, the watcher a hint); in between, passes that
-/// look only at what changed: the paths the index pipeline just applied, and those other
-/// devices changed (their logs are polled: inotify does not see other machines' writes over
-/// a network filesystem). Stops between passes on graceful shutdown; a pass in flight
+/// `full_pass_interval_s` (the scan is the truth, the watcher a hint); in between, passes
+/// that look only at what changed: the paths the index pipeline just applied, and those
+/// other devices changed (their logs are polled every `poll_interval_ms`: inotify does not
+/// see other machines' writes over a network filesystem). Stops between passes on graceful shutdown; a pass in flight
 /// finishes, and each of its steps is atomic, so nothing is left half done.
 final class SyncService: Service {
     let worker: SyncWorker
     let layout: ContainerLayout
-    let pollInterval: Duration
-    let fullPassInterval: Duration
     let logger: Logger
     private let changes = Mutex(PendingChanges())
+    /// How often the mirror is polled and everything looked at; a reload may change them
+    /// (between passes: the loop reads them each time round).
+    private let pacing: Mutex<Pacing>
+
+    struct Pacing {
+        var pollInterval: Duration
+        var fullPassInterval: Duration
+
+        init(_ settings: SyncSettings) {
+            pollInterval = .milliseconds(settings.pollMilliseconds)
+            fullPassInterval = .seconds(settings.fullPassSeconds)
+        }
+    }
 
     struct PendingChanges {
         var paths: [ContainerID: Set<RawPath>] = [:]
@@ -28,11 +40,10 @@ final class SyncService: Service {
         var ignoreRulesChanged: Set<ContainerID> = []
     }
 
-    init(worker: SyncWorker, layout: ContainerLayout, pollInterval: Duration, fullPassInterval: Duration = .seconds(600), logger: Logger) {
+    init(worker: SyncWorker, layout: ContainerLayout, settings: SyncSettings, logger: Logger) {
         self.worker = worker
         self.layout = layout
-        self.pollInterval = pollInterval
-        self.fullPassInterval = fullPassInterval
+        pacing = Mutex(Pacing(settings))
         self.logger = logger
     }
 
@@ -65,10 +76,11 @@ final class SyncService: Service {
     func run() async throws {
         var lastFullPass = ContinuousClock.now
         // Not at once: a daemon restarted often still collects, but start-up stays quick.
-        var nextCollection = ContinuousClock.now + fullPassInterval
+        var nextCollection = ContinuousClock.now + pacing.withLock { $0.fullPassInterval }
         while !Task.isShuttingDownGracefully {
+            let pacing = pacing.withLock { $0 }
             var pending = takePending()
-            if ContinuousClock.now - lastFullPass > fullPassInterval { pending.needsFullPass = true }
+            if ContinuousClock.now - lastFullPass > pacing.fullPassInterval { pending.needsFullPass = true }
             let news = try await worker.run { $0.mirrorHasNews() }
             if pending.needsFullPass || !pending.paths.isEmpty || news {
                 let reports = try await pass(pending, confirmDeletes: false, settled: false)
@@ -79,7 +91,7 @@ final class SyncService: Service {
                 try await collectStore()
                 nextCollection = ContinuousClock.now + Self.collectionInterval
             }
-            try? await Task.sleep(for: pollInterval)
+            try? await Task.sleep(for: pacing.pollInterval)
         }
     }
 
@@ -111,6 +123,17 @@ final class SyncService: Service {
         changes.withLock { $0.needsFullPass = true }
     }
 
+    /// A reloaded configuration changed the `[sync]` table: the pacing applies from the
+    /// next time round, the deletion guard from the next pass, the retention from the next
+    /// listing of versions or collection.
+    func replaceSettings(_ settings: SyncSettings) async throws {
+        pacing.withLock { $0 = Pacing(settings) }
+        try await worker.run {
+            $0.replaceDeletionGuard(DeletionGuard(settings))
+            $0.replaceRetention(HistoryRetention(settings))
+        }
+    }
+
     /// `ubq sync`: a pass now over what changed (everything with `full`), once the caller
     /// has waited for the watcher, so files changed a moment ago need not wait.
     func passNow(confirmDeletes: Bool, full: Bool) async throws {
@@ -138,5 +161,19 @@ final class SyncService: Service {
             for container in ignoreChanges { engine.ignoreRulesChanged(container) }
             return engine.passAll(confirmDeletes: confirmDeletes, settled: settled, changed: scope)
         }
+    }
+}
+
+extension HistoryRetention {
+    /// The retention the `[sync]` settings describe (0 days: forever).
+    init(_ settings: SyncSettings) {
+        self = settings.historyRetentionDays == 0 ? .forever : .days(settings.historyRetentionDays)
+    }
+}
+
+extension DeletionGuard {
+    /// The guard the `[sync]` settings describe.
+    init(_ settings: SyncSettings) {
+        self.init(share: Double(settings.deletionGuardPercent) / 100, minimum: settings.deletionGuardMinimum)
     }
 }

@@ -5,7 +5,7 @@ import TOMLKit
 struct ConfigFile: Sendable, Equatable {
     /// The keys this version understands. Anything else is an error, so typos surface.
     enum Key: String, CaseIterable, Sendable {
-        case root, mirror, container, ignore
+        case root, mirror, container, ignore, sync
         case stateDir = "state_dir"
         case runtimeDir = "runtime_dir"
         case logLevel = "log_level"
@@ -21,6 +21,8 @@ struct ConfigFile: Sendable, Equatable {
     var logLevel: String?
     var settleMilliseconds: Int?
     var ignorePatterns: [String] = []
+    /// From the `[sync]` table; nil when the file has none.
+    var sync: SyncSettings?
     /// From the `[[container]]` tables, in file order, without duplicates.
     var containerIDs: [ContainerID] = []
 
@@ -66,6 +68,7 @@ struct ConfigFile: Sendable, Equatable {
         case .settleMs: settleMilliseconds = try Settings.validSettle(try reader.int(name), from: source)
         case .ignore: ignorePatterns = try reader.stringArray(name)
         case .container: containerIDs = try reader.containers(name)
+        case .sync: sync = try reader.sync(name)
         }
     }
 }

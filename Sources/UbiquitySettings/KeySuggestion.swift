@@ -7,6 +7,10 @@ enum KeySuggestion {
         "runtime_directory": "did you mean 'runtime_dir'?",
         "settle": "did you mean 'settle_ms' (milliseconds)?",
         "ignores": "did you mean 'ignore' (an array of gitignore patterns)?",
+        "poll_interval_ms": "it belongs in the [sync] table: write [sync] above it",
+        "full_pass_interval_s": "it belongs in the [sync] table: write [sync] above it",
+        "deletion_guard_percent": "it belongs in the [sync] table: write [sync] above it",
+        "deletion_guard_minimum": "it belongs in the [sync] table: write [sync] above it",
     ]
 
     /// A hint for `key`, or nil when nothing known is close to it.

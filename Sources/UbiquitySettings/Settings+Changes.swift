@@ -9,6 +9,11 @@ public struct SettingChange: Sendable, Equatable, CustomStringConvertible {
         case logLevel = "log_level"
         case settle = "settle_ms"
         case ignore
+        case syncPoll = "sync.poll_interval_ms"
+        case syncFullPass = "sync.full_pass_interval_s"
+        case deletionGuardPercent = "sync.deletion_guard_percent"
+        case deletionGuardMinimum = "sync.deletion_guard_minimum"
+        case historyRetention = "sync.history_retention_days"
     }
 
     public var key: Key
@@ -47,6 +52,11 @@ extension Settings {
         case .logLevel: logLevel
         case .settle: "\(settleMilliseconds) ms"
         case .ignore: ignorePatterns.isEmpty ? "none" : ignorePatterns.map { "\"\($0)\"" }.joined(separator: ", ")
+        case .syncPoll: "\(sync.pollMilliseconds) ms"
+        case .syncFullPass: "\(sync.fullPassSeconds) s"
+        case .deletionGuardPercent: "\(sync.deletionGuardPercent) %"
+        case .deletionGuardMinimum: "\(sync.deletionGuardMinimum)"
+        case .historyRetention: sync.historyRetentionDays == 0 ? "forever" : "\(sync.historyRetentionDays) days"
         }
     }
 }

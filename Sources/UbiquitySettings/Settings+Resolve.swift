@@ -55,7 +55,8 @@ extension Settings {
             containerIDs: flags.containerIDs ?? file?.containerIDs ?? [],
             logLevel: flags.logLevel ?? env.logLevel ?? file?.logLevel ?? defaultLogLevel,
             settleMilliseconds: file?.settleMilliseconds ?? defaultSettleMilliseconds,
-            ignorePatterns: file?.ignorePatterns ?? [])
+            ignorePatterns: file?.ignorePatterns ?? [],
+            sync: file?.sync ?? SyncSettings())
     }
 
     /// The first value given, else `fallback()` (`??` would lose the error type).

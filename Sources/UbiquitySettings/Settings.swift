@@ -39,6 +39,9 @@ public struct Settings: Sendable, Equatable {
     /// Extra gitignore-syntax patterns from the configuration file, added to the built-in
     /// editor and sync temp-file patterns and to each `.ubqignore`. Default none.
     public var ignorePatterns: [String]
+    /// The pace of sync and the mass-deletion guard (the `[sync]` table). Defaults in
+    /// ``SyncSettings``.
+    public var sync: SyncSettings
 
     /// The log levels, least severe first (the names swift-log uses).
     public static let logLevels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
@@ -60,7 +63,8 @@ public struct Settings: Sendable, Equatable {
         containerIDs: [ContainerID] = [],
         logLevel: String = Settings.defaultLogLevel,
         settleMilliseconds: Int = Settings.defaultSettleMilliseconds,
-        ignorePatterns: [String] = []
+        ignorePatterns: [String] = [],
+        sync: SyncSettings = SyncSettings()
     ) {
         self.root = root
         self.mirror = mirror
@@ -71,6 +75,7 @@ public struct Settings: Sendable, Equatable {
         self.logLevel = logLevel
         self.settleMilliseconds = settleMilliseconds
         self.ignorePatterns = ignorePatterns
+        self.sync = sync
     }
 
     /// The daemon's Unix socket: ``runtimeDirectory`` + `/ubqd.sock`.

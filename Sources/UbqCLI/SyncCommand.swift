@@ -7,24 +7,48 @@ struct SyncCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync", abstract: "Sync every container with the mirror now, and show the result.",
         discussion: """
-            ubqd syncs on its own as files change; this runs a pass at once. When a pass would \
-            delete more than half of a container's items, ubqd holds the deletions (an unmounted \
-            disk or a wrong path looks like that) until you confirm them with --confirm-deletes.
+            ubqd syncs on its own as files change; this runs a pass at once, with a progress bar \
+            on standard error when that is a terminal. When a pass would delete more than half of \
+            a container's items (and at least 20: deletion_guard_percent and \
+            deletion_guard_minimum in the [sync] table of config.toml), ubqd holds the deletions \
+            (an unmounted disk or a wrong path looks like that) until you confirm them with \
+            --confirm-deletes.
             """)
 
     @OptionGroup var options: SettingsOptions
     @Flag(help: "Let through the deletions the mass-deletion guard is holding.") var confirmDeletes = false
-    @Flag(help: "Look at every item, not only at what changed since the last pass (ubqd does so every 10 minutes).")
+    @Flag(help: "Look at every item, not only at what changed since the last pass (ubqd does so every 10 minutes, or full_pass_interval_s).")
     var full = false
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
         let connection = try Connection(options)
+        let request = SyncNowRequest(confirmDeletes: confirmDeletes, full: full)
         let status = try await Connection.reportingErrors { () async throws(DaemonClientError) in
-            try await connection.client.post(Route.mirrorSync, body: SyncNowRequest(confirmDeletes: confirmDeletes, full: full), as: MirrorStatus.self)
+            try await Self.showingProgress(connection.client) { () async throws(DaemonClientError) in
+                try await connection.client.post(Route.mirrorSync, body: request, as: MirrorStatus.self)
+            }
         }
         if json { return try Output.json(status) }
         SyncStatusPrinter.print(status)
+    }
+
+    /// Runs `body` (the request that waits for the pass) with the progress bar drawn
+    /// beside it when standard error is a terminal.
+    private static func showingProgress<T: Sendable>(
+        _ client: DaemonClient, _ body: () async throws(DaemonClientError) -> T
+    ) async throws(DaemonClientError) -> T {
+        guard SyncProgressDisplay.isWanted else { return try await body() }
+        let display = Task { await SyncProgressDisplay(client: client).run() }
+        let result: Result<T, DaemonClientError>
+        do {
+            result = .success(try await body())
+        } catch {
+            result = .failure(error)
+        }
+        display.cancel()
+        await display.value  // the line is cleared before the result is printed
+        return try result.get()
     }
 }
 
@@ -38,7 +62,15 @@ enum SyncStatusPrinter {
         }
         Output.line(Table.render(header: ["CONTAINER", "SYNC", "CONFLICTS", "NOTE"], rows: rows, rightAligned: [2]))
         for container in status.containers {
+            if let progress = container.progress { Output.line("  \(container.container): \(describe(progress))") }
             for problem in container.problems { Output.line("  \(container.container): \(problem)") }
         }
+    }
+
+    /// `120 of 300 actions done, 1.2 MiB of 5.0 MiB moved`.
+    static func describe(_ progress: SyncProgress) -> String {
+        "\(progress.done) of \(progress.total) actions done"
+            + (progress.bytesTotal > 0
+                ? ", \(ProgressBar.bytes(progress.bytesDone)) of \(ProgressBar.bytes(progress.bytesTotal)) moved" : "")
     }
 }

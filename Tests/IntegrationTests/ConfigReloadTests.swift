@@ -2,8 +2,8 @@ import Foundation
 import Glibc
 import Testing
 
-/// SIGHUP (`systemctl --user reload ubqd`) re-reads config.toml: the log level and the ignore
-/// patterns change at once, other changes are logged as waiting for a restart, and a
+/// SIGHUP (`systemctl --user reload ubqd`) re-reads config.toml: the log level, the ignore
+/// patterns and the [sync] table change at once, other changes are logged as waiting for a restart, and a
 /// malformed file changes nothing and stops nothing.
 @Suite(.serialized) struct ConfigReloadTests {
     /// The log level must come from the file, so the harness's UBQ_LOG_LEVEL is unset
@@ -64,6 +64,28 @@ import Testing
         for device in [sender, receiver] { #expect(try device.ubq(["sync"]).status == 0) }
         let received = try FileManager.default.contentsOfDirectory(atPath: receiver.documents)
         #expect(received == ["kept.txt"])
+    }
+
+    @Test func theSyncTableChangesLiveAndTheNewDeletionGuardHolds() throws {
+        let mirror = FileManager.default.temporaryDirectory.appendingPathComponent("ubq-mirror-\(UUID().uuidString.prefix(8))").path
+        defer { try? FileManager.default.removeItem(atPath: mirror) }
+        let daemon = try DaemonHarness()
+        try daemon.start(extraEnvironment: ["UBQ_MIRROR": mirror])
+        try daemon.shell("for n in $(seq 1 10); do echo $n > file-$n.txt; done")
+        #expect(try daemon.ubq(["sync"]).status == 0)
+
+        try writeConfig(daemon, "[sync]\npoll_interval_ms = 50\ndeletion_guard_percent = 10\ndeletion_guard_minimum = 2\n")
+        try reload(daemon, expecting: "configuration reloaded")
+        #expect(daemon.log().contains(
+            "applied sync.poll_interval_ms (100 ms → 50 ms), sync.deletion_guard_percent (50 % → 10 %), sync.deletion_guard_minimum (20 → 2)"),
+            "\(daemon.log())")
+        try daemon.shell("rm file-1.txt file-2.txt file-3.txt")
+        // Full: a pass reports the deletions it held, and one started on its own may have
+        // taken them first.
+        #expect(try daemon.ubq(["sync", "--full"]).status == 0)
+        let status = try JSONSerialization.jsonObject(with: try daemon.ubq(["status", "--json"]).output) as? [String: Any]
+        let containers = (status?["sync"] as? [String: Any])?["containers"] as? [[String: Any]]
+        #expect(containers?.first?["heldDeletions"] as? Int == 3, "\(containers ?? [])")
     }
 
     @Test func changesThatNeedARestartAreNamedAndLeftAlone() throws {

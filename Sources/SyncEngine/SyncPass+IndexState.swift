@@ -1,0 +1,82 @@
+import MetadataIndex
+import RawPaths
+import SyncPlanning
+
+/// The ubiquity attributes a pass leaves in the index (`SyncedState`), following Apple's
+/// meanings on a device that never evicts files (so an item is never NotDownloaded):
+/// - uploaded: the local content is in the mirror;
+/// - uploading: a local change waits to be published (not settled yet, failed, or sync
+///   paused) — Apple's IsUploading covers both "queued" and "in progress";
+/// - outdated: a newer version is in the mirror but not on disk yet (a download that
+///   failed or found the file changed): DownloadingStatus Downloaded rather than Current.
+extension SyncPass {
+    /// The actions of a pass's last plan that did not complete, by what they would have done.
+    struct PendingActions {
+        /// Every path the plan had an action for.
+        var planned: Set<String> = []
+        /// Local changes not published (paths).
+        var publishes: Set<String> = []
+        /// Mirror versions not applied to the disk (paths).
+        var applies: Set<String> = []
+    }
+
+    static func pending(_ actions: [SyncAction], unfinished: Set<String>) -> PendingActions {
+        var pending = PendingActions(planned: Set(actions.map(\.path)))
+        for action in actions where unfinished.contains(action.path) {
+            switch action {
+            case .publish: pending.publishes.insert(action.path)
+            case .apply: pending.applies.insert(action.path)
+            case .adopt: break  // the disk already holds the mirror's version
+            }
+        }
+        return pending
+    }
+
+    /// The attributes once the pass ended: what is on disk and agreed is uploaded, what it
+    /// could not publish is uploading, what it could not download is outdated.
+    func indexState(local: LocalTree, pending: PendingActions, roots: [RawPath]?, rootKeys: [String]?) -> SyncedState {
+        var uploaded: [RawPath] = []
+        var uploading = local.deferred
+        var outdated: [RawPath] = []
+        for (path, entry) in local.entries {
+            if pending.publishes.contains(path) {
+                uploading.append(entry.rawPath)
+            } else {
+                uploaded.append(entry.rawPath)
+                if pending.applies.contains(path) { outdated.append(entry.rawPath) }
+            }
+        }
+        let base = (try? database.base(container: container.id, under: rootKeys)) ?? [:]
+        for path in pending.planned where local.entries[path] == nil && base[path]?.entry.state != nil {
+            // Arrived from the mirror during this pass (the scan came before): uploaded,
+            // and current unless its download did not complete.
+            uploaded.append(RawPath(path))
+            if pending.applies.contains(path) { outdated.append(RawPath(path)) }
+        }
+        return SyncedState(
+            uploaded: uploaded, conflicted: conflicted(local), uploading: uploading, outdated: outdated, limitedTo: roots)
+    }
+
+    /// The attributes while the mirror cannot be reached: only the disk and the base are
+    /// read. Items that differ from the base wait for an upload, with `reason` as their
+    /// uploading error; whether newer versions wait in the mirror is unknown, so the
+    /// downloading attributes stay as they were.
+    func stateWhilePaused(reason: String) throws -> SyncedState {
+        let roots = scope.map { Array($0).sorted() }
+        let base = try database.base(container: container.id, under: roots.map { $0.compactMap { SyncPath.key($0) } })
+        let local = LocalTree.scan(
+            containerFolder: container.folder, ignore: ignore, base: base, roots: roots, quietNanoseconds: quietNanoseconds)
+        var uploaded: [RawPath] = []
+        var uploading = local.deferred
+        for (path, entry) in local.entries {
+            if base[path]?.entry.state == entry.state { uploaded.append(entry.rawPath) } else { uploading.append(entry.rawPath) }
+        }
+        return SyncedState(
+            uploaded: uploaded, conflicted: conflicted(local), uploading: uploading, outdated: nil, uploadError: reason,
+            limitedTo: roots)
+    }
+
+    private func conflicted(_ local: LocalTree) -> [RawPath] {
+        container.conflicts.keys.map { local.entries[$0]?.rawPath ?? RawPath($0) }
+    }
+}

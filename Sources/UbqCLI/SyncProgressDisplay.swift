@@ -1,0 +1,45 @@
+import APIModel
+import DaemonClient
+import Foundation
+import Glibc
+
+/// Shows a pass's progress on standard error while `ubq sync` waits for it: only when
+/// standard error is a terminal (scripts and tests get nothing extra), redrawn in place
+/// with `\r`, from `GET /v1/mirror` polled ten times a second at most.
+struct SyncProgressDisplay {
+    let client: DaemonClient
+    static let interval = Duration.milliseconds(100)
+
+    /// Whether a bar would be seen at all.
+    static var isWanted: Bool { isatty(STDERR_FILENO) == 1 }
+
+    /// Draws until cancelled, then clears the line. A failed poll only skips a frame: the
+    /// sync request itself reports errors.
+    func run() async {
+        var drawn = false
+        while !Task.isCancelled {
+            if let status = try? await client.get(Route.mirror, as: MirrorStatus.self), let progress = Self.current(status) {
+                Self.write("\r" + ProgressBar.render(progress, width: Self.terminalWidth() - 1) + "\u{1B}[K")
+                drawn = true
+            }
+            try? await Task.sleep(for: Self.interval)
+        }
+        if drawn { Self.write("\r\u{1B}[K") }
+    }
+
+    /// The sum over the containers that are syncing now; nil when none has work under way.
+    static func current(_ status: MirrorStatus) -> SyncProgress? {
+        let running = status.containers.compactMap { $0.phase == .syncing ? $0.progress : nil }
+        return running.isEmpty ? nil : SyncProgress.sum(running)
+    }
+
+    private static func write(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+
+    private static func terminalWidth() -> Int {
+        var size = winsize()
+        guard ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
+        return Int(size.ws_col)
+    }
+}

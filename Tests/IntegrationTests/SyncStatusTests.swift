@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+
+/// What a real `ubqd` tells about sync while it works: the `[sync]` settings it was given,
+/// the progress of its passes, and the live ubiquity attributes of each item.
+@Suite("Sync settings, progress and attributes of a real daemon", .serialized)
+final class SyncStatusTests {
+    let mirror: String
+    var devices: [DaemonHarness] = []
+
+    init() throws {
+        mirror = FileManager.default.temporaryDirectory.appendingPathComponent("ubq-mirror-\(UUID().uuidString.prefix(8))").path
+    }
+
+    deinit {
+        for device in devices { device.stop() }
+        try? FileManager.default.removeItem(atPath: mirror)
+        try? FileManager.default.removeItem(atPath: mirror + ".away")
+    }
+
+    /// A device on the shared mirror, not started yet, with `config` as its config.toml.
+    private func device(config: String? = nil) throws -> DaemonHarness {
+        let device = try DaemonHarness()
+        if let config {
+            let folder = device.base + "/config/ubiquity"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try Data(config.utf8).write(to: URL(fileURLWithPath: folder + "/config.toml"))
+        }
+        devices.append(device)
+        return device
+    }
+
+    private func start(_ device: DaemonHarness) throws {
+        try device.start(extraEnvironment: ["UBQ_MIRROR": mirror])
+    }
+
+    /// The `sync.containers[0]` object of `ubq status --json`.
+    private func containerStatus(_ device: DaemonHarness) throws -> [String: Any] {
+        let reply = try JSONSerialization.jsonObject(with: try device.ubq(["status", "--json"]).output) as? [String: Any]
+        let containers = (reply?["sync"] as? [String: Any])?["containers"] as? [[String: Any]]
+        return try #require(containers?.first { $0["container"] as? String == "iCloud.org.ubiquity.Default" })
+    }
+
+    private func sync(_ device: DaemonHarness, _ arguments: [String] = []) throws {
+        let result = try device.ubq(["sync"] + arguments)
+        #expect(result.status == 0, "ubq sync: \(result.errorText)")
+        #expect(result.errorText.isEmpty, "no progress bar when standard error is not a terminal: \(result.errorText)")
+    }
+
+    /// The names `ubq ls` lists (the rows' paths end each line; the header has none).
+    private func names(_ device: DaemonHarness, _ predicate: String) throws -> Set<String> {
+        let listing = try device.ubq(["ls", predicate]).text
+        return Set(listing.split(separator: "\n").filter { $0.contains("/") }.map { String($0.split(separator: "/").last ?? "") })
+    }
+
+    @Test func aConfiguredDeletionGuardHoldsASmallMassDeletion() throws {
+        let a = try device(config: "[sync]\ndeletion_guard_percent = 10\ndeletion_guard_minimum = 2\n")
+        try start(a)
+        try a.shell("for n in $(seq 1 10); do echo $n > file-$n.txt; done")
+        try sync(a)
+        try a.shell("rm file-1.txt file-2.txt file-3.txt")
+        try sync(a, ["--full"])  // a pass reports the deletions it held; one started on its own may have taken them first
+        let held = try containerStatus(a)
+        #expect(held["heldDeletions"] as? Int == 3, "the default guard (20 at least) would let 3 through: \(held)")
+        #expect(held["phase"] as? String == "paused")
+
+        try sync(a, ["--confirm-deletes", "--full"])
+        #expect(try containerStatus(a)["heldDeletions"] as? Int == 0)
+    }
+
+    @Test func aLongFirstSyncShowsConsistentProgressOnBothSides() throws {
+        let a = try device()
+        try FileManager.default.createDirectory(atPath: a.documents + "/many", withIntermediateDirectories: true)
+        var bytes = 0
+        for number in 0..<300 {
+            let text = String(repeating: "p", count: 10 * number + 1)
+            try Data(text.utf8).write(to: URL(fileURLWithPath: a.documents + "/many/\(number).txt"))
+            bytes += text.utf8.count
+        }
+        try start(a)  // its first pass uploads them
+        try expectProgressEnds(on: a, bytes: bytes)
+
+        let b = try device()
+        try start(b)  // its first pass downloads them
+        try expectProgressEnds(on: b, bytes: bytes)
+        try sync(b)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: b.documents + "/many").count == 300)
+    }
+
+    /// Polls the status until the pass with work has ended; every reading on the way
+    /// must be consistent.
+    private func expectProgressEnds(on device: DaemonHarness, bytes: Int) throws {
+        var last: [String: Any]?
+        let ended = waitUntil(seconds: 60) {
+            guard let status = try? containerStatus(device) else { return false }
+            if let progress = status["progress"] as? [String: Int] {
+                #expect(progress["done"]! <= progress["total"]!, "\(progress)")
+                #expect(progress["bytesDone"]! <= progress["bytesTotal"]!, "\(progress)")
+            }
+            last = status["lastProgress"] as? [String: Any]
+            return (last?["total"] as? Int ?? 0) >= 300
+        }
+        #expect(ended, "log:\n\(device.log())")
+        let tally = try #require(last as? [String: Int])
+        #expect(tally["done"] == tally["total"], "\(tally)")
+        #expect(tally["bytesDone"] == bytes, "\(tally)")
+        #expect(tally["bytesTotal"] == bytes, "\(tally)")
+    }
+
+    @Test func attributesShowWaitingUploadsWhileThePausedMirrorIsAwayAndCurrentOnceBack() throws {
+        let a = try device()
+        try start(a)
+        try a.shell("echo old > old.txt")
+        try sync(a)
+        try FileManager.default.moveItem(atPath: mirror, toPath: mirror + ".away")
+        try a.shell("echo new > new.txt")
+        try sync(a, ["--full"])
+        #expect(try containerStatus(a)["phase"] as? String == "paused")
+        #expect(try names(a, "NSMetadataUbiquitousItemIsUploadingKey == YES") == ["new.txt"])
+        #expect(try names(a, "NSMetadataUbiquitousItemIsUploadedKey == NO AND kMDItemFSName ENDSWITH '.txt'") == ["new.txt"])
+        let waiting = try attributes(a, "new.txt")
+        #expect((waiting["NSMetadataUbiquitousItemUploadingErrorKey"] as? String)?.contains("sync is paused") == true, "\(waiting)")
+
+        try FileManager.default.moveItem(atPath: mirror + ".away", toPath: mirror)
+        try sync(a)
+        #expect(try names(a, "NSMetadataUbiquitousItemIsUploadingKey == YES").isEmpty)
+        let published = try attributes(a, "new.txt")
+        #expect(published["NSMetadataUbiquitousItemIsUploadingKey"] as? Bool == false)
+        #expect(published["NSMetadataUbiquitousItemIsUploadedKey"] as? Bool == true)
+        #expect(published["NSMetadataUbiquitousItemPercentUploadedKey"] as? Double == 100)
+        #expect(published["NSMetadataUbiquitousItemIsDownloadingKey"] as? Bool == false)
+        #expect(published["NSMetadataUbiquitousItemPercentDownloadedKey"] as? Double == 100)
+        #expect(published["NSMetadataUbiquitousItemDownloadingStatusKey"] as? String == "NSMetadataUbiquitousItemDownloadingStatusCurrent")
+        #expect(published["NSMetadataUbiquitousItemUploadingErrorKey"] == nil || published["NSMetadataUbiquitousItemUploadingErrorKey"] is NSNull)
+    }
+
+    private func attributes(_ device: DaemonHarness, _ name: String) throws -> [String: Any] {
+        let result = try device.ubq(["mdls", "--json", device.documents + "/" + name])
+        return try #require(try JSONSerialization.jsonObject(with: result.output) as? [String: Any])
+    }
+}

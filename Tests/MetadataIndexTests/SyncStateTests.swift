@@ -1,0 +1,113 @@
+import APIModel
+import Foundation
+import MetadataIndex
+import RawPaths
+import Testing
+
+/// The ubiquity attributes a sync pass records: uploaded, uploading, conflicts, and whether
+/// the local copy is the mirror's current version.
+@Suite struct SyncStateTests {
+    static let names = ["synced.txt", "edited.txt", "stale.txt", "fought.txt"]
+
+    func fixture() throws -> IndexFixture {
+        let fixture = try IndexFixture()
+        try fixture.index.apply(Self.names.map { .upsert(IndexFixture.item("Documents/" + $0)) })
+        return fixture
+    }
+
+    func attributes(_ fixture: IndexFixture, _ name: String) throws -> [String: AttributeValue] {
+        try #require(try fixture.index.item(container: IndexFixture.container, relativePath: RawPath("Documents/" + name))).attributes
+    }
+
+    func paths(_ names: String...) -> [RawPath] { names.map { RawPath("Documents/" + $0) } }
+
+    @Test func aFreshItemIsCurrentAndNeitherUploadedNorUploading() throws {
+        let fixture = try fixture()
+        defer { fixture.remove() }
+        let item = try attributes(fixture, "synced.txt")
+        #expect(item["NSMetadataUbiquitousItemIsUploadedKey"] == .bool(false))
+        #expect(item["NSMetadataUbiquitousItemIsUploadingKey"] == .bool(false))
+        #expect(item["NSMetadataUbiquitousItemDownloadingStatusKey"] == .string("NSMetadataUbiquitousItemDownloadingStatusCurrent"))
+    }
+
+    @Test func eachItemGetsTheAttributesOfItsState() throws {
+        let fixture = try fixture()
+        defer { fixture.remove() }
+        try fixture.index.applySyncState(
+            container: IndexFixture.container,
+            SyncedState(
+                uploaded: paths("synced.txt", "stale.txt", "fought.txt"), conflicted: paths("fought.txt"),
+                uploading: paths("edited.txt"), outdated: paths("stale.txt")))
+
+        let synced = try attributes(fixture, "synced.txt")
+        #expect(synced["NSMetadataUbiquitousItemIsUploadedKey"] == .bool(true))
+        #expect(synced["NSMetadataUbiquitousItemIsUploadingKey"] == .bool(false))
+        #expect(synced["NSMetadataUbiquitousItemPercentUploadedKey"] == .double(100))
+        #expect(synced["NSMetadataUbiquitousItemDownloadingStatusKey"] == .string("NSMetadataUbiquitousItemDownloadingStatusCurrent"))
+        #expect(synced["NSMetadataUbiquitousItemPercentDownloadedKey"] == .double(100))
+        #expect(synced["NSMetadataUbiquitousItemIsDownloadingKey"] == .bool(false))
+
+        let edited = try attributes(fixture, "edited.txt")
+        #expect(edited["NSMetadataUbiquitousItemIsUploadedKey"] == .bool(false))
+        #expect(edited["NSMetadataUbiquitousItemIsUploadingKey"] == .bool(true))
+        #expect(edited["NSMetadataUbiquitousItemPercentUploadedKey"] == .double(0))
+
+        let stale = try attributes(fixture, "stale.txt")
+        #expect(stale["NSMetadataUbiquitousItemDownloadingStatusKey"] == .string("NSMetadataUbiquitousItemDownloadingStatusDownloaded"))
+        #expect(stale["NSMetadataUbiquitousItemPercentDownloadedKey"] == .double(0))
+        #expect(stale["NSMetadataUbiquitousItemIsUploadedKey"] == .bool(true))
+
+        #expect(try attributes(fixture, "fought.txt")["NSMetadataUbiquitousItemHasUnresolvedConflictsKey"] == .bool(true))
+    }
+
+    @Test func predicatesFindThemThroughTheCompiledSQL() throws {
+        let fixture = try fixture()
+        defer { fixture.remove() }
+        try fixture.index.applySyncState(
+            container: IndexFixture.container,
+            SyncedState(uploaded: paths("synced.txt", "stale.txt"), conflicted: [], uploading: paths("edited.txt"), outdated: paths("stale.txt")))
+        #expect(try fixture.query("NSMetadataUbiquitousItemIsUploadingKey == YES") == ["edited.txt"])
+        #expect(try fixture.query("NSMetadataUbiquitousItemIsUploadedKey == YES").sorted() == ["stale.txt", "synced.txt"])
+        #expect(try fixture.query(#"NSMetadataUbiquitousItemDownloadingStatusKey == "NSMetadataUbiquitousItemDownloadingStatusDownloaded""#) == ["stale.txt"])
+        #expect(try fixture.query("NSMetadataUbiquitousItemPercentDownloadedKey < 100") == ["stale.txt"])
+    }
+
+    @Test func theNextPassClearsWhatItPublishedAndDownloaded() throws {
+        let fixture = try fixture()
+        defer { fixture.remove() }
+        try fixture.index.applySyncState(
+            container: IndexFixture.container,
+            SyncedState(uploaded: paths("stale.txt"), conflicted: [], uploading: paths("edited.txt"), outdated: paths("stale.txt")))
+        try fixture.index.applySyncState(
+            container: IndexFixture.container, SyncedState(uploaded: paths("edited.txt", "stale.txt"), conflicted: []))
+        #expect(try fixture.query("NSMetadataUbiquitousItemIsUploadingKey == YES").isEmpty)
+        #expect(try fixture.query(#"NSMetadataUbiquitousItemDownloadingStatusKey == "NSMetadataUbiquitousItemDownloadingStatusCurrent""#).count == 4)
+    }
+
+    @Test func withTheMirrorUnreadableTheDownloadingAttributesStayAndTheReasonShows() throws {
+        let fixture = try fixture()
+        defer { fixture.remove() }
+        try fixture.index.applySyncState(
+            container: IndexFixture.container, SyncedState(uploaded: paths("stale.txt"), conflicted: [], outdated: paths("stale.txt")))
+        try fixture.index.applySyncState(
+            container: IndexFixture.container,
+            SyncedState(uploaded: paths("stale.txt"), conflicted: [], uploading: paths("edited.txt"), outdated: nil, uploadError: "mirror gone"))
+        let stale = try attributes(fixture, "stale.txt")
+        #expect(stale["NSMetadataUbiquitousItemDownloadingStatusKey"] == .string("NSMetadataUbiquitousItemDownloadingStatusDownloaded"))
+        #expect(stale["NSMetadataUbiquitousItemUploadingErrorKey"] == .null)
+        let edited = try attributes(fixture, "edited.txt")
+        #expect(edited["NSMetadataUbiquitousItemIsUploadingKey"] == .bool(true))
+        #expect(edited["NSMetadataUbiquitousItemUploadingErrorKey"] == .string("mirror gone"))
+    }
+
+    @Test func aLimitedStateLeavesOtherSubtreesAlone() throws {
+        let fixture = try fixture()
+        defer { fixture.remove() }
+        try fixture.index.applySyncState(
+            container: IndexFixture.container, SyncedState(uploaded: [], conflicted: [], uploading: paths("synced.txt", "edited.txt")))
+        try fixture.index.applySyncState(
+            container: IndexFixture.container,
+            SyncedState(uploaded: paths("edited.txt"), conflicted: [], limitedTo: paths("edited.txt")))
+        #expect(try fixture.query("NSMetadataUbiquitousItemIsUploadingKey == YES") == ["synced.txt"])
+    }
+}
