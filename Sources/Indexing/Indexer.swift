@@ -188,7 +188,7 @@ public final class Indexer {
         _ location: ContainerLayout.Location, readingContent: Bool, beforeReading: FolderGate?, write: ([IndexChange]) throws -> Void,
         indexPage: @escaping (_ after: RawPath?) throws -> [IndexedSignature]
     ) throws {
-        let walk = walkInBackground(location, beforeReading: beforeReading)
+        let walk = try walkInBackground(location, beforeReading: beforeReading)
         defer { for failure in walk.finish() { logger.warning("cannot read folder: \(failure)") } }
         var pages = IndexPages(read: indexPage)
         var difference = TreeDifference(disk: { walk.next() }, index: { try pages.next() })
@@ -220,18 +220,22 @@ public final class Indexer {
     }
 
     /// The status of `location` and of everything below it, in path order, read on a
-    /// thread of its own.
-    private func walkInBackground(_ location: ContainerLayout.Location, beforeReading: FolderGate?) -> Prefetcher<(path: RawPath, status: FileStatus), [IndexingError]> {
+    /// thread of its own. Nothing when `location` is gone or ignored, so the merge removes
+    /// its rows; an error reading its status is thrown instead (an unreadable folder must
+    /// not look empty).
+    private func walkInBackground(_ location: ContainerLayout.Location, beforeReading: FolderGate?) throws -> Prefetcher<(path: RawPath, status: FileStatus), [IndexingError]> {
         let folder = layout.absolute(location)
         let prefix = location.relativePath
         let rules = ignores.rules(for: location.container)
-        return Prefetcher { yield in
-            if !prefix.isEmpty {
-                guard let status = try? FileStatus.read(folder),
-                    !rules.isIgnored(relativePath: prefix.bytes, isDirectory: status.signature.kind == .folder)
-                else { return [] }
-                guard yield((prefix, status)) else { return [] }
-            }
+        var present = true
+        var rootStatus: FileStatus?
+        if !prefix.isEmpty {
+            rootStatus = try FileStatus.read(folder)
+            present = rootStatus.map { !isIgnored(location, $0) } ?? false
+        }
+        return Prefetcher { [present, rootStatus] yield in
+            guard present else { return [] }
+            if let rootStatus, !yield((prefix, rootStatus)) { return [] }
             var walk = OrderedTreeWalk(folder: folder, prefix: prefix, ignore: rules, beforeReading: beforeReading)
             while let entry = walk.next(), yield(entry) {}
             return walk.failures

@@ -62,6 +62,10 @@ struct MirrorView {
             throw SyncError(.corruptMirror, "\(object) is missing from the store; the view shows no \(target)")
         }
         if let existing, holds(existing, stored) { return }
+        // A new entry's hard link appears whole under its name: no temporary name needed,
+        // one call instead of four (a first sync makes one per file). Anything else (a
+        // missing folder, an entry made meanwhile, a reflink) goes the general way.
+        if existing == nil, method == .hardLink, (try? linker.place(object, at: target, method: .hardLink)) != nil { return }
         try Sys.makeFolders(Sys.parent(of: target))
         let temporary = ViewLinker.temporaryName(in: Sys.parent(of: target))
         try linker.place(object, at: temporary, method: method)
