@@ -123,7 +123,9 @@ public final class SyncEngine: @unchecked Sendable {
             scope: scope, progress: progress)
         do {
             let report = try syncPass.run()
-            if report.incomplete { needsFullPass.insert(id) }
+            // Held deletions too: a narrower pass would not see them, so it would report none
+            // held and `ubq sync --confirm-deletes` would not release them.
+            if report.incomplete || report.heldDeletions > 0 { needsFullPass.insert(id) }
             log(report, container: id)
             let conflicts = container.conflicts.count
             update(id) { $0.finish(report, conflicts: conflicts) }

@@ -4,6 +4,7 @@ import Foundation
 import Glibc
 import SyncEngine
 import SyncPlanning
+import UbiquitySettings
 import Testing
 
 @Suite("Sync between devices through one mirror")
@@ -127,6 +128,23 @@ struct TwoDeviceTests {
         a.sync(confirmDeletes: true)
         b.sync()
         #expect(b.tree() == ["new.txt": "made meanwhile"])
+    }
+
+    @Test func heldDeletionsStayHeldAndAreReleasedThroughNarrowPasses() throws {
+        let scratch = Scratch()
+        let (a, b) = try pair(scratch)
+        for n in 0..<30 { try a.write("f\(n).txt", "\(n)") }
+        a.sync()
+        b.sync()
+        for n in 0..<30 { try FileManager.default.removeItem(atPath: a.documents + "/f\(n).txt") }
+        #expect(a.sync().heldDeletions == 30)
+        // What the daemon does next: passes over the few paths that changed since.
+        try a.write("other.txt", "changed later")
+        let narrow: [ContainerID: Set<RawPath>] = [TestDevice.containerID: ["Documents/other.txt"]]
+        #expect(a.engine.passAll(changed: narrow)[TestDevice.containerID]?.heldDeletions == 30, "still held, and still said so")
+        a.engine.passAll(confirmDeletes: true, changed: narrow)
+        b.sync()
+        #expect(b.tree() == ["other.txt": "changed later"])
     }
 
     @Test func aRestartContinuesTheLogWithoutRepublishing() throws {
