@@ -143,16 +143,7 @@ struct MirrorViewTests {
 
     @Test func aResolutionReachesTheView() throws {
         let scratch = Scratch()
-        let devices = try scratch.devices("a", "b")
-        let (a, b) = (devices[0], devices[1])
-        try a.write("doc.txt", "base")
-        a.sync()
-        b.sync()
-        try a.write("doc.txt", "from a")
-        try b.write("doc.txt", "from b")
-        a.sync()
-        b.sync()
-        a.sync()
+        let (a, _) = try scratch.conflictedPair()
         let loser = try #require(a.engine.conflicts().first?.others.first)
         try a.engine.resolve(container: TestDevice.containerID, path: "Documents/doc.txt", keep: .version(try #require(VersionID(loser.id))))
         _ = a.engine.passAll(changed: [:])  // nothing changed locally: only the resolution

@@ -66,16 +66,7 @@ struct RetentionSyncTests {
 
     @Test func collectionKeepsConflictsRecentVersionsAndYoungObjects() throws {
         let scratch = Scratch()
-        let devices = try scratch.devices("a", "b")
-        let (a, b) = (devices[0], devices[1])
-        try a.write("doc.txt", "base")
-        a.sync()
-        b.sync()
-        try a.write("doc.txt", "from a")
-        try b.write("doc.txt", "from b")
-        a.sync()
-        b.sync()
-        a.sync()
+        let (a, b) = try scratch.conflictedPair()
         let mirror = scratch.path + "/mirror"
         #expect(objects(mirror).count == 3)
         let now = SyncClock.nowMilliseconds()

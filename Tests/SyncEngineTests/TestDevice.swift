@@ -96,4 +96,20 @@ final class Scratch {
     func devices(_ names: String...) throws -> [TestDevice] {
         try names.map { try TestDevice($0, in: path, mirror: path + "/mirror") }
     }
+
+    /// Devices a and b after both edited one synced file, `doc.txt`, at once, and synced:
+    /// a conflict both know of.
+    func conflictedPair() throws -> (TestDevice, TestDevice) {
+        let devices = try self.devices("a", "b")
+        let (a, b) = (devices[0], devices[1])
+        try a.write("doc.txt", "base")
+        a.sync()
+        b.sync()
+        try a.write("doc.txt", "from a")
+        try b.write("doc.txt", "from b")
+        a.sync()
+        b.sync()
+        a.sync()
+        return (a, b)
+    }
 }

@@ -168,24 +168,9 @@ struct TwoDeviceTests {
 
 @Suite("Conflicts, versions, resolution")
 struct ResolutionTests {
-    /// Two devices edit one synced file at once; returns them after both synced.
-    private func conflicted(_ scratch: Scratch) throws -> (TestDevice, TestDevice) {
-        let devices = try scratch.devices("a", "b")
-        let (a, b) = (devices[0], devices[1])
-        try a.write("doc.txt", "base")
-        a.sync()
-        b.sync()
-        try a.write("doc.txt", "from a")
-        try b.write("doc.txt", "from b")
-        a.sync()
-        b.sync()
-        a.sync()
-        return (a, b)
-    }
-
     @Test func versionsListEveryContentNewestFirst() throws {
         let scratch = Scratch()
-        let (a, _) = try conflicted(scratch)
+        let (a, _) = try scratch.conflictedPair()
         let versions = try a.engine.versions(container: TestDevice.containerID, path: "Documents/doc.txt")
         #expect(versions.count == 3)
         #expect(versions.count { $0.current } == 1)
@@ -195,7 +180,7 @@ struct ResolutionTests {
 
     @Test func keepingAllPutsTheLoserBesideTheFileOnEveryDevice() throws {
         let scratch = Scratch()
-        let (a, b) = try conflicted(scratch)
+        let (a, b) = try scratch.conflictedPair()
         try a.engine.resolve(container: TestDevice.containerID, path: "Documents/doc.txt", keep: .all)
         a.sync()
         b.sync()
@@ -210,7 +195,7 @@ struct ResolutionTests {
 
     @Test func keepingAVersionMakesItCurrentEverywhere() throws {
         let scratch = Scratch()
-        let (a, b) = try conflicted(scratch)
+        let (a, b) = try scratch.conflictedPair()
         let loser = try #require(a.engine.conflicts().first?.others.first)
         try b.engine.resolve(container: TestDevice.containerID, path: "Documents/doc.txt", keep: .version(try #require(VersionID(loser.id))))
         b.sync()
