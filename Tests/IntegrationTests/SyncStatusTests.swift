@@ -5,18 +5,8 @@ import Testing
 /// the progress of its passes, and the live ubiquity attributes of each item.
 @Suite("Sync settings, progress and attributes of a real daemon", .serialized)
 final class SyncStatusTests {
-    let mirror: String
-    var devices: [DaemonHarness] = []
-
-    init() throws {
-        mirror = FileManager.default.temporaryDirectory.appendingPathComponent("ubq-mirror-\(UUID().uuidString.prefix(8))").path
-    }
-
-    deinit {
-        for device in devices { device.stop() }
-        try? FileManager.default.removeItem(atPath: mirror)
-        try? FileManager.default.removeItem(atPath: mirror + ".away")
-    }
+    let shared = SharedMirror()
+    var mirror: String { shared.path }
 
     /// A device on the shared mirror, not started yet, with `config` as its config.toml.
     private func device(config: String? = nil) throws -> DaemonHarness {
@@ -26,8 +16,7 @@ final class SyncStatusTests {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             try Data(config.utf8).write(to: URL(fileURLWithPath: folder + "/config.toml"))
         }
-        devices.append(device)
-        return device
+        return shared.add(device)
     }
 
     private func start(_ device: DaemonHarness) throws {

@@ -6,25 +6,16 @@ import Testing
 /// waiting at all; the automatic propagation test waits for the file to appear.
 @Suite("Sync between real daemons", .serialized)
 final class SyncTests {
-    let mirror: String
-    var devices: [DaemonHarness] = []
-
-    init() throws {
-        mirror = FileManager.default.temporaryDirectory.appendingPathComponent("ubq-mirror-\(UUID().uuidString.prefix(8))").path
-    }
-
-    deinit {
-        for device in devices { device.stop() }
-        try? FileManager.default.removeItem(atPath: mirror)
-    }
+    let shared = SharedMirror()
+    var mirror: String { shared.path }
 
     private func start(_ count: Int) throws -> [DaemonHarness] {
         for _ in 0..<count {
             let device = try DaemonHarness()
             try device.start(extraEnvironment: ["UBQ_MIRROR": mirror])
-            devices.append(device)
+            shared.add(device)
         }
-        return devices
+        return shared.devices
     }
 
     private func sync(_ device: DaemonHarness) throws {
