@@ -129,6 +129,7 @@ final class WatcherThread: @unchecked Sendable {
             startPolling(folder)
             return false
         }
+        forgetStaleLibraryEntry(name, for: folder)
         if inotifytools_watch_file(name, Int32(bitPattern: InotifyMask.watched.rawValue)) != 0 {
             let watch = inotifytools_wd_from_filename(name)
             if watch >= 0 { translator.registerWatch(watch, path: folder) }
@@ -138,6 +139,19 @@ final class WatcherThread: @unchecked Sendable {
         if error == ENOSPC { startPolling(folder) }
         else if error != ENOENT && error != ENOTDIR { logger.warning("cannot watch \(absolute(folder)): \(String(cString: strerror(error)))") }
         return false
+    }
+
+    /// libinotifytools keeps a folder's name after its watch went away in ways it did not
+    /// follow (a folder moved under a folder not watched yet: its removal fails and the
+    /// entry stays). A new folder of the same name then gets a new watch, but the library
+    /// still answers the old one for the name, and the new folder's events would go
+    /// unrecognized. So an entry for `name` that our own table does not hold for `folder`
+    /// is renamed out of the way first (to a name no real path has: it starts with `//`).
+    private func forgetStaleLibraryEntry(_ name: [CChar], for folder: RawPath) {
+        let stale = inotifytools_wd_from_filename(name)
+        guard stale >= 0, translator.table.path(of: stale) != folder else { return }
+        let aside = Array("//ubq-stale-watch/\(stale)/".utf8CString)
+        inotifytools_replace_filename(name, aside)
     }
 
     private func startPolling(_ folder: RawPath) {

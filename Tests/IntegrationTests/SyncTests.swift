@@ -30,21 +30,21 @@ final class SyncTests {
         try sync(a)
         try sync(b)
         try sync(c)
-        #expect(try tree(b) == tree(a))
-        #expect(try tree(c) == tree(a))
+        #expect(b.documentsTree() == a.documentsTree())
+        #expect(c.documentsTree() == a.documentsTree())
 
         try b.shell("echo 'day two' >> trip/journal.txt && mv trip/photos trip/pictures && ln -s trip/journal.txt latest")
         try sync(b)
         try c.shell("rm -r empty")
         try sync(c)
         for device in [a, b, c] { try sync(device) }
-        let expected = try tree(a)
+        let expected = a.documentsTree()
         #expect(expected["trip/journal.txt"] == "day one\nday two\n")
         #expect(expected["trip/pictures/1.jpg"] == "jpeg\n")
         #expect(expected["latest"] == "-> trip/journal.txt")
         #expect(expected["empty"] == nil)
-        #expect(try tree(b) == expected)
-        #expect(try tree(c) == expected)
+        #expect(b.documentsTree() == expected)
+        #expect(c.documentsTree() == expected)
     }
 
     @Test func concurrentEditsBecomeAConflictThatResolveKeepAllSettles() throws {
@@ -58,7 +58,7 @@ final class SyncTests {
         try sync(a)
         try sync(b)
         try sync(a)
-        #expect(try tree(a) == tree(b), "one winner on both")
+        #expect(a.documentsTree() == b.documentsTree(), "one winner on both")
         let conflicts = try JSONSerialization.jsonObject(with: a.ubq(["conflicts", "--json"]).output) as? [[String: Any]]
         #expect(conflicts?.count == 1)
         #expect(conflicts?.first?["path"] as? String == "Documents/doc.txt")
@@ -77,9 +77,9 @@ final class SyncTests {
         try sync(b)
         try sync(a)
         #expect(try a.ubq(["conflicts"]).text == "no conflicts\n")
-        let files = try tree(a)
+        let files = a.documentsTree()
         #expect(Set(files.values) == ["from a\n", "from b\n"])
-        #expect(try tree(b) == files)
+        #expect(b.documentsTree() == files)
     }
 
     @Test func aChangeReachesTheOtherDeviceWithoutAsking() throws {
@@ -102,23 +102,6 @@ final class SyncTests {
         #expect(status.contains("paused"), "\(status)")
         #expect(FileManager.default.fileExists(atPath: a.documents + "/x.txt"), "nothing deleted")
     }
-
-    /// Documents of `device`: relative path → content, `<folder>` or `-> target`.
-    private func tree(_ device: DaemonHarness) throws -> [String: String] {
-        var tree: [String: String] = [:]
-        let enumerator = FileManager.default.enumerator(atPath: device.documents)
-        while let relative = enumerator?.nextObject() as? String {
-            let path = device.documents + "/" + relative
-            if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path) {
-                tree[relative] = "-> " + target
-                continue
-            }
-            var isFolder: ObjCBool = false
-            FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
-            tree[relative] = isFolder.boolValue ? "<folder>" : String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
-        }
-        return tree
-    }
 }
 
 /// Polls `condition` until it holds or `seconds` pass: waiting for an event that has no
@@ -130,4 +113,30 @@ func waitUntil(seconds: Double, _ condition: () -> Bool) -> Bool {
         usleep(20_000)
     }
     return condition()
+}
+
+extension DaemonHarness {
+    /// The Documents folder: relative path → content, `<folder>` or `-> target`.
+    func documentsTree() -> [String: String] {
+        var tree: [String: String] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: documents)
+        while let relative = enumerator?.nextObject() as? String {
+            let path = documents + "/" + relative
+            if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path) {
+                tree[relative] = "-> " + target
+                continue
+            }
+            var isFolder: ObjCBool = false
+            FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+            tree[relative] = isFolder.boolValue ? "<folder>" : String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
+        }
+        return tree
+    }
+
+    /// Kills ubqd with SIGKILL, as a crash or a power cut would, and waits for it to die.
+    func killNine() {
+        guard let process, process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
 }
