@@ -91,7 +91,9 @@ final class SyncService: Service {
                 try await collectStore()
                 nextCollection = ContinuousClock.now + Self.collectionInterval
             }
-            try? await Task.sleep(for: pacing.pollInterval)
+            // A long configured interval must not hold up a stop.
+            let interval = pacing.pollInterval
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
         }
     }
 

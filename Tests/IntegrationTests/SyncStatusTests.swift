@@ -43,7 +43,10 @@ final class SyncStatusTests {
     }
 
     @Test func aConfiguredDeletionGuardHoldsASmallMassDeletion() throws {
-        let a = try device(config: "[sync]\ndeletion_guard_percent = 10\ndeletion_guard_minimum = 2\n")
+        // Polling once a minute, the daemon runs no pass of its own between `rm` and `ubq
+        // sync`: one that saw a single deletion settle first would let it through (below
+        // the minimum), leaving 2 held instead of 3.
+        let a = try device(config: "[sync]\ndeletion_guard_percent = 10\ndeletion_guard_minimum = 2\npoll_interval_ms = 60000\n")
         try start(a)
         try a.shell("for n in $(seq 1 10); do echo $n > file-$n.txt; done")
         try sync(a)
