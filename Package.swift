@@ -98,7 +98,9 @@ let package = Package(
         .executableTarget(name: "ubq", dependencies: ["UbqCLI"]),
 
         // MARK: Benchmarks and test helpers (not products)
-        .executableTarget(name: "coordination-probe", dependencies: ["Coordination"], path: "Tests/CoordinationProbe"),
+        .executableTarget(name: "coordination-probe", dependencies: ["Coordination", "TestSupport"], path: "Tests/CoordinationProbe"),
+        // What several test targets share (a seeded generator): not part of the product.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .executableTarget(name: "presenter-probe", dependencies: ["Ubiquity"], path: "Tests/PresenterProbe"),
         .executableTarget(name: "coordination-bench", dependencies: ["Coordination"], path: "Benchmarks/CoordinationBench"),
         .executableTarget(
@@ -108,12 +110,12 @@ let package = Package(
         .executableTarget(name: "diary-example", dependencies: ["Ubiquity", "Diary"], path: "Examples/Diary"),
 
         // MARK: Tests
-        .testTarget(name: "PredicateKitTests", dependencies: ["PredicateKit"], exclude: ["sql_agreement_cases.json"]),
+        .testTarget(name: "PredicateKitTests", dependencies: ["PredicateKit", "TestSupport"], exclude: ["sql_agreement_cases.json"]),
         .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive"]),
         .testTarget(name: "SyncPlanningTests", dependencies: ["SyncPlanning"]),
         .testTarget(name: "PresenterPlanningTests", dependencies: ["PresenterPlanning", "APIModel"]),
         .testTarget(name: "SyncEngineTests", dependencies: [
-            "SyncEngine", "SyncPlanning", "APIModel", "Indexing", "UbiquitySettings", "RawPaths", "Diary", "KeyedArchive", logging,
+            "SyncEngine", "SyncPlanning", "APIModel", "Indexing", "UbiquitySettings", "RawPaths", "Diary", "KeyedArchive", "TestSupport", logging,
             crypto,
         ]),
         .testTarget(name: "FileEventsTests", dependencies: ["FileEvents", "RawPaths"]),
@@ -121,13 +123,13 @@ let package = Package(
         .testTarget(name: "RawPathsTests", dependencies: ["RawPaths"]),
         .testTarget(name: "CivilCalendarTests", dependencies: ["CivilCalendar"]),
         .testTarget(name: "IgnoreRulesTests", dependencies: ["IgnoreRules"]),
-        .testTarget(name: "DiaryTests", dependencies: ["Diary", "KeyedArchive"]),
+        .testTarget(name: "DiaryTests", dependencies: ["Diary", "KeyedArchive", "TestSupport"]),
         .testTarget(name: "UbiquitySettingsTests", dependencies: ["UbiquitySettings"]),
         .testTarget(name: "ContentTypesTests", dependencies: ["ContentTypes"]),
         .testTarget(name: "MetadataIndexTests", dependencies: ["MetadataIndex", "PredicateKit", "APIModel", grdb]),
-        .testTarget(name: "IndexingTests", dependencies: ["Indexing", "MetadataIndex", "Diary", "KeyedArchive", "Coordination", logging]),
+        .testTarget(name: "IndexingTests", dependencies: ["Indexing", "MetadataIndex", "Diary", "KeyedArchive", "Coordination", "TestSupport", logging]),
         .testTarget(name: "CoordinationTests", dependencies: ["Coordination"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["APIModel"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["APIModel", "TestSupport"]),
         .testTarget(name: "UbqCLITests", dependencies: ["UbqCLI", "APIModel"]),
         .testTarget(name: "DocumentTests", dependencies: ["Ubiquity", "Diary", "KeyedArchive"]),
     ]

@@ -1,20 +1,9 @@
 import Coordination
 import Foundation
+import TestSupport
 
 /// The items of the randomized test's tree, relative to its root ("" is the root folder).
 let randomTreeNodes = ["", "a", "a/x", "a/b", "a/b/y", "a/b/z", "c", "c/w"]
-
-/// A small deterministic generator (SplitMix64), so a seed replays the same claims.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94d0_49bb_1331_11eb
-        return mixed ^ (mixed >> 31)
-    }
-}
 
 /// Random overlapping claims on the test tree. Each claimed interval is logged with
 /// CLOCK_MONOTONIC timestamps taken just after the claim is held and just before it is
@@ -28,7 +17,7 @@ struct RandomWorkload {
     init(_ arguments: Arguments, _ coordinator: FileCoordinator) throws {
         self.arguments = arguments
         self.coordinator = coordinator
-        random = SplitMix64(state: arguments.seed)
+        random = SplitMix64(seed: arguments.seed)
         log = open(arguments.log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         guard log >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
     }

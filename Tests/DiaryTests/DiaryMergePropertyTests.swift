@@ -1,6 +1,7 @@
 import Diary
 import KeyedArchive
 import Testing
+import TestSupport
 
 /// `DiaryMerge` over seeded random concurrent edits: merging a side with itself gives it
 /// back, no entry either side edited or added is lost, a field only one side changed keeps
@@ -100,20 +101,5 @@ enum RandomDiary {
 
     static func phrase<G: RandomNumberGenerator>(using random: inout G) -> String {
         (0..<Int.random(in: 1...3, using: &random)).map { _ in words.randomElement(using: &random) ?? "" }.joined(separator: " ")
-    }
-}
-
-/// A small seeded generator (SplitMix64): the same seed gives the same edits on every run.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

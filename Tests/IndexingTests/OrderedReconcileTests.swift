@@ -4,6 +4,7 @@ import IgnoreRules
 import MetadataIndex
 import RawPaths
 import Testing
+import TestSupport
 
 @testable import Indexing
 
@@ -202,18 +203,5 @@ import Testing
         let gone = Set(known.keys.filter { onDisk[$0] == nil })
         let removed = gone.filter { path in !path.ancestors.contains(where: gone.contains) }.map { "removed \($0)" }
         return changed + removed
-    }
-}
-
-/// A deterministic generator, so that a failing round can be replayed.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

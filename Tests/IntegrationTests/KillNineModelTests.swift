@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TestSupport
 
 /// The randomized check of issue 7 with real daemons: three `ubqd`s on one mirror, seeded
 /// random operations on random devices (write, append, rename, folder moves, deletions),
@@ -137,18 +138,5 @@ struct ModelRun {
             if parts.count == 2 { found[String(parts[0])] = parts[1].trimmingCharacters(in: .whitespaces) }
         }
         return found
-    }
-}
-
-/// A deterministic generator, so that a failing run can be replayed from its seed.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

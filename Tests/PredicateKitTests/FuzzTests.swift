@@ -1,5 +1,6 @@
 import Testing
 import PredicateKit
+import TestSupport
 
 /// Property-based fuzzing: seeded random and mutated predicates must never crash or hang,
 /// and printing must be a fixed point of parsing (parse ∘ print is stable).
@@ -47,19 +48,6 @@ import PredicateKit
         ["Record1": ["Name": "John", "Age": 34, "Children": ["Kid1", "Kid2"]], "kMDItemFSName": "a.txt", "kMDItemFSSize": 10],
     ]
     static let variables: [String: PredicateValue] = ["x": 1, "k": "a", "arr": [1, 2]]
-}
-
-/// A deterministic generator so a failure reproduces.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }
 
 enum PredicateMutator {

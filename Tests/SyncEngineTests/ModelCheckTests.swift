@@ -4,6 +4,7 @@ import Glibc
 import RawPaths
 import SyncEngine
 import Testing
+import TestSupport
 
 /// A randomized model-based test in the spirit of Dropbox's CanopyCheck: seeded random
 /// operations on random devices, interleaved with syncs, crashes at random steps of a pass
@@ -201,23 +202,4 @@ struct ModelRun {
             return !(stored && logged.contains(hash))
         }.sorted()
     }
-}
-
-/// A small, fast, seedable generator (SplitMix64), so a seed replays a run exactly.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }
