@@ -18,16 +18,21 @@ import RawPaths
 public struct OrderedTreeWalk: IteratorProtocol {
     private let ignore: IgnoreRules
     private let beforeReading: FolderGate?
+    private let notice: NameFilter?
     /// The folders being read, outermost first; each owns its open handle.
     private var frames: [Frame] = []
     /// Folders that could not be read, with the reason.
     public private(set) var failures: [IndexingError] = []
+    /// The ignored files whose name `notice` accepted, as they came up.
+    public private(set) var noticed: [RawPath] = []
 
     /// Walks the items below `folder` (absolute), naming each by its path below `prefix`.
-    /// `beforeReading` is called with each folder's absolute path before it is opened.
-    public init(folder: RawPath, prefix: RawPath, ignore: IgnoreRules, beforeReading: FolderGate? = nil) {
+    /// `beforeReading` is called with each folder's absolute path before it is opened;
+    /// ignored files whose name `notice` accepts are collected in `noticed`.
+    public init(folder: RawPath, prefix: RawPath, ignore: IgnoreRules, beforeReading: FolderGate? = nil, notice: NameFilter? = nil) {
         self.ignore = ignore
         self.beforeReading = beforeReading
+        self.notice = notice
         beforeReading?(folder)
         let fd = folder.withCString { open($0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
         guard fd >= 0 else {
@@ -74,7 +79,10 @@ public struct OrderedTreeWalk: IteratorProtocol {
             let childRelative = relative.appending(name)
             guard let status = FileStatus.read(folderFD: fd, name: name) else { continue }  // gone meanwhile
             let isFolder = status.signature.kind == .folder
-            if ignore.isIgnoredEntry(relativePath: childRelative.bytes, isDirectory: isFolder) { continue }
+            if ignore.isIgnoredEntry(relativePath: childRelative.bytes, isDirectory: isFolder) {
+                if !isFolder, notice?(name) == true { noticed.append(childRelative) }
+                continue
+            }
             steps.append(Step(relativePath: childRelative, kind: .item(status)))
             if isFolder { steps.append(Step(relativePath: childRelative, kind: .contents(name: name))) }
         }
@@ -127,3 +135,6 @@ extension Array where Element == UInt8 {
 
 /// Called with a folder's absolute path before a walk reads it (to wait for its watch).
 public typealias FolderGate = @Sendable (_ folder: RawPath) -> Void
+
+/// Picks names out of a folder's listing by their raw bytes.
+public typealias NameFilter = @Sendable (_ name: [UInt8]) -> Bool

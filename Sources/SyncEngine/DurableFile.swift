@@ -16,7 +16,17 @@ enum DurableFile {
     /// A staging name beside `path`, in the same folder (so the final rename is atomic),
     /// with the `.ubq-` prefix the watcher and the index always ignore.
     static func stagingPath(beside path: String) -> String {
-        "\(Sys.parent(of: path))/.ubq-sync-\(UInt64.random(in: 0...UInt64.max)).tmp"
+        "\(Sys.parent(of: path))/\(stagingPrefix)\(UInt64.random(in: 0...UInt64.max))\(stagingSuffix)"
+    }
+
+    private static let stagingPrefix = ".ubq-sync-"
+    private static let stagingSuffix = ".tmp"
+
+    /// Whether `name` is one of `stagingPath`'s names. Outside an action, such a file is
+    /// what a killed daemon left behind: only the sync thread writes them.
+    @Sendable static func isStagingName(_ name: [UInt8]) -> Bool {
+        name.count > stagingPrefix.utf8.count + stagingSuffix.utf8.count && name.starts(with: stagingPrefix.utf8)
+            && name.reversed().starts(with: stagingSuffix.utf8.reversed())
     }
 
     /// Writes `bytes` to `path` atomically: staging file, fsync, rename, fsync the folder.

@@ -112,8 +112,8 @@ struct Executor {
             guard symlink(state.linkTarget ?? "", staging) == 0 else { throw SyncError.system("symlink", staging) }
             try replace(absolute, with: staging)
         case .file:
-            if let origin, origin.state.sha256 == state.sha256 {
-                let source = containerFolder.appending(origin.rawPath).readable
+            let source = origin.map { containerFolder.appending($0.rawPath).readable }
+            if let origin, let source, origin.state.sha256 == state.sha256, Self.unchanged(source, since: origin) {
                 try Sys.rename(source, absolute)
                 chmod(absolute, mode_t(state.mode))
                 try Sys.fsyncFolder(Sys.parent(of: source))

@@ -24,6 +24,8 @@ struct LocalTree {
     var problems: [String] = []
     /// Files left for a later pass because they changed a moment ago.
     var deferred: [RawPath] = []
+    /// Sync's own staging files found in the tree (`DurableFile.isStagingName`).
+    var leftovers: [RawPath] = []
 
     static func nowNanoseconds() -> Int64 {
         var now = timespec()
@@ -38,7 +40,7 @@ struct LocalTree {
     static func scan(
         containerFolder: RawPath, ignore: IgnoreRules, base: [String: BaseRow], roots: [RawPath]? = nil, quietNanoseconds: Int64 = 0
     ) -> LocalTree {
-        var scanner = TreeScanner(ignore: ignore)
+        var scanner = TreeScanner(ignore: ignore, notice: DurableFile.isStagingName)
         var found: [RawPath: FileStatus] = [:]
         if let roots {
             for root in roots where !root.isEmpty {
@@ -52,6 +54,7 @@ struct LocalTree {
             found = scanner.scan(folder: containerFolder, prefix: RawPath())
         }
         var tree = LocalTree()
+        tree.leftovers = scanner.noticed
         for failure in scanner.failures {
             tree.problems.append("not synced: \(failure)")
             tree.unknown.append(failure.path.relative(to: containerFolder))

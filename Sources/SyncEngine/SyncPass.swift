@@ -43,7 +43,7 @@ struct SyncPass {
             local = LocalTree.scan(
                 containerFolder: container.folder, ignore: ignore, base: base, roots: roots, quietNanoseconds: quietNanoseconds)
             if round == 0 {
-                report.problems += local.problems
+                report.problems += local.problems + removeLeftovers(local.leftovers)
                 report.deferred = local.deferred
             }
             var plan = makePlan(local: local, base: base, roots: roots)
@@ -67,6 +67,17 @@ struct SyncPass {
         }
         updateView(touched: touched, report: &report)
         return report
+    }
+
+    /// Deletes the staging files a daemon killed mid-download left in the container. A pass
+    /// runs alone on the sync thread, which writes all of them, so none is in use now.
+    private func removeLeftovers(_ leftovers: [RawPath]) -> [String] {
+        leftovers.compactMap { relative in
+            let path = container.folder.appending(relative)
+            guard path.withCString({ unlink($0) }) != 0 else { return nil }
+            let reason = errno
+            return reason == ENOENT ? nil : "cannot remove the unfinished download \(path.readable): \(String(cString: strerror(reason)))"
+        }
     }
 
     private func makePlan(local: LocalTree, base: [String: BaseRow], roots: [RawPath]?) -> SyncPlan {
@@ -152,7 +163,7 @@ struct SyncPass {
             }
             report.published += 1
         case .apply(let version, _):
-            let origin = version.movedFrom.flatMap { local.entries[$0] }
+            let origin = version.movedFrom.flatMap { movableOrigin($0, local: local) }
             guard try executor.apply(version, expected: local.entries[version.path], movedFromLocal: origin, batch: batch) == .done else {
                 report.skipped += 1
                 return false
@@ -163,6 +174,16 @@ struct SyncPass {
             report.adopted += 1
         }
         return true
+    }
+}
+
+extension SyncPass {
+    /// The local item a renamed version may be moved from instead of fetched: only one at
+    /// a path the mirror now calls deleted. Where another head won there (an edit beats the
+    /// deletion the rename made), the item stays, and this pass may rewrite it.
+    func movableOrigin(_ path: String, local: LocalTree) -> LocalEntry? {
+        guard let entry = local.entries[path], let winner = container.histories[path]?.winner, winner.state == nil else { return nil }
+        return entry
     }
 }
 

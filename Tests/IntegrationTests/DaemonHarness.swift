@@ -24,7 +24,17 @@ final class DaemonHarness: @unchecked Sendable {
 
     deinit {
         stop()
-        try? FileManager.default.removeItem(atPath: base)
+        Self.remove(base)
+    }
+
+    /// Removes a test's folder, unless `UBQ_TEST_KEEP=1` asks to keep it for a post-mortem
+    /// (its path goes to stderr then).
+    static func remove(_ folder: String) {
+        guard ProcessInfo.processInfo.environment["UBQ_TEST_KEEP"] != "1" else {
+            if FileManager.default.fileExists(atPath: folder) { FileHandle.standardError.write(Data("kept \(folder)\n".utf8)) }
+            return
+        }
+        try? FileManager.default.removeItem(atPath: folder)
     }
 
     var containerFolder: String { root + "/" + container }

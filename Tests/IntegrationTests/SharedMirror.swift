@@ -15,7 +15,7 @@ final class SharedMirror {
 
     deinit {
         for device in devices { device.stop() }
-        try? FileManager.default.removeItem(atPath: path)
-        try? FileManager.default.removeItem(atPath: path + ".away")
+        DaemonHarness.remove(path)
+        DaemonHarness.remove(path + ".away")
     }
 }

@@ -160,6 +160,44 @@ struct TwoDeviceTests {
         #expect(b.tree() == ["x.txt": "x", "y.txt": "y"])
     }
 
+    /// The winner of a conflict is renamed on one device: its deletion at the old path
+    /// leaves the conflict's loser, an edit, as the old path's current version (an edit
+    /// beats a delete). The loser's device then rewrites the old path and must fetch the
+    /// moved file, not rename the old path's file, which it has just rewritten, into place.
+    /// Found by `KillNineModelTests` (seed 16221237093112712958): the devices never agreed.
+    @Test func aRenameIsNotFollowedWithAFileTheSamePassRewrote() throws {
+        let scratch = Scratch()
+        let (a, b) = try scratch.conflictedPair()
+        let winnerText = try #require(a.read("doc.txt"))
+        let (winner, loser) = winnerText == "from a" ? (a, b) : (b, a)
+        let loserText = winnerText == "from a" ? "from b" : "from a"
+        try FileManager.default.moveItem(atPath: winner.documents + "/doc.txt", toPath: winner.documents + "/moved.txt")
+        winner.sync()
+        loser.sync()
+        winner.sync()
+        loser.sync()
+        #expect(loser.tree() == ["doc.txt": loserText, "moved.txt": winnerText])
+        #expect(winner.tree() == loser.tree())
+    }
+
+    /// A daemon killed mid-download leaves its staging file beside the destination. The
+    /// next pass removes it, and only it: the watcher's cookies and other `.ubq-` names stay.
+    @Test func aDownloadCutShortLeavesNoStagingFileBehind() throws {
+        let scratch = Scratch()
+        let (a, b) = try pair(scratch)
+        try a.write("notes/x.txt", "x")
+        a.sync()
+        b.sync()
+        try b.write("notes/.ubq-sync-1234567890.tmp", "half a download")
+        try b.write(".ubq-sync-42.tmp", "another")
+        try b.write("notes/.ubq-cookie-7", "")
+        try b.write("notes/.ubq-sync-notes.txt", "not a staging name")
+        try b.restart()
+        let report = b.sync()
+        #expect(report.problems.isEmpty)
+        #expect(b.tree() == ["notes": "<folder>", "notes/x.txt": "x", "notes/.ubq-cookie-7": "", "notes/.ubq-sync-notes.txt": "not a staging name"])
+    }
+
     private func pair(_ scratch: Scratch) throws -> (TestDevice, TestDevice) {
         let devices = try scratch.devices("a", "b")
         return (devices[0], devices[1])
