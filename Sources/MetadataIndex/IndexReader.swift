@@ -9,7 +9,7 @@ enum IndexReader {
     static func signatures(_ db: Database, container: String, under path: RawPath, after: RawPath?, limit: Int) throws -> [IndexedSignature] {
         var result: [IndexedSignature] = []
         if after == nil, !path.isEmpty,
-            let row = try Row.fetchOne(db, sql: "\(signatureSelect) AND rel = ?", arguments: [container, Data(path.bytes)])
+            let row = try Row.fetchOne(db.cachedStatement(sql: "\(signatureSelect) AND rel = ?"), arguments: [container, Data(path.bytes)])
         {
             result.append(IndexedSignature(relativePath: path, signature: signature(row)))
         }
@@ -20,8 +20,9 @@ enum IndexReader {
         if !path.isEmpty && !RawPath.precedes(Array(low), after?.bytes ?? []) { start = low }  // (`after` may be the root itself)
         let upper = path.isEmpty ? "" : "AND rel < ?"
         let arguments: StatementArguments = path.isEmpty ? [container, start, limit] : [container, start, high, limit]
+        // Cached statements: live changes look up one small subtree per changed path.
         let rows = try Row.fetchCursor(
-            db, sql: "\(signatureSelect) AND rel > ? \(upper) ORDER BY rel LIMIT ?", arguments: arguments)
+            db.cachedStatement(sql: "\(signatureSelect) AND rel > ? \(upper) ORDER BY rel LIMIT ?"), arguments: arguments)
         while let row = try rows.next() {
             result.append(IndexedSignature(relativePath: RawPath(bytes: row["rel"] as Data), signature: signature(row)))
         }

@@ -81,33 +81,38 @@ private struct SyncStateUpdate {
     /// Whether the downloading columns are known (the mirror was read).
     var knowsDownloads: Bool
 
+    /// The statements are cached: a pass over a burst of changes runs them for thousands
+    /// of roots, and preparing them anew each time cost more than the updates.
     func run(_ db: Database, where condition: String, _ values: [Data]) throws {
         let scope: [(any DatabaseValueConvertible)?] = [container] + values
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 UPDATE items SET
                     is_uploaded = EXISTS (SELECT 1 FROM sync_uploaded s WHERE s.rel = items.rel),
                     is_uploading = EXISTS (SELECT 1 FROM sync_uploading u WHERE u.rel = items.rel),
                     has_conflicts = EXISTS (SELECT 1 FROM sync_conflicted c WHERE c.rel = items.rel)
                 WHERE container = ? \(condition)
-                """, arguments: StatementArguments(scope))
-        try db.execute(
+                """
+        ).execute(arguments: StatementArguments(scope))
+        try db.cachedStatement(
             sql: """
                 UPDATE items SET
                     percent_uploaded = CASE WHEN is_uploaded THEN 100.0 ELSE 0.0 END,
                     uploading_error = CASE WHEN is_uploaded THEN NULL ELSE ? END
                 WHERE container = ? \(condition)
-                """, arguments: StatementArguments([uploadError] + scope))
+                """
+        ).execute(arguments: StatementArguments([uploadError] + scope))
         guard knowsDownloads else { return }
         let outdated = "EXISTS (SELECT 1 FROM sync_outdated o WHERE o.rel = items.rel)"
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 UPDATE items SET
                     downloading_status = CASE WHEN \(outdated) THEN '\(Self.downloaded)' ELSE '\(Self.current)' END,
                     percent_downloaded = CASE WHEN \(outdated) THEN 0.0 ELSE 100.0 END,
                     is_downloading = 0
                 WHERE container = ? \(condition)
-                """, arguments: StatementArguments(scope))
+                """
+        ).execute(arguments: StatementArguments(scope))
     }
 
     static let current = "NSMetadataUbiquitousItemDownloadingStatusCurrent"

@@ -27,17 +27,22 @@ struct BaseRow: Equatable {
         }
     }
 
-    func insert(_ db: Database, container: String) throws {
-        let state = entry.state
-        try db.execute(
+    /// The statement `replace(with:container:)` runs: a row replaces the path's old one.
+    static func replaceStatement(_ db: Database) throws -> Statement {
+        try db.cachedStatement(
             sql: """
-                INSERT INTO base(container, path, version, kind, sha256, size, mode, target, inode, mtime_ns, ctime_ns)
+                INSERT OR REPLACE INTO base(container, path, version, kind, sha256, size, mode, target, inode, mtime_ns, ctime_ns)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-            arguments: [
-                container, path, entry.version.description, state?.kind.rawValue, state?.sha256, state?.size, state?.mode,
-                state?.linkTarget, signature.map { Int64(bitPattern: $0.inode) }, signature?.modifiedNanoseconds, signature?.changedNanoseconds,
-            ])
+                """)
+    }
+
+    /// Records this row for `path`, replacing the one it had, with `replaceStatement`'s statement.
+    func replace(with statement: Statement, container: String) throws {
+        let state = entry.state
+        try statement.execute(arguments: [
+            container, path, entry.version.description, state?.kind.rawValue, state?.sha256, state?.size, state?.mode,
+            state?.linkTarget, signature.map { Int64(bitPattern: $0.inode) }, signature?.modifiedNanoseconds, signature?.changedNanoseconds,
+        ])
     }
 }
 

@@ -53,8 +53,11 @@ public final class SyncDatabase: Sendable {
     func base(container: String, under roots: [String]? = nil) throws -> [String: BaseRow] {
         try queue.read { db in
             var base: [String: BaseRow] = [:]
+            // Cached: a pass over a burst of changes looks up thousands of roots, and
+            // preparing the statement anew each time cost more than the lookups.
             func collect(_ sql: String, _ arguments: StatementArguments) throws {
-                let rows = try Row.fetchCursor(db, sql: "SELECT * FROM base WHERE container = ? " + sql, arguments: [container] + arguments)
+                let statement = try db.cachedStatement(sql: "SELECT * FROM base WHERE container = ? " + sql)
+                let rows = try Row.fetchCursor(statement, arguments: [container] + arguments)
                 while let row = try rows.next() {
                     if let entry = BaseRow(row) { base[entry.path] = entry }
                 }
@@ -86,12 +89,13 @@ public final class SyncDatabase: Sendable {
     func commit(container: String, _ commits: [BaseCommit]) throws {
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         try queue.write { db in
+            // Prepared once per batch: parsing the SQL again for each row cost more than
+            // the rows themselves (a first sync commits one per item).
+            let replace = try BaseRow.replaceStatement(db)
+            let journal = try db.cachedStatement(sql: "INSERT INTO journal(time, container, path, action, version) VALUES (?, ?, ?, ?, ?)")
             for commit in commits {
-                try db.execute(sql: "DELETE FROM base WHERE container = ? AND path = ?", arguments: [container, commit.path])
-                try commit.row.insert(db, container: container)
-                try db.execute(
-                    sql: "INSERT INTO journal(time, container, path, action, version) VALUES (?, ?, ?, ?, ?)",
-                    arguments: [now, container, commit.path, commit.action, commit.version.description])
+                try commit.row.replace(with: replace, container: container)
+                try journal.execute(arguments: [now, container, commit.path, commit.action, commit.version.description])
             }
         }
     }
