@@ -40,6 +40,13 @@ enum Sys {
         guard Glibc.fsync(fd) == 0 else { throw .system("fsync", path) }
     }
 
+    /// Makes the file at `path`, written and closed earlier, durable.
+    static func fsyncFile(_ path: String) throws(SyncError) {
+        let fd = try open(path, O_RDONLY | O_NOFOLLOW)
+        defer { close(fd) }
+        try fsync(fd, path: path)
+    }
+
     /// Makes a rename or a new name in `folder` durable.
     static func fsyncFolder(_ folder: String) throws(SyncError) {
         let fd = try open(folder, O_RDONLY | O_DIRECTORY)

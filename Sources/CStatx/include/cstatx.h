@@ -23,13 +23,13 @@ typedef struct {
 /// symlink. Returns 0, or -1 with errno set.
 int ubq_file_status_at(int dirfd, const char *path, ubq_file_status *status);
 
-/// syncfs(2): commits the whole filesystem holding `fd`. Glibc's Swift module leaves it out
-/// (it needs _GNU_SOURCE), so it is wrapped here. Used to make a batch of mirror objects
-/// durable with one call instead of an fsync each.
-int ubq_syncfs(int fd);
+/// sync_file_range(2) with SYNC_FILE_RANGE_WRITE: starts writing the file's dirty pages
+/// to the disk without waiting, so that a later fsync of many such files finds most of
+/// their data written instead of waiting for each file's writes in turn.
+int ubq_start_writeback(int fd);
 
 /// copy_file_range(2) from the current offsets: an in-kernel copy (a reflink on btrfs and
-/// XFS), hidden by Glibc's Swift module like syncfs.
+/// XFS). Glibc's Swift module leaves it out (it needs _GNU_SOURCE), so it is wrapped here.
 long ubq_copy_file_range(int in_fd, int out_fd, unsigned long length);
 
 /// ioctl(dest_fd, FICLONE, src_fd): makes `dest_fd`'s file share `src_fd`'s extents
