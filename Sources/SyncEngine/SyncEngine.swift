@@ -114,6 +114,7 @@ public final class SyncEngine: @unchecked Sendable {
 
     private func pass(_ container: ContainerSync, id: ContainerID, confirmDeletes: Bool, quietNanoseconds: Int64, scope: Set<RawPath>?) -> PassReport {
         let progress = PassProgress()
+        let timer = PassTimer()
         update(id) { $0.phase = .syncing }
         statusLock.withLock { inFlight[id] = progress }
         defer { endProgress(id, progress) }
@@ -126,7 +127,7 @@ public final class SyncEngine: @unchecked Sendable {
             // Held deletions too: a narrower pass would not see them, so it would report none
             // held and `ubq sync --confirm-deletes` would not release them.
             if report.incomplete || report.heldDeletions > 0 { needsFullPass.insert(id) }
-            log(report, container: id)
+            log(report, container: id, timer: timer)
             let conflicts = container.conflicts.count
             update(id) { $0.finish(report, conflicts: conflicts) }
             if let state = report.indexState {
@@ -160,10 +161,10 @@ public final class SyncEngine: @unchecked Sendable {
         }
     }
 
-    private func log(_ report: PassReport, container: ContainerID) {
+    private func log(_ report: PassReport, container: ContainerID, timer: PassTimer) {
         for problem in report.problems { logger.warning("\(container.identifier): \(problem)") }
         if report.changedAnything {
-            logger.info("synced \(container.identifier): \(report.published) published, \(report.applied) applied, \(report.adopted) adopted, \(report.skipped) skipped")
+            logger.info("synced \(container.identifier): \(report.published) published, \(report.applied) applied, \(report.adopted) adopted, \(report.skipped) skipped \(timer.description)")
         }
         if report.heldDeletions > 0 {
             logger.warning("\(container.identifier): \(report.heldDeletions) deletions wait for `ubq sync --confirm-deletes`")
