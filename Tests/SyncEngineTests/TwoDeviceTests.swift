@@ -180,6 +180,24 @@ struct TwoDeviceTests {
         #expect(winner.tree() == loser.tree())
     }
 
+    /// A rename arriving from the mirror moves the local file away; the deletion of its old
+    /// path then finds nothing left to remove. That is done, not skipped: the base and the
+    /// view do not keep the old path until the next pass.
+    @Test func aRenameAppliedHereSettlesTheOldPathInTheSamePass() throws {
+        let scratch = Scratch()
+        let (a, b) = try pair(scratch)
+        try a.write("a/keep.txt", "keep")
+        try a.write("b/other.txt", "other")
+        a.sync()
+        b.sync()
+        try FileManager.default.moveItem(atPath: a.documents + "/a", toPath: a.documents + "/b/a")
+        a.sync()
+        let report = b.sync()
+        #expect(report.skipped == 0)
+        #expect(b.tree() == ["b": "<folder>", "b/other.txt": "other", "b/a": "<folder>", "b/a/keep.txt": "keep"])
+        #expect(b.viewTree() == b.tree())
+    }
+
     /// A daemon killed mid-download leaves its staging file beside the destination. The
     /// next pass removes it, and only it: the watcher's cookies and other `.ubq-` names stay.
     @Test func aDownloadCutShortLeavesNoStagingFileBehind() throws {
