@@ -103,7 +103,7 @@ struct Executor {
         return .done
     }
 
-    private func write(_ state: EntryState, at absolute: String, renamingFrom origin: LocalEntry?) throws {
+    func write(_ state: EntryState, at absolute: String, renamingFrom origin: LocalEntry?) throws {
         switch state.kind {
         case .folder:
             if let info = Sys.lstat(absolute), info.st_mode & S_IFMT != S_IFDIR { unlink(absolute) }
