@@ -11,6 +11,8 @@ public struct PassReport: Sendable {
     public var published = 0
     public var applied = 0
     public var adopted = 0
+    /// Edits moved to where a concurrent rename took their file (`FollowedMove`).
+    public var followed = 0
     /// Conflicts merged (diaries).
     public var merged = 0
     public var skipped = 0
@@ -25,7 +27,7 @@ public struct PassReport: Sendable {
     /// everything, since what changed may not be reported again.
     public var incomplete = false
 
-    public var changedAnything: Bool { published + applied + adopted + merged > 0 }
+    public var changedAnything: Bool { published + applied + adopted + followed + merged > 0 }
 
     public init(problems: [String] = []) {
         self.problems = problems

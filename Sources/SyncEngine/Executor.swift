@@ -69,6 +69,9 @@ struct Executor {
         let raw = expected?.rawPath ?? RawPath(version.path)
         let absolute = containerFolder.appending(raw).readable
         let outcome = try coordinator.write(absolute) { () throws -> Outcome in
+            // A deletion whose item is gone already is done: typically a rename this pass
+            // applied took the file away (`movedFromLocal`) before its old path's turn came.
+            if version.state == nil, Sys.lstat(absolute) == nil { return .done }
             guard Self.unchanged(absolute, since: expected) else { return .skipped("\(absolute) changed since it was read") }
             try Sys.makeFolders(Sys.parent(of: absolute))
             switch version.state {
@@ -100,7 +103,7 @@ struct Executor {
         return .done
     }
 
-    private func write(_ state: EntryState, at absolute: String, renamingFrom origin: LocalEntry?) throws {
+    func write(_ state: EntryState, at absolute: String, renamingFrom origin: LocalEntry?) throws {
         switch state.kind {
         case .folder:
             if let info = Sys.lstat(absolute), info.st_mode & S_IFMT != S_IFDIR { unlink(absolute) }

@@ -48,6 +48,7 @@ extension SyncAction {
             case .publish(_, let state, _, _): state
             case .apply(let version, _): version.state
             case .adopt: nil
+            case .follow(let followed): if case .mirrorVersion(let version) = followed.edit { version.state } else { nil }
             }
         guard let state, state.kind == .file else { return 0 }
         return state.size

@@ -164,7 +164,7 @@ public final class SyncEngine: @unchecked Sendable {
     private func log(_ report: PassReport, container: ContainerID, timer: PassTimer) {
         for problem in report.problems { logger.warning("\(container.identifier): \(problem)") }
         if report.changedAnything {
-            logger.info("synced \(container.identifier): \(report.published) published, \(report.applied) applied, \(report.adopted) adopted, \(report.skipped) skipped \(timer.description)")
+            logger.info("synced \(container.identifier): \(report.published) published, \(report.applied) applied, \(report.adopted) adopted, \(report.followed) followed renames, \(report.skipped) skipped \(timer.description)")
         }
         if report.heldDeletions > 0 {
             logger.warning("\(container.identifier): \(report.heldDeletions) deletions wait for `ubq sync --confirm-deletes`")

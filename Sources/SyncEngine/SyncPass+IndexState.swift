@@ -22,11 +22,15 @@ extension SyncPass {
 
     static func pending(_ actions: [SyncAction], unfinished: Set<String>) -> PendingActions {
         var pending = PendingActions(planned: Set(actions.map(\.path)))
-        for action in actions where unfinished.contains(action.path) {
+        for action in actions {
+            let done = !unfinished.contains(action.path)
             switch action {
-            case .publish: pending.publishes.insert(action.path)
-            case .apply: pending.applies.insert(action.path)
-            case .adopt: break  // the disk already holds the mirror's version
+            case .publish where !done: pending.publishes.insert(action.path)
+            case .apply where !done: pending.applies.insert(action.path)
+            case .publish, .apply, .adopt: break  // done, or the disk already holds the mirror's version
+            case .follow(let followed):
+                pending.planned.insert(followed.from)
+                if let path = followed.waitingUpload(followed: done) { pending.publishes.insert(path) }
             }
         }
         return pending
@@ -48,8 +52,13 @@ extension SyncPass {
         }
         let base = (try? database.base(container: container.id, under: rootKeys)) ?? [:]
         for path in pending.planned where local.entries[path] == nil && base[path]?.entry.state != nil {
-            // Arrived from the mirror during this pass (the scan came before): uploaded,
-            // and current unless its download did not complete.
+            // Arrived during this pass (the scan came before): from the mirror, uploaded and
+            // current unless its download did not complete; or an edit that followed a
+            // rename here, which the next round publishes.
+            if pending.publishes.contains(path) {
+                uploading.append(RawPath(path))
+                continue
+            }
             uploaded.append(RawPath(path))
             if pending.applies.contains(path) { outdated.append(RawPath(path)) }
         }
@@ -78,5 +87,16 @@ extension SyncPass {
 
     private func conflicted(_ local: LocalTree) -> [RawPath] {
         container.conflicts.keys.map { local.entries[$0]?.rawPath ?? RawPath($0) }
+    }
+}
+
+extension FollowedMove {
+    /// The path whose content waits for a publish once the follow's round is over: the new
+    /// path if the edit moved there (the next round publishes it), else the old one if the
+    /// edit was made here and stayed; nil if the edit stayed and is the mirror's already.
+    func waitingUpload(followed: Bool) -> String? {
+        if followed { return move.path }
+        if case .adoptDeletion = departure { return from }
+        return nil
     }
 }

@@ -38,6 +38,7 @@ extension SyncAction {
         case .publish(let path, _, _, let movedFrom): [path] + (movedFrom.map { [$0] } ?? [])
         case .apply(let version, _): [version.path] + (version.movedFrom.map { [$0] } ?? [])
         case .adopt(let path, _, _): [path]
+        case .follow(let followed): [followed.move.path, followed.from]
         }
     }
 }

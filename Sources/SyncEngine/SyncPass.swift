@@ -55,7 +55,8 @@ struct SyncPass {
             touched.formUnion(plan.actions.lazy.flatMap(\.viewPaths))
             lastPlan = plan
             unfinished = try execute(plan, local: local, executor: executor, report: &report)
-            if report.published == before.published { break }  // nothing new for the others to meet
+            // Nothing new for the others to meet, and no followed edit waiting to be published.
+            if report.published == before.published && report.followed == before.followed { break }
         }
         let pending = lastPlan.map { Self.pending($0.actions, unfinished: unfinished) } ?? PendingActions()
         report.indexState = indexState(local: local, pending: pending, roots: roots, rootKeys: rootKeys)
@@ -172,6 +173,13 @@ struct SyncPass {
         case .adopt(let path, let version, let state):
             executor.adopt(path, version: version, state: state, local: local.entries[path], batch: batch)
             report.adopted += 1
+        case .follow(let followed):
+            let (source, destination) = (local.entries[followed.from], local.entries[followed.move.path])
+            guard try executor.follow(followed, source: source, destination: destination, batch: batch) == .done else {
+                report.skipped += 1
+                return false
+            }
+            report.followed += 1
         }
         return true
     }

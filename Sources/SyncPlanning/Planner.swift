@@ -24,11 +24,16 @@ public enum SyncAction: Hashable, Sendable {
     /// The disk already holds the current version (the same change arrived both ways):
     /// only the base moves.
     case adopt(path: String, version: VersionID, state: EntryState?)
+    /// An edit of a file another device renamed meanwhile goes where the rename took it
+    /// (see `FollowedMove`). Planned over the whole container (`SyncPlan`), since it spans
+    /// two paths; its `path` is the rename's new one.
+    case follow(FollowedMove)
 
     public var path: String {
         switch self {
         case .publish(let path, _, _, _), .adopt(let path, _, _): path
         case .apply(let version, _): version.path
+        case .follow(let followed): followed.move.path
         }
     }
 }

@@ -24,7 +24,21 @@ public struct SyncPlan: Sendable, Equatable {
                 actions.append(action)
             }
         }
+        actions = Self.following(MoveFollowing.follows(in: trees, candidates: candidates), instead: actions)
         self.actions = Self.ordered(Self.pairingRenames(actions, base: trees.base))
+    }
+
+    /// `actions` where each follow replaces what the planner would do at both of its paths
+    /// (publish or fetch the edit at the old path, fetch the renamed content at the new one).
+    static func following(_ follows: [FollowedMove], instead actions: [SyncAction]) -> [SyncAction] {
+        guard !follows.isEmpty else { return actions }
+        var claimed: Set<String> = []
+        var kept: [FollowedMove] = []
+        for followed in follows where !claimed.contains(followed.from) && !claimed.contains(followed.move.path) {
+            claimed.formUnion([followed.from, followed.move.path])
+            kept.append(followed)
+        }
+        return actions.filter { !claimed.contains($0.path) } + kept.map(SyncAction.follow)
     }
 
     /// Deletions this device would publish: what the mass-deletion guard counts. Deletions
@@ -84,6 +98,7 @@ extension SyncAction {
         case .publish(_, let state, _, _): state == nil
         case .apply(let version, _): version.state == nil
         case .adopt(_, _, let state): state == nil
+        case .follow: false  // it makes the new path: it goes with the makes, after its folders
         }
     }
 }

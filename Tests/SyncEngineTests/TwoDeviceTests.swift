@@ -1,4 +1,5 @@
 import APIModel
+import Crypto
 import RawPaths
 import Foundation
 import Glibc
@@ -180,6 +181,24 @@ struct TwoDeviceTests {
         #expect(winner.tree() == loser.tree())
     }
 
+    /// A rename arriving from the mirror moves the local file away; the deletion of its old
+    /// path then finds nothing left to remove. That is done, not skipped: the base and the
+    /// view do not keep the old path until the next pass.
+    @Test func aRenameAppliedHereSettlesTheOldPathInTheSamePass() throws {
+        let scratch = Scratch()
+        let (a, b) = try pair(scratch)
+        try a.write("a/keep.txt", "keep")
+        try a.write("b/other.txt", "other")
+        a.sync()
+        b.sync()
+        try FileManager.default.moveItem(atPath: a.documents + "/a", toPath: a.documents + "/b/a")
+        a.sync()
+        let report = b.sync()
+        #expect(report.skipped == 0)
+        #expect(b.tree() == ["b": "<folder>", "b/other.txt": "other", "b/a": "<folder>", "b/a/keep.txt": "keep"])
+        #expect(b.viewTree() == b.tree())
+    }
+
     /// A daemon killed mid-download leaves its staging file beside the destination. The
     /// next pass removes it, and only it: the watcher's cookies and other `.ubq-` names stay.
     @Test func aDownloadCutShortLeavesNoStagingFileBehind() throws {
@@ -316,5 +335,136 @@ struct ScopedPassTests {
         _ = a.engine.passAll(changed: [id: [RawPath("Documents/trip"), RawPath("Documents/voyage")]])
         _ = b.engine.passAll(changed: [:])
         #expect(b.tree() == ["voyage": "<folder>", "voyage/day1.txt": "1"])
+    }
+}
+
+/// Device a renames (or moves the folder of) a file while device b edits it: the edit
+/// follows the rename, as in iCloud Drive and Dropbox. Every device ends with the edit at
+/// the new path only, and the content before the edit stays in that path's history.
+@Suite("An edit concurrent with a rename follows it")
+struct EditFollowsRenameTests {
+    static let containerPath = "Documents/"
+
+    @Test func anEditFollowsARenameThatSyncedFirst() throws {
+        let scratch = Scratch()
+        let (a, b) = try Self.syncedPair(scratch, files: ["x.txt": "old"])
+        try Self.move(a, "x.txt", to: "y.txt")
+        try b.write("x.txt", "edited on b")
+        a.sync()
+        b.sync()
+        #expect(b.tree() == ["y.txt": "edited on b"], "b follows in the pass that meets the rename")
+        a.sync()
+        try Self.expect([a, b], hold: ["y.txt": "edited on b"], keepingHistory: ["y.txt": "old"])
+    }
+
+    @Test func anEditFollowsARenameThatSyncedAfterIt() throws {
+        let scratch = Scratch()
+        let (a, b) = try Self.syncedPair(scratch, files: ["x.txt": "old"])
+        try Self.move(a, "x.txt", to: "y.txt")
+        try b.write("x.txt", "edited on b")
+        b.sync()
+        a.sync()
+        #expect(a.tree() == ["y.txt": "edited on b"], "a moves the edit in the pass that publishes the rename")
+        b.sync()
+        try Self.expect([a, b], hold: ["y.txt": "edited on b"], keepingHistory: ["y.txt": "old"])
+    }
+
+    /// What ubqd runs: passes over the paths the watcher reported, and those the other
+    /// device's log changed.
+    @Test func anEditFollowsARenameInPassesScopedToWhatChanged() throws {
+        let scratch = Scratch()
+        let (a, b) = try Self.syncedPair(scratch, files: ["x.txt": "old", "other.txt": "other"])
+        try Self.move(a, "x.txt", to: "y.txt")
+        try b.write("x.txt", "edited on b")
+        let id = TestDevice.containerID
+        a.engine.passAll(changed: [id: [RawPath("Documents/x.txt"), RawPath("Documents/y.txt")]])
+        b.engine.passAll(changed: [id: [RawPath("Documents/x.txt")]])
+        a.engine.passAll(changed: [:])
+        try Self.expect([a, b], hold: ["y.txt": "edited on b", "other.txt": "other"], keepingHistory: ["y.txt": "old"])
+    }
+
+    @Test(arguments: [true, false])
+    func editsFollowTheirFilesWhenTheFolderMoves(moverSyncsFirst: Bool) throws {
+        let scratch = Scratch()
+        let (a, b) = try Self.syncedPair(scratch, files: ["a/x.txt": "old", "a/keep.txt": "keep", "b/other.txt": "other"])
+        try Self.move(a, "a", to: "b/a")
+        try b.write("a/x.txt", "edited on b")
+        let expected = [
+            "b": "<folder>", "b/other.txt": "other", "b/a": "<folder>", "b/a/x.txt": "edited on b", "b/a/keep.txt": "keep",
+        ]
+        let (first, second) = moverSyncsFirst ? (a, b) : (b, a)
+        first.sync()
+        second.sync()
+        #expect(second.tree() == expected, "the second to sync settles in one pass, the emptied folder gone")
+        first.sync()
+        try Self.expect([a, b], hold: expected, keepingHistory: ["b/a/x.txt": "old"])
+    }
+
+    /// Nothing moved a file b made in the folder meanwhile: it stays where b put it, and so
+    /// does its folder.
+    @Test func aFileMadeInAMovedFolderStaysWhereItWasMade() throws {
+        let scratch = Scratch()
+        let (a, b) = try Self.syncedPair(scratch, files: ["a/x.txt": "old", "b/other.txt": "other"])
+        try Self.move(a, "a", to: "b/a")
+        try b.write("a/x.txt", "edited on b")
+        try b.write("a/new.txt", "made on b")
+        for device in [a, b, a, b] { device.sync() }
+        let expected = [
+            "a": "<folder>", "a/new.txt": "made on b",
+            "b": "<folder>", "b/other.txt": "other", "b/a": "<folder>", "b/a/x.txt": "edited on b",
+        ]
+        try Self.expect([a, b], hold: expected, keepingHistory: ["b/a/x.txt": "old"])
+    }
+
+    /// c, which neither renamed nor edited, gets the edit at the new path whether it synced
+    /// the rename before the edit arrived or not.
+    @Test(arguments: [true, false])
+    func aThirdDeviceEndsWithTheEditAtTheNewPath(thirdSyncsBetween: Bool) throws {
+        let scratch = Scratch()
+        let devices = try scratch.devices("a", "b", "c")
+        let (a, b, c) = (devices[0], devices[1], devices[2])
+        try a.write("x.txt", "old")
+        for device in devices { device.sync() }
+        try Self.move(a, "x.txt", to: "y.txt")
+        try b.write("x.txt", "edited on b")
+        a.sync()
+        if thirdSyncsBetween { c.sync() }
+        b.sync()
+        for device in devices { device.sync() }
+        try Self.expect(devices, hold: ["y.txt": "edited on b"], keepingHistory: ["y.txt": "old"])
+    }
+
+    // MARK: Helpers
+
+    static func syncedPair(_ scratch: Scratch, files: [String: String]) throws -> (TestDevice, TestDevice) {
+        let devices = try scratch.devices("a", "b")
+        for (path, text) in files { try devices[0].write(path, text) }
+        devices[0].sync()
+        devices[1].sync()
+        return (devices[0], devices[1])
+    }
+
+    static func move(_ device: TestDevice, _ from: String, to: String) throws {
+        let target = device.documents + "/" + to
+        try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.moveItem(atPath: device.documents + "/" + from, toPath: target)
+    }
+
+    /// Every device holds exactly `tree` (and so does its view in the mirror), has no
+    /// conflict, and lists each of `history`'s texts among the versions of its path.
+    static func expect(_ devices: [TestDevice], hold tree: [String: String], keepingHistory history: [String: String]) throws {
+        for device in devices {
+            #expect(device.tree() == tree, "device \(device.name)")
+            #expect(device.viewTree() == tree, "view of device \(device.name)")
+            #expect(device.engine.conflicts().isEmpty, "device \(device.name)")
+            for (path, text) in history {
+                let versions = try device.engine.versions(container: TestDevice.containerID, path: containerPath + path)
+                #expect(versions.contains { $0.sha256 == sha256(text) }, "\(path) on \(device.name): \(versions.map(\.kind))")
+            }
+        }
+    }
+
+    static func sha256(_ text: String) -> String {
+        SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 }

@@ -1,0 +1,75 @@
+import Coordination
+import Foundation
+import Glibc
+import RawPaths
+import SyncPlanning
+
+extension Executor {
+    /// Puts an edit where another device's rename took its file (`FollowedMove`), if the
+    /// disk still holds what the plan saw at both paths. The base then says the new path
+    /// holds the renamed version (with no signature, so the next scan hashes the file and
+    /// finds the edit: the next round publishes it as the rename's child) and the old path
+    /// its deletion.
+    func follow(_ followed: FollowedMove, source: LocalEntry?, destination: LocalEntry?, batch: ChangeBatch) throws -> Outcome {
+        let target = containerFolder.appending(destination?.rawPath ?? RawPath(followed.move.path)).readable
+        let outcome: Outcome
+        switch followed.edit {
+        case .localFile(let state):
+            guard let source, source.state == state else { return .skipped("\(followed.from) is not the file the plan moves") }
+            outcome = try rename(source, to: target, replacing: destination)
+        case .mirrorVersion(let version):
+            guard source == nil, let state = version.state else { return .skipped("\(followed.from) appeared since the scan") }
+            outcome = try fetch(state, to: target, replacing: destination)
+        }
+        guard outcome == .done else { return outcome }
+        try faults?.checkpoint("follow: disk written, base not committed")
+        batch.commit(BaseCommit("follow", path: followed.move.path, version: followed.move.id, state: followed.move.state, signature: nil))
+        switch followed.departure {
+        case .adoptDeletion(let deletion):
+            batch.commit(BaseCommit("follow-departed", path: followed.from, version: deletion, state: nil, signature: nil))
+        case .publishDeletion(let heads):
+            // Nil only if something new appeared at the old path meanwhile: the next round publishes it.
+            _ = try publish(followed.from, state: nil, parents: heads, movedFrom: nil, local: source, batch: batch)
+        }
+        return .done
+    }
+
+    /// Renames the local file `source` to `target` under a coordinated move, if neither
+    /// changed since the scan (`target` was absent, or held `expected`).
+    private func rename(_ source: LocalEntry, to target: String, replacing expected: LocalEntry?) throws -> Outcome {
+        let origin = containerFolder.appending(source.rawPath).readable
+        return try coordinatedMove(from: origin, to: target) { () throws -> Outcome in
+            guard Self.unchanged(origin, since: source) else { return .skipped("\(origin) changed since it was read") }
+            guard Self.unchanged(target, since: expected) else { return .skipped("\(target) changed since it was read") }
+            try Sys.makeFolders(Sys.parent(of: target))
+            try Sys.rename(origin, target)
+            try Sys.fsyncFolder(Sys.parent(of: target))
+            if Sys.parent(of: origin) != Sys.parent(of: target) { try Sys.fsyncFolder(Sys.parent(of: origin)) }
+            return .done
+        }
+    }
+
+    /// Writes `state`'s content from the store at `target`, if it is unchanged since the scan.
+    private func fetch(_ state: EntryState, to target: String, replacing expected: LocalEntry?) throws -> Outcome {
+        try coordinator.write(target) { () throws -> Outcome in
+            guard Self.unchanged(target, since: expected) else { return .skipped("\(target) changed since it was read") }
+            try Sys.makeFolders(Sys.parent(of: target))
+            try write(state, at: target, renamingFrom: nil)
+            return .done
+        }
+    }
+
+    /// Runs `body` holding write claims on both ends of a move (apps presenting either save
+    /// or let go first), and tells accesses waiting for `origin` that the item moved.
+    private func coordinatedMove(from origin: String, to target: String, _ body: () throws -> Outcome) throws -> Outcome {
+        guard let coordinator else { return try body() }
+        let (from, to) = (URL(fileURLWithPath: origin), URL(fileURLWithPath: target))
+        return try coordinator.coordinate(
+            writingItemAt: from, options: .forMoving, writingItemAt: to, options: .forReplacing, timeout: .seconds(30)
+        ) { _, _ in
+            let outcome = try body()
+            if outcome == .done { try coordinator.item(at: from, didMoveTo: to) }
+            return outcome
+        }
+    }
+}

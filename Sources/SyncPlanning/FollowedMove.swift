@@ -1,0 +1,50 @@
+/// An edit that follows a rename made concurrently by another device, as in iCloud Drive
+/// and Dropbox: device A renames `x` to `y` (in the mirror: `y` put with `movedFrom: x`, and
+/// `x` deleted) while device B edits `x`. Without following, the edit beats the deletion at
+/// `x` (`WinnerRule`), so every device would end with both files: the edit at `x`, the old
+/// content at `y`. Following, the edit goes to `y` as a child of the rename's version there,
+/// `x` stays deleted, and the old content is the previous version of `y`: nothing is lost.
+///
+/// The edit may still be this device's own (not yet published), or already be the current
+/// version of `x` in the mirror (it was published before the rename was seen). Both end the
+/// same way: the disk holds the edit at `move.path`, the base records that path at `move`
+/// (so the next round sees the edit there as a local change and publishes it with `move` as
+/// parent, an ordinary publish), and `from` is settled as deleted.
+public struct FollowedMove: Hashable, Sendable {
+    /// Where the edit's content comes from.
+    public enum Edit: Hashable, Sendable {
+        /// The file this device holds at `from`, renamed to `move.path` if it still has
+        /// this state. It is either an edit made here, or the mirror's edit, synced here.
+        case localFile(EntryState)
+        /// The mirror's current version of `from`, fetched to `move.path`: this device has
+        /// nothing at `from` (it made the rename, or applied it before the edit arrived).
+        case mirrorVersion(VersionRecord)
+    }
+
+    /// How `from` ends up deleted.
+    public enum Departure: Hashable, Sendable {
+        /// The rename's deletion is already current there: the base takes it.
+        case adoptDeletion(VersionID)
+        /// The edit is current there: a deletion replacing every head (the edit and the
+        /// rename's deletion) records that the edit left with the rename.
+        case publishDeletion(replacing: [VersionID])
+    }
+
+    /// The rename's arrival: the current version of the new path, `movedFrom == from`.
+    public var move: VersionRecord
+    /// The path the rename left, where the edit was made.
+    public var from: String
+    public var edit: Edit
+    public var departure: Departure
+    /// What the disk held at `move.path` when the plan was made: nothing, or the renamed
+    /// content as synced there (the executor re-checks it before replacing it).
+    public var expectedAtDestination: EntryState?
+
+    public init(move: VersionRecord, from: String, edit: Edit, departure: Departure, expectedAtDestination: EntryState?) {
+        self.move = move
+        self.from = from
+        self.edit = edit
+        self.departure = departure
+        self.expectedAtDestination = expectedAtDestination
+    }
+}

@@ -1,0 +1,83 @@
+/// Finds the edits that follow a concurrent rename (`FollowedMove`). A rename spans two
+/// paths, so this looks at the whole plan, not one path as `Planner` does.
+///
+/// A rename of `P` to `Q` is recognised in the mirror by its two halves, made by one
+/// device: the current version of `Q`, a file with `movedFrom == P`, and a deletion head of
+/// `P` whose single parent `v` had the same content (the file moved unchanged). An edit of
+/// `v` made concurrently, here or elsewhere, then follows the rename. Whenever anything is
+/// unclear (several renames from `P`, several edits, an edit of another version than `v`,
+/// something else at `Q`), nothing follows: both files stay, as they would without this.
+enum MoveFollowing {
+    static func follows(in trees: SyncTrees, candidates: Set<String>) -> [FollowedMove] {
+        var arrivals: [String: [VersionRecord]] = [:]  // the path a rename left → its arrivals
+        for path in candidates {
+            guard let move = trees.histories[path]?.winner, let origin = move.movedFrom, move.state?.kind == .file,
+                candidates.contains(origin)
+            else { continue }
+            arrivals[origin, default: []].append(move)
+        }
+        return arrivals.keys.sorted().compactMap { origin in follow(from: origin, arrivals: arrivals[origin] ?? [], trees) }
+    }
+
+    private static func follow(from origin: String, arrivals: [VersionRecord], _ trees: SyncTrees) -> FollowedMove? {
+        guard let history = trees.histories[origin], let (deletion, move) = rename(leaving: history, arrivals: arrivals),
+            destinationIsFree(for: move, trees)
+        else { return nil }
+        let edits = history.heads.filter { !$0.isDeletion }
+        let edit: FollowedMove.Edit
+        let departure: FollowedMove.Departure
+        switch edits.count {
+        case 0:
+            guard let current = history.winner, let local = localEdit(at: origin, of: deletion.parents[0], trees) else { return nil }
+            (edit, departure) = (.localFile(local), .adoptDeletion(current.id))
+        case 1:
+            guard let found = mirrorEdit(edits[0], at: origin, departing: deletion, history, trees) else { return nil }
+            (edit, departure) = (found, .publishDeletion(replacing: history.heads.map(\.id)))
+        default:
+            return nil  // concurrent edits: a conflict, which stays where it is
+        }
+        return FollowedMove(move: move, from: origin, edit: edit, departure: departure, expectedAtDestination: trees.local[move.path])
+    }
+
+    /// The rename that left `history`'s path: a deletion head with one parent, whose content
+    /// one of `arrivals` made by the same device carries. Nil unless exactly one.
+    static func rename(leaving history: PathHistory, arrivals: [VersionRecord]) -> (deletion: VersionRecord, move: VersionRecord)? {
+        let renames = history.heads.filter(\.isDeletion).compactMap { deletion -> (VersionRecord, VersionRecord)? in
+            guard deletion.parents.count == 1, let left = history.records[deletion.parents[0]]?.state, left.kind == .file else { return nil }
+            let moves = arrivals.filter { $0.id.device == deletion.id.device && $0.state?.sha256 == left.sha256 }
+            return moves.count == 1 ? (deletion, moves[0]) : nil
+        }
+        return renames.count == 1 ? renames[0] : nil
+    }
+
+    /// Whether the edit may take the rename's new path here: nothing is there and never
+    /// was, or the renamed content is, synced and unchanged (the edit replaces it; the
+    /// mirror keeps it as the previous version).
+    static func destinationIsFree(for move: VersionRecord, _ trees: SyncTrees) -> Bool {
+        let (local, base) = (trees.local[move.path], trees.base[move.path])
+        guard let local else { return base == nil }
+        return local == move.state && base == BaseEntry(version: move.id, state: local)
+    }
+
+    /// An edit made here of the version the rename moved, not published yet: the disk holds
+    /// a file other than the base's, and the base is that version.
+    static func localEdit(at path: String, of moved: VersionID, _ trees: SyncTrees) -> EntryState? {
+        guard let local = trees.local[path], local.kind == .file, let base = trees.base[path], base.version == moved,
+            local != base.state
+        else { return nil }
+        return local
+    }
+
+    /// The mirror's edit of the version the rename moved (the version it shares with the
+    /// rename's deletion is that one), if this device can move it: it holds the edit at
+    /// `path`, synced and unchanged, or holds nothing there.
+    static func mirrorEdit(
+        _ edit: VersionRecord, at path: String, departing deletion: VersionRecord, _ history: PathHistory, _ trees: SyncTrees
+    ) -> FollowedMove.Edit? {
+        guard edit.state?.kind == .file, history.commonAncestor(of: edit.id, deletion.id)?.id == deletion.parents.first else { return nil }
+        let (local, base) = (trees.local[path], trees.base[path])
+        if local == nil, base?.state == nil { return .mirrorVersion(edit) }
+        if let local, base == BaseEntry(version: edit.id, state: local) { return .localFile(local) }
+        return nil
+    }
+}
