@@ -25,8 +25,8 @@ int ubq_file_status_at(int dirfd, const char *path, ubq_file_status *status) {
 
 #include <unistd.h>
 
-int ubq_start_writeback(int fd) {
-    return sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+int ubq_syncfs(int fd) {
+    return syncfs(fd);
 }
 
 long ubq_copy_file_range(int in_fd, int out_fd, unsigned long length) {

@@ -4,14 +4,15 @@ import SyncPlanning
 /// Group commit for a pass's changes. Making each change durable on its own costs four
 /// fsyncs (object, its folder, log line, database); a batch makes many durable together,
 /// in the order that keeps every crash safe:
-/// 1. the new objects are written to `store/incoming/` and fsynced;
-/// 2. they are renamed into place and the folders they went into fsynced;
+/// 1. the new objects are written to `store/incoming/` and synced;
+/// 2. they are renamed into place and the folders they went into synced;
 /// 3. the log lines naming them are appended, with one fsync;
 /// 4. the base rows and journal lines are committed in one transaction.
 /// A crash before 3 leaves unnamed objects (harmless); between 3 and 4, log lines whose
 /// base was not recorded (the next pass adopts them: the same content is not a change).
 final class ChangeBatch {
-    static let capacity = 512
+    /// Large enough that a first sync's batches reach `ContentStore.wholeFilesystemSyncFrom`.
+    static let capacity = 4096
     let store: ContentStore
     let database: SyncDatabase
     let container: ContainerSync

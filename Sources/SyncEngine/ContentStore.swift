@@ -39,7 +39,6 @@ struct ContentStore {
         let result: ContentHashing.Result
         do {
             result = try DurableFile.write(staging, mode: 0o444, sync: false) { fd throws(SyncError) in
-                defer { _ = ubq_start_writeback(fd) }  // `commit` fsyncs it with its batch: the disk can start now
                 if let scanned, expected.size >= Self.kernelCopyThreshold, Self.signature(source) == scanned,
                     try Self.kernelCopy(from: source, to: fd, length: expected.size, path: path), Self.signature(source) == scanned
                 {
@@ -90,23 +89,32 @@ struct ContentStore {
         return true
     }
 
-    /// Makes staged objects durable and visible: fsync each, rename each into place, fsync
+    /// Makes staged objects durable and visible: sync them, rename each into place, sync
     /// the folders the names went into. A reader never sees a partial object.
     ///
-    /// Each object is synced on its own rather than with one `syncfs`: `syncfs` also waits
-    /// for every other dirty file of the filesystem (a build, a big copy on the same disk
-    /// made a three-file pass wait 1.6 s), and some network filesystems ignore it. On a
-    /// journaling filesystem the first fsync commits the creation of all of them, so the
-    /// others only wait for their own data.
+    /// A batch of fewer than `wholeFilesystemSyncFrom` objects fsyncs each object and
+    /// folder: `syncfs` would also wait for every other dirty file of the filesystem (a
+    /// 3-file pass after a big copy on the same disk took 1.6 s). A larger batch (a first
+    /// sync, a big import) is most of what is dirty, and one `syncfs` then beats thousands
+    /// of fsyncs waiting in turn (100,000 files: 45 s with fsyncs, 35 s with `syncfs`).
     func commit(_ objects: [StagedObject]) throws(SyncError) {
-        for object in objects { try Sys.fsyncFile(object.staging) }
+        let wholeFilesystem = objects.count >= Self.wholeFilesystemSyncFrom
+        if wholeFilesystem { try syncFilesystem() } else { for object in objects { try Sys.fsyncFile(object.staging) } }
         var folders: Set<String> = [layout.incoming]
         for object in objects {
             let folder = Sys.parent(of: object.object)
             if folders.insert(folder).inserted { try Sys.makeFolders(folder) }
             try Sys.rename(object.staging, object.object)
         }
-        for folder in folders.sorted() { try Sys.fsyncFolder(folder) }
+        if wholeFilesystem { try syncFilesystem() } else { for folder in folders.sorted() { try Sys.fsyncFolder(folder) } }
+    }
+
+    static let wholeFilesystemSyncFrom = 1024
+
+    private func syncFilesystem() throws(SyncError) {
+        let fd = try Sys.open(layout.root, O_RDONLY | O_DIRECTORY)
+        defer { close(fd) }
+        guard ubq_syncfs(fd) == 0 else { throw .system("syncfs", layout.root) }
     }
 
     /// Copies object `sha256` to `destination` (a new file), checking its hash on the way:

@@ -3,7 +3,7 @@ import Crypto
 import RawPaths
 import Foundation
 import Glibc
-import SyncEngine
+@testable import SyncEngine
 import SyncPlanning
 import UbiquitySettings
 import Testing
@@ -197,6 +197,19 @@ struct TwoDeviceTests {
         #expect(report.skipped == 0)
         #expect(b.tree() == ["b": "<folder>", "b/other.txt": "other", "b/a": "<folder>", "b/a/keep.txt": "keep"])
         #expect(b.viewTree() == b.tree())
+    }
+
+    /// More new objects than `ContentStore.wholeFilesystemSyncFrom` in one batch are made
+    /// durable with one `syncfs` instead of an fsync each: they must all arrive just the same.
+    @Test func aBatchLargeEnoughForOneFilesystemSyncArrivesWhole() throws {
+        let scratch = Scratch()
+        let (a, b) = try pair(scratch)
+        let count = ContentStore.wholeFilesystemSyncFrom + 10
+        for n in 0..<count { try a.write("many/f\(n).txt", "file \(n)") }
+        #expect(a.sync().published >= count + 1, "the files and their folder")
+        b.sync()
+        #expect(b.tree().count == count + 1)
+        #expect(b.read("many/f\(count - 1).txt") == "file \(count - 1)")
     }
 
     /// A daemon killed mid-download leaves its staging file beside the destination. The

@@ -23,10 +23,9 @@ typedef struct {
 /// symlink. Returns 0, or -1 with errno set.
 int ubq_file_status_at(int dirfd, const char *path, ubq_file_status *status);
 
-/// sync_file_range(2) with SYNC_FILE_RANGE_WRITE: starts writing the file's dirty pages
-/// to the disk without waiting, so that a later fsync of many such files finds most of
-/// their data written instead of waiting for each file's writes in turn.
-int ubq_start_writeback(int fd);
+/// syncfs(2): commits the whole filesystem holding `fd`. Glibc's Swift module leaves it
+/// out (it needs _GNU_SOURCE), so it is wrapped here, like the calls below.
+int ubq_syncfs(int fd);
 
 /// copy_file_range(2) from the current offsets: an in-kernel copy (a reflink on btrfs and
 /// XFS). Glibc's Swift module leaves it out (it needs _GNU_SOURCE), so it is wrapped here.
