@@ -42,6 +42,15 @@ public final class ContentTypeDetector {
         needsContent(fileName: Array(fileName.utf8))
     }
 
+    /// The type the name alone gives a regular file, and whether its first bytes could still
+    /// change it (`needsContent`): both from one lookup of the name, where calling
+    /// `contentType(fileName:leadingBytes: nil)` and `needsContent(fileName:)` took two.
+    public func typeByName(_ fileName: some Collection<UInt8>) -> (type: ContentType, needsContent: Bool) {
+        let candidates = database.mimeTypes(forFileName: fileName)
+        if let decided = decidedByName(candidates) { return (contentType(mimeType: decided), false) }
+        return (contentType(mimeType: candidates.first ?? "application/octet-stream"), true)
+    }
+
     /// The type of a regular file named `fileName` (raw bytes, any encoding).
     /// `leadingBytes`: its first bytes, or nil to decide by name only; `[]` for an empty
     /// file. Without a name match the type comes from the content, and is `public.data`

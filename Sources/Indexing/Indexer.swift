@@ -16,6 +16,10 @@ public final class Indexer {
     public let layout: ContainerLayout
     let index: MetadataIndex
     private let inspector: ItemInspector
+    /// Makes rows for new containers on a second thread; made on first use (it loads
+    /// libmagic again).
+    private var rowMaker: NewRowMaker?
+    private let mimeDatabase: MimeDatabase
     private let ignores: IgnoreCatalog
     private let logger: Logger
     /// Upserts are written in transactions of this many items.
@@ -41,7 +45,9 @@ public final class Indexer {
     public init(root: RawPath, index: MetadataIndex, extraIgnorePatterns: [String], coordinator: FileCoordinator? = nil, logger: Logger) throws {
         layout = ContainerLayout(root: root)
         self.index = index
-        inspector = ItemInspector(detector: try ContentTypeDetector(), coordinator: coordinator, logger: logger)
+        let detector = try ContentTypeDetector()
+        mimeDatabase = detector.database
+        inspector = ItemInspector(detector: detector, coordinator: coordinator, logger: logger)
         ignores = IgnoreCatalog(layout: layout, extraPatterns: extraIgnorePatterns, logger: logger)
         self.logger = logger
     }
@@ -174,11 +180,36 @@ public final class Indexer {
             }
         } else {
             try index.applyInOneTransaction(container: container.identifier) { load in
+                guard !load.containerIsNew else { return try loadNew(location, beforeReading: beforeReading, into: load) }
                 try reconcile(location, readingContent: false, beforeReading: beforeReading, write: load.apply) { after in
                     try load.signatures(under: relativePath, after: after, limit: self.pageSize)
                 }
             }
         }
+    }
+
+    /// Loads items of a container the index has no row of: there is nothing to compare,
+    /// so every item walked is new. Three threads share the work: the walk's, one making
+    /// rows (snapshots and columns), and this one, which only inserts them.
+    private func loadNew(_ location: ContainerLayout.Location, beforeReading: FolderGate?, into load: BulkLoad) throws {
+        let walk = try walkInBackground(location, beforeReading: beforeReading)
+        defer { for failure in walk.finish() { logger.warning("cannot read folder: \(failure)") } }
+        let maker = try rowMaker ?? NewRowMaker(database: mimeDatabase, logger: logger)
+        rowMaker = maker
+        let names = ContainerNames(location.container, layout: layout)
+        let rows = Prefetcher<NewItemRow, Void> { yield in maker.rows(from: walk, in: names, yield: yield) }
+        defer { rows.finish() }  // before the walk's: the row thread reads the walk
+        var batch: [IndexChange] = []
+        batch.reserveCapacity(batchSize)
+        while let row = rows.next() {
+            statistics.record(row.item.signature.kind)
+            batch.append(.insert(row))
+            if batch.count >= batchSize {
+                try load.apply(batch)
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+        try load.apply(batch)
     }
 
     /// Walks the disk (on a thread of its own) and the index's rows side by side, both in

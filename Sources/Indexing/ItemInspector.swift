@@ -52,9 +52,9 @@ final class ItemInspector {
             item.symlinkTarget = readLink(absolutePath)
         case .other: item.setType(contentType(of: relativePath, leadingBytes: nil))
         case .file:
-            let type = detector.contentType(fileName: relativePath.lastComponent ?? [], leadingBytes: nil)
+            let (type, needsContent) = detector.typeByName(relativePath.lastComponent ?? [])
             item.setType(type)
-            guard detector.needsContent(fileName: relativePath.lastComponent ?? []) || type.isText else { return item }
+            guard needsContent || type.isText else { return item }
             guard readingContent else {
                 item.contentPending = true
                 return item

@@ -27,6 +27,7 @@ struct IndexWriter {
     mutating func apply(_ change: IndexChange) throws {
         switch change {
         case .upsert(let item): try upsert(item)
+        case .insert(let row): try insert(row)
         case .remove(let container, let path): try remove(container: container, path)
         case .move(let container, let from, let to, let absoluteTo): try move(container: container, from: from, to: to, absoluteTo: absoluteTo)
         case .fillContent(let item): if try stillPending(item) { try upsert(item) }
@@ -34,9 +35,26 @@ struct IndexWriter {
     }
 
     private mutating func upsert(_ item: ItemSnapshot) throws {
-        let statement = try db.cachedStatement(sql: Self.upsertSQL)
-        let id = try Int64.fetchOne(statement, arguments: StatementArguments(Self.values(of: item, folds: &folds)))
-        guard let id else { return }
+        let arguments = StatementArguments(Self.values(of: item, folds: &folds))
+        guard !insertsOnly else { return try insert(item, arguments) }
+        guard let id = try Int64.fetchOne(db.cachedStatement(sql: Self.upsertSQL), arguments: arguments) else { return }
+        try recordRest(of: item, id: id)
+    }
+
+    private mutating func insert(_ row: NewItemRow) throws {
+        guard insertsOnly else { return try upsert(row.item) }
+        try insert(row.item, row.arguments)
+    }
+
+    /// A plain insert, for rows known to be new: the upsert's conflict clause and RETURNING
+    /// cost SQLite about as much again as the insert itself.
+    private mutating func insert(_ item: ItemSnapshot, _ arguments: StatementArguments) throws {
+        try db.cachedStatement(sql: Self.insertSQL).execute(arguments: arguments)
+        try recordRest(of: item, id: db.lastInsertedRowID)
+    }
+
+    /// What an item stores beside its row: its type tree, text and diary entries.
+    private mutating func recordRest(of item: ItemSnapshot, id: Int64) throws {
         journal?.recordTouch(id)
         try storeTree(of: item)
         try replaceText(id: id, text: item.textContent)
@@ -118,7 +136,8 @@ struct IndexWriter {
             let newRel = oldRel.rebased(from: from, to: to)
             let names = PathColumns(
                 relative: newRel, absolute: containerFolder.appending(newRel), isFolder: row["kind"] == "folder", folds: &folds)
-            let values: [(any DatabaseValueConvertible)?] = [Data(newRel.bytes), names.scope] + names.textColumns + [row["id"] as Int64]
+            let values = [Data(newRel.bytes).databaseValue, names.scope.databaseValue] + names.textColumns.map(\.databaseValue)
+                + [(row["id"] as Int64).databaseValue]
             try update.execute(arguments: StatementArguments(values))
             journal?.recordTouch(row["id"])
         }
@@ -130,11 +149,14 @@ struct IndexWriter {
         return (Data(bytes + [0x2F]), Data(bytes + [0x30]))
     }
 
-    static let upsertSQL = """
+    static let insertSQL = """
         INSERT INTO items (container, rel, scope, kind, fs_name, fs_name_fold, display_name, display_name_fold,
             path, path_fold, url, size, created, modified, content_type, symlink_target, device, inode, mtime_ns,
             ctime_ns, read_error, container_display_name, content_pending)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+
+    static let upsertSQL = insertSQL + "\n" + """
         ON CONFLICT (container, rel) DO UPDATE SET
             scope = excluded.scope, kind = excluded.kind, fs_name = excluded.fs_name, fs_name_fold = excluded.fs_name_fold,
             display_name = excluded.display_name, display_name_fold = excluded.display_name_fold, path = excluded.path,
@@ -146,28 +168,39 @@ struct IndexWriter {
         RETURNING id
         """
 
-    static func values(of item: ItemSnapshot, folds: inout PathFolds) -> [(any DatabaseValueConvertible)?] {
+    /// The values of `insertSQL`, in its column order. Converted to `DatabaseValue` here,
+    /// each from its own type: an array of existentials cost as much again to convert.
+    static func values(of item: ItemSnapshot, folds: inout PathFolds) -> [DatabaseValue] {
         let signature = item.signature
         let names = PathColumns(relative: item.relativePath, absolute: item.absolutePath, isFolder: signature.kind == .folder, folds: &folds)
-        let head: [(any DatabaseValueConvertible)?] = [item.container, Data(item.relativePath.bytes), names.scope, signature.kind.rawValue]
-        let tail: [(any DatabaseValueConvertible)?] = [
-            signature.size, item.created, item.modified, item.contentType, item.symlinkTarget.map { Data($0) },
-            Int64(bitPattern: signature.device), Int64(bitPattern: signature.inode), signature.modifiedNanoseconds,
-            signature.changedNanoseconds, item.readError, item.containerDisplayName, item.contentPending,
+        var values: [DatabaseValue] = []
+        values.reserveCapacity(23)
+        values += [item.container.databaseValue, Data(item.relativePath.bytes).databaseValue, names.scope.databaseValue,
+                   signature.kind.rawValue.databaseValue]
+        values += names.textColumns.map(\.databaseValue)
+        values += [
+            signature.size.databaseValue, item.created.databaseValue, item.modified.databaseValue, item.contentType.databaseValue,
+            item.symlinkTarget.map { Data($0) }.databaseValue, Int64(bitPattern: signature.device).databaseValue,
+            Int64(bitPattern: signature.inode).databaseValue, signature.modifiedNanoseconds.databaseValue,
+            signature.changedNanoseconds.databaseValue, item.readError.databaseValue, item.containerDisplayName.databaseValue,
+            item.contentPending.databaseValue,
         ]
-        return head + names.textColumns + tail
+        return values
     }
 }
 
 /// The name and path columns derived from an item's paths.
 struct PathColumns {
     var scope: String
-    var textColumns: [(any DatabaseValueConvertible)?]
+    /// fs_name, its fold, display_name, its fold, path, its fold, url.
+    var textColumns: [String]
+
+    private static let documents = Array("Documents".utf8)
 
     init(relative: RawPath, absolute: RawPath, isFolder: Bool, folds: inout PathFolds) {
         let name = relative.lastComponent.map { String(decoding: $0, as: UTF8.self) } ?? ""
         let foldedName = PathFolds.fold(name)
-        scope = relative.firstComponent == Array("Documents".utf8) ? "documents" : "data"
+        scope = relative.firstComponent == Self.documents ? "documents" : "data"
         // The display name is the file name (extensions are not hidden).
         textColumns = [
             name, foldedName, name, foldedName, absolute.readable, folds.foldedPath(absolute, foldedName: foldedName),

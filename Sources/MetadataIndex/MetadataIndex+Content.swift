@@ -46,7 +46,8 @@ extension MetadataIndex {
             if emptyTable {
                 for index in Schema.itemIndexes { try db.execute(sql: "DROP INDEX IF EXISTS \(index.name)") }
             }
-            try load(BulkLoad(container: container, writer: IndexWriter(db: db, journal: nil, insertsOnly: newContainer)))
+            let writer = IndexWriter(db: db, journal: nil, insertsOnly: newContainer)
+            try load(BulkLoad(container: container, writer: writer, containerIsNew: newContainer))
             if emptyTable {
                 for index in Schema.itemIndexes { try db.execute(sql: index.create) }
             }
@@ -62,10 +63,14 @@ extension MetadataIndex {
 public final class BulkLoad {
     private let container: String
     private var writer: IndexWriter
+    /// The index had no row of the container when the load began: every row is new, and
+    /// `IndexChange.insert` is a plain insert.
+    public let containerIsNew: Bool
 
-    fileprivate init(container: String, writer: IndexWriter) {
+    fileprivate init(container: String, writer: IndexWriter, containerIsNew: Bool) {
         self.container = container
         self.writer = writer
+        self.containerIsNew = containerIsNew
     }
 
     public func apply(_ changes: [IndexChange]) throws {

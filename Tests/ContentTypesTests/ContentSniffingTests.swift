@@ -45,6 +45,15 @@ struct ContentSniffingTests {
         #expect(detector.needsContent(fileName: name) == (name != "README"))
     }
 
+    /// `typeByName` is the two name-only calls in one lookup: it must agree with both.
+    @Test(arguments: ["IMG_0001", "README", "photo.xyzzy", "notes.txt", "data.json", "x.doc", "a.tar.gz", "Makefile", ""])
+    func typeByNameAgreesWithTheTwoCalls(_ name: String) throws {
+        let detector = try makeDetector()
+        let (type, needsContent) = detector.typeByName(Array(name.utf8))
+        #expect(type == detector.contentType(fileName: name, leadingBytes: nil), "\(name)")
+        #expect(needsContent == detector.needsContent(fileName: name), "\(name)")
+    }
+
     @Test func withoutContentAnUnknownNameIsData() throws {
         let type = try makeDetector().contentType(fileName: "IMG_0001", leadingBytes: nil)
         #expect(type == ContentType.data)

@@ -2,6 +2,7 @@ import APIModel
 import GRDB
 import Diary
 import Foundation
+import Glibc
 import KeyedArchive
 import MetadataIndex
 import RawPaths
@@ -45,13 +46,45 @@ import Testing
 
     func fill(_ tree: Tree) throws {
         let reader = try ContentReader(root: RawPath(tree.root), logger: tree.logger)
-        try tree.indexer.fillContent(reader.read(try tree.index.pendingContent(after: 0, limit: 100)))
+        var pending = try tree.index.pendingContent(after: 0, limit: 500)
+        while let last = pending.last {
+            try tree.indexer.fillContent(reader.read(pending))
+            pending = try tree.index.pendingContent(after: last.id, limit: 500)
+        }
     }
 
     /// Every attribute of every item, as `ubq mdls` would print them.
-    func everything(_ tree: Tree) throws -> [String] {
+    func everything(_ tree: Tree) throws -> [String] { try everything(tree.index) }
+
+    func everything(_ index: MetadataIndex) throws -> [String] {
         let plan = try QueryPlan(QueryRequest(predicate: nil, scope: .all, sort: [SortKey(attribute: "kMDItemPath")], sync: false))
-        return try tree.index.run(plan).items.map { "\($0.attributes.sorted { $0.key < $1.key })" }
+        return try index.run(plan).items.map { "\($0.attributes.sorted { $0.key < $1.key })" }
+    }
+
+    /// A new container is loaded through a pipeline (walk, rows made on a second thread,
+    /// plain inserts): over more items than one chunk and one write batch, and names that
+    /// are not UTF-8, it must record exactly what reconciling item by item records.
+    @Test func aNewContainerLoadedInBulkMatchesOneReconciledItemByItem() throws {
+        let tree = try Tree()
+        for folder in 0..<30 {
+            try FileManager.default.createDirectory(atPath: tree.documents + "/f\(folder)", withIntermediateDirectories: false)
+            for file in 0..<100 {
+                let name = ["n\(file).txt", "n\(file).png", "n\(file)"][file % 3]
+                try tree.write("f\(folder)/\(name)", Array("entry \(folder) \(file)".utf8))
+            }
+        }
+        try tree.write("line\nbreak.md", Array("# heron".utf8))
+        let raw = RawPath(tree.documents).appending([0xFF, 0xFE, 0x2E, 0x74, 0x78, 0x74])  // "\xFF\xFE.txt"
+        #expect(raw.withCString { open($0, O_CREAT | O_WRONLY, 0o644) } >= 0)
+        try tree.indexer.reconcileEverything(readingContent: false)
+        try fill(tree)
+
+        let itemByItem = try MetadataIndex(path: tree.root + "/state/item-by-item.sqlite", root: RawPath(tree.root))
+        let indexer = try Indexer(root: RawPath(tree.root), index: itemByItem, extraIgnorePatterns: [], logger: tree.logger)
+        try indexer.reconcileEverything(readingContent: true)
+        let bulk = try everything(tree)
+        #expect(bulk.count == 30 * 101 + 2)  // 30 folders of 100 files, two odd names (a scope's root is not listed)
+        #expect(bulk == (try everything(itemByItem)))
     }
 
     @Test func namesComeFirstAndContentFollowsFromTheReader() throws {

@@ -1,0 +1,33 @@
+import ContentTypes
+import Logging
+import MetadataIndex
+import RawPaths
+
+/// Turns walked items into index rows on the thread that calls it: the bulk load of a new
+/// container runs it on a thread of its own (`Indexer.rowsInBackground`), beside the
+/// writer's. Names and status only, no content is read (`contentPending`), so it has no
+/// coordinator.
+///
+/// @unchecked Sendable: it owns a content-type detector, which one thread at a time may
+/// use. The indexer hands it to one background thread per load and waits for that thread
+/// to end before the load returns.
+final class NewRowMaker: @unchecked Sendable {
+    private let inspector: ItemInspector
+
+    init(database: MimeDatabase, logger: Logger) throws {
+        inspector = ItemInspector(detector: try ContentTypeDetector(database: database), logger: logger)
+    }
+
+    /// Rows for every item `walk` yields, in its order, handed to `yield` until it returns false.
+    func rows(
+        from walk: Prefetcher<(path: RawPath, status: FileStatus), [IndexingError]>, in names: ContainerNames,
+        yield: (NewItemRow) -> Bool
+    ) {
+        var builder = NewItemRow.Builder()
+        while let (path, status) = walk.next() {
+            // Without reading content no item is deferred: the snapshot is never nil.
+            guard let item = inspector.snapshot(path, in: names, status: status, readingContent: false) else { continue }
+            guard yield(builder.row(for: item)) else { return }
+        }
+    }
+}
