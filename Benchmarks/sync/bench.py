@@ -148,6 +148,7 @@ def main():
                     raise RuntimeError(f"{name} did not reach device B in 30 s")
             if n >= 0:
                 latencies.append(time.monotonic() - start)
+        samples = latencies[:]  # in the order taken, to tell a slow start from a stray outlier
         latencies.sort()
         p50 = statistics.median(latencies)
         p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]
@@ -163,6 +164,7 @@ def main():
         uni_text = f"{uni:8.2f}s" if uni is not None else f"{'-':>9}"
         print(f"{name:28} {ours:8.2f}s {peer:8.2f}s {uni_text} {ours / peer:6.2f}x  {target}")
     print(f"{'A->B latency p50 / p99':28} {p50 * 1000:7.0f}ms {p99 * 1000:7.0f}ms {'':>9} {'':>7}  p99 <= 1 s")
+    print("A->B samples in order (ms): " + " ".join(f"{x * 1000:.0f}" for x in samples))
 
 
 if __name__ == "__main__":
