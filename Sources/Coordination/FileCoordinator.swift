@@ -138,6 +138,20 @@ extension FileCoordinator {
         try withClaim([RequestedItem(url: url, access: .reading(options))], timeout: timeout) { try reader($0[0]) }
     }
 
+    /// Reads several items under one claim: a shared claim on each, taken together in the
+    /// global order. Like Apple's `prepare(forReadingItemsAt:…)` for a batch, but one claim:
+    /// the intent locks of the ancestors the items share are taken once, so reading the
+    /// files of one folder costs about one claim rather than one per file. `reader`
+    /// receives the URLs to use, in the order given.
+    @available(*, noasync, message: "it blocks the thread while it waits: use the byAsyncAccessor: form")
+    @discardableResult
+    public func coordinate<T>(
+        readingItemsAt urls: [URL], options: ReadingOptions = [], timeout: Duration? = nil,
+        byAccessor reader: ([URL]) throws -> T
+    ) throws -> T {
+        try withClaim(urls.map { RequestedItem(url: $0, access: .reading(options)) }, timeout: timeout, reader)
+    }
+
     /// Runs `writer` while holding an exclusive claim on `url`; for a folder the claim
     /// excludes every access to anything below it.
     @available(*, noasync, message: "it blocks the thread while it waits: use the byAsyncAccessor: form")

@@ -11,6 +11,17 @@ struct ItemPath: Hashable, Sendable, CustomStringConvertible {
     /// Canonicalizes `raw`. `..` is applied lexically before links are resolved. With
     /// `resolvingFinalLink` a symbolic link at the path itself is followed too.
     init(raw: [UInt8], resolvingFinalLink: Bool) throws(CoordinationError) {
+        var folders = ResolvedFolders()
+        try self.init(raw: raw, resolvingFinalLink: resolvingFinalLink, folders: &folders)
+    }
+
+    /// Folders already resolved for the items of one claim: the files of one folder,
+    /// claimed together, resolve it once (`realpath` costs a `readlink` per component).
+    struct ResolvedFolders {
+        fileprivate var byRawFolder: [[UInt8]: [UInt8]] = [:]
+    }
+
+    init(raw: [UInt8], resolvingFinalLink: Bool, folders: inout ResolvedFolders) throws(CoordinationError) {
         var absolute = raw
         if absolute.first != UInt8(ascii: "/") {
             do { absolute = try Sys.getcwd() + [UInt8(ascii: "/")] + raw } catch {
@@ -18,17 +29,37 @@ struct ItemPath: Hashable, Sendable, CustomStringConvertible {
             }
         }
         let components = ItemPath.normalizedComponents(absolute)
-        bytes = try ItemPath.resolve(components, resolvingFinalLink: resolvingFinalLink)
+        guard !resolvingFinalLink, let name = components.last else {
+            bytes = try ItemPath.resolve(components, resolvingFinalLink: resolvingFinalLink)
+            return
+        }
+        // The item's folder is resolved whole (links included), as `resolve` would with
+        // the final link left alone; then the name is appended unchanged.
+        let rawFolder = ItemPath.join(components.dropLast())
+        var folder: [UInt8]
+        if let known = folders.byRawFolder[rawFolder] {
+            folder = known
+        } else {
+            folder = try ItemPath.resolve(Array(components.dropLast()), resolvingFinalLink: true)
+            folders.byRawFolder[rawFolder] = folder
+        }
+        if folder != [UInt8(ascii: "/")] { folder.append(UInt8(ascii: "/")) }
+        bytes = folder + name
     }
 
-    init(url: URL, resolvingFinalLink: Bool) throws(CoordinationError) {
+    init(url: URL, resolvingFinalLink: Bool, folders: inout ResolvedFolders) throws(CoordinationError) {
         guard url.isFileURL else {
             throw CoordinationError(code: .invalidURL, message: "\(url) is not a file URL", path: url.absoluteString)
         }
         let raw = url.withUnsafeFileSystemRepresentation { pointer in
             pointer.map { Array(UnsafeRawBufferPointer(start: $0, count: strlen($0))) } ?? []
         }
-        try self.init(raw: raw, resolvingFinalLink: resolvingFinalLink)
+        try self.init(raw: raw, resolvingFinalLink: resolvingFinalLink, folders: &folders)
+    }
+
+    init(url: URL, resolvingFinalLink: Bool) throws(CoordinationError) {
+        var folders = ResolvedFolders()
+        try self.init(url: url, resolvingFinalLink: resolvingFinalLink, folders: &folders)
     }
 
     var url: URL {

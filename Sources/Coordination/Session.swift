@@ -44,8 +44,9 @@ final class Session {
         deadline = timeout.map { ContinuousClock.now + $0 }
         items = []
         urls = []
+        var folders = ItemPath.ResolvedFolders()
         for item in requested {
-            let path = try ItemPath(url: item.url, resolvingFinalLink: item.access.resolvesFinalLink)
+            let path = try ItemPath(url: item.url, resolvingFinalLink: item.access.resolvesFinalLink, folders: &folders)
             items.append((path, item.access))
             urls.append(item.access.resolvesFinalLink ? path.url : item.url)
         }

@@ -16,9 +16,17 @@ extension FileCoordinator? {
     /// must not leave as many behind, and the upload checks the content's hash anyway.
     func read<T>(_ absolute: String, _ body: () throws -> T) throws -> T {
         guard let coordinator = self else { return try body() }
-        let options: FileCoordinator.ReadingOptions = [.forUploading, .withoutCreatingLockFiles]
-        return try coordinator.coordinate(readingItemAt: URL(fileURLWithPath: absolute), options: options, timeout: .seconds(30)) { _ in
+        return try coordinator.coordinate(readingItemAt: URL(fileURLWithPath: absolute), options: uploadReading, timeout: .seconds(30)) { _ in
             try body()
         }
     }
+
+    /// `read` of several files under one claim (`Executor.stage(_:)`).
+    func read<T>(_ absolutes: [String], _ body: () throws -> T) throws -> T {
+        guard let coordinator = self else { return try body() }
+        let urls = absolutes.map { URL(fileURLWithPath: $0) }
+        return try coordinator.coordinate(readingItemsAt: urls, options: uploadReading, timeout: .seconds(30)) { _ in try body() }
+    }
+
+    private var uploadReading: FileCoordinator.ReadingOptions { [.forUploading, .withoutCreatingLockFiles] }
 }

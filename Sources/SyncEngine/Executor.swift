@@ -22,16 +22,20 @@ struct Executor {
 
     /// Stages a local change for `batch`: its content (files) and its log record, whose
     /// parents are the base's version. Nil when a deletion is no longer true (the item came
-    /// back since the scan).
+    /// back since the scan). A file's content may have been staged already, with others
+    /// (`stage(_:)`): `prestaged` is that outcome.
     func publish(
-        _ path: String, state: EntryState?, parents: [VersionID], movedFrom: String?, local: LocalEntry?, batch: ChangeBatch
+        _ path: String, state: EntryState?, parents: [VersionID], movedFrom: String?, local: LocalEntry?, batch: ChangeBatch,
+        prestaged: Result<StagedObject?, any Error>? = nil
     ) throws -> VersionRecord? {
         let absolute = containerFolder.appending(local?.rawPath ?? RawPath(path)).readable
-        if let state, let content = state.sha256 {
-            let expected = ContentHashing.Result(sha256: content, size: state.size)
-            // The upload's read: under a coordinated read, and checked against the hash the
-            // scan planned with (a file that changed meanwhile is refused and retried).
-            let staged = try coordinator.read(absolute) { try store.stage(path: absolute, expected: expected, scanned: local?.signature) }
+        if let upload = Upload(path, state: state, local: local, in: containerFolder) {
+            let staged: StagedObject?
+            if let prestaged {
+                staged = try prestaged.get()
+            } else {
+                staged = try coordinator.read(absolute) { try upload.stage(in: store) }
+            }
             if let staged { batch.stage(staged) }
         } else if state == nil, Sys.lstat(absolute) != nil {
             return nil

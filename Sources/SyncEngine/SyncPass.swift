@@ -124,12 +124,19 @@ struct SyncPass {
         let batch = try ChangeBatch(store: executor.store, database: database, container: container, faults: faults)
         var unfinished = Set(plan.actions.map(\.path))
         var done: [String] = []
+        var prestaged: [String: Result<StagedObject?, any Error>] = [:]
+        defer { executor.discard(prestaged) }
         progress?.planned(plan.actions)
         for (position, action) in plan.actions.enumerated() {
             defer { progress?.finished(action) }
             do {
                 try faults?.checkpoint("between actions")
-                if try perform(action, local: local, executor: executor, batch: batch, report: &report) { done.append(action.path) }
+                if prestaged[action.path] == nil, let uploads = uploads(from: plan.actions[position...], local: local, executor: executor) {
+                    executor.discard(prestaged)  // empty: a run's publishes come before the next run
+                    prestaged = executor.stage(uploads)
+                }
+                let staged = prestaged.removeValue(forKey: action.path)
+                if try perform(action, local: local, executor: executor, batch: batch, prestaged: staged, report: &report) { done.append(action.path) }
                 if batch.isFull { try flush(batch, done: &done, unfinished: &unfinished) }
             } catch let crash as FaultInjection.SimulatedCrash {
                 throw crash
@@ -155,13 +162,31 @@ struct SyncPass {
         done = []
     }
 
-    /// Performs one action; false when its precondition no longer held.
-    private func perform(_ action: SyncAction, local: LocalTree, executor: Executor, batch: ChangeBatch, report: inout PassReport) throws -> Bool {
+    /// The uploads of the run of file publishes that starts `actions`, to stage under one
+    /// claim (`Executor.stage(_:)`); nil unless the run holds at least two.
+    private func uploads(from actions: ArraySlice<SyncAction>, local: LocalTree, executor: Executor) -> [Upload]? {
+        var uploads: [Upload] = []
+        for action in actions.prefix(Executor.uploadsPerClaim) {
+            guard case .publish(let path, let state, _, _) = action,
+                let upload = Upload(path, state: state, local: local.entries[path], in: executor.containerFolder)
+            else { break }
+            uploads.append(upload)
+        }
+        return uploads.count > 1 ? uploads : nil
+    }
+
+    /// Performs one action; false when its precondition no longer held. A publish's
+    /// content may have been staged already (`prestaged`).
+    private func perform(
+        _ action: SyncAction, local: LocalTree, executor: Executor, batch: ChangeBatch,
+        prestaged: Result<StagedObject?, any Error>?, report: inout PassReport
+    ) throws -> Bool {
         switch action {
         case .publish(let path, let state, let parents, let movedFrom):
-            guard try executor.publish(path, state: state, parents: parents, movedFrom: movedFrom, local: local.entries[path], batch: batch) != nil else {
-                return false
-            }
+            let entry = local.entries[path]
+            guard try executor.publish(
+                path, state: state, parents: parents, movedFrom: movedFrom, local: entry, batch: batch, prestaged: prestaged) != nil
+            else { return false }
             report.published += 1
         case .apply(let version, _):
             let origin = version.movedFrom.flatMap { movableOrigin($0, local: local) }

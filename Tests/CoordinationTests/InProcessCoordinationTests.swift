@@ -20,6 +20,26 @@ struct InProcessCoordinationTests {
         try second.coordinate(writingItemAt: sandbox.url("a"), timeout: .zero) { _ in }
     }
 
+    @Test("one read claim on several items excludes a writer of each of them, not of a sibling")
+    func readingSeveralItems() throws {
+        let sandbox = try Sandbox()
+        let reader = try FileCoordinator(lockDirectory: sandbox.locks)
+        let writer = try FileCoordinator(lockDirectory: sandbox.locks)
+        let items = [sandbox.url("a/x"), sandbox.url("a/y"), sandbox.url("b/z")]
+        let handed = try reader.coordinate(readingItemsAt: items) { urls in
+            for item in items + [sandbox.url("a"), sandbox.url("b")] {
+                #expect(throws: CoordinationError.self, "\(item.path)") {
+                    try writer.coordinate(writingItemAt: item, timeout: .zero) { _ in }
+                }
+            }
+            try writer.coordinate(writingItemAt: sandbox.url("a/sibling"), timeout: .zero) { _ in }
+            try writer.coordinate(readingItemAt: sandbox.url("a/x"), timeout: .zero) { _ in }
+            return urls
+        }
+        #expect(handed == items)
+        for item in items { try writer.coordinate(writingItemAt: item, timeout: .zero) { _ in } }
+    }
+
     @Test("a timed-out write reports the code, the path and the reader holding it")
     func timeoutError() throws {
         let sandbox = try Sandbox()

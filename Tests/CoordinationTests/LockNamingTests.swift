@@ -28,6 +28,29 @@ struct LockNamingTests {
         #expect(spelled == plain)
     }
 
+    /// One claim on several items resolves each folder once (`ResolvedFolders`): every
+    /// item must come out as it does alone, through a linked folder, a missing one, `..`,
+    /// a link as the item itself (not followed) and the root's own children.
+    @Test("items resolved together canonicalize as each does alone")
+    func sharedFolderResolution() throws {
+        let sandbox = try Sandbox()
+        try FileManager.default.createDirectory(at: sandbox.url("real/sub"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: sandbox.url("linked"), withDestinationURL: sandbox.url("real"))
+        try FileManager.default.createSymbolicLink(at: sandbox.url("real/item-link"), withDestinationURL: sandbox.url("real/sub"))
+        let spellings = [
+            "linked/x", "linked/y", "real/x", "linked/sub/../x", "missing/deeper/x", "missing/deeper/y", "linked/item-link",
+            "real/item-link",
+        ].map { sandbox.documents.path + "/" + $0 } + ["/", "/tmp", "/tmp/x"]
+        var folders = ItemPath.ResolvedFolders()
+        for spelling in spellings {
+            let together = try ItemPath(raw: Array(spelling.utf8), resolvingFinalLink: false, folders: &folders)
+            let alone = try ItemPath(raw: Array(spelling.utf8), resolvingFinalLink: false)
+            #expect(together == alone, "\(spelling)")
+        }
+        let throughLink = try ItemPath(raw: Array((sandbox.documents.path + "/linked/x").utf8), resolvingFinalLink: false, folders: &folders)
+        #expect(throughLink == (try ItemPath(url: sandbox.url("real/x"), resolvingFinalLink: false)))
+    }
+
     @Test("items that do not exist yet are claimed under their resolved parent")
     func missingItems() throws {
         let sandbox = try Sandbox()

@@ -1,0 +1,56 @@
+import Coordination
+import Glibc
+import RawPaths
+import SyncPlanning
+
+/// One file's content to upload: what `Executor.publish` stages into the store.
+struct Upload {
+    let path: String
+    let absolute: String
+    /// The content the scan planned with: the upload is refused (and retried next pass) if
+    /// the file no longer has it.
+    let expected: ContentHashing.Result
+    let scanned: LocalSignature?
+
+    /// Nil unless `state` is a file's content (deletions, folders and links upload nothing).
+    init?(_ path: String, state: EntryState?, local: LocalEntry?, in containerFolder: RawPath) {
+        guard let state, let content = state.sha256 else { return nil }
+        self.path = path
+        absolute = containerFolder.appending(local?.rawPath ?? RawPath(path)).readable
+        expected = ContentHashing.Result(sha256: content, size: state.size)
+        scanned = local?.signature
+    }
+
+    func stage(in store: ContentStore) throws -> StagedObject? {
+        try store.stage(path: absolute, expected: expected, scanned: scanned)
+    }
+}
+
+extension Executor {
+    /// How many files `stage(_:)` reads under one claim: few enough that an app saving one
+    /// of them waits a few milliseconds at most.
+    static let uploadsPerClaim = 64
+
+    /// Stages several uploads under one coordinated read claim on all of them: a first
+    /// sync's claims then cost one per few dozen files instead of one per file (a claim
+    /// cost about as much as staging a small file). Stops at the first failure, whose
+    /// outcome is kept for its `publish` to throw; the uploads after it get no outcome and
+    /// are staged by their own `publish`, as is every upload if the claim itself fails.
+    func stage(_ uploads: [Upload]) -> [String: Result<StagedObject?, any Error>] {
+        var outcomes: [String: Result<StagedObject?, any Error>] = [:]
+        _ = try? coordinator.read(uploads.map(\.absolute)) {
+            for upload in uploads {
+                let outcome = Result { try upload.stage(in: store) }
+                outcomes[upload.path] = outcome
+                if case .failure = outcome { break }
+            }
+        }
+        return outcomes
+    }
+
+    /// Removes what `stage(_:)` wrote for publishes that were not performed (the pass
+    /// stopped early): nothing names these objects yet.
+    func discard(_ outcomes: [String: Result<StagedObject?, any Error>]) {
+        for case .success(let staged?) in outcomes.values { unlink(staged.staging) }
+    }
+}
