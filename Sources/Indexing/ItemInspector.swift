@@ -37,9 +37,11 @@ final class ItemInspector {
     /// What the index records of the item; nil when the file's content is claimed by
     /// another process now. Without `readingContent` no file is opened: a file that needs
     /// reading gets the type its name gives and `contentPending`.
+    ///
+    /// `claimed`: the caller holds a read claim on the item already (`snapshots(_:)`).
     func snapshot(
         container: String, displayName: String, relativePath: RawPath, absolutePath: RawPath, status: FileStatus,
-        readingContent: Bool = true
+        readingContent: Bool = true, claimed: Bool = false
     ) -> ItemSnapshot? {
         var item = ItemSnapshot(
             container: container, containerDisplayName: displayName, relativePath: relativePath,
@@ -59,7 +61,8 @@ final class ItemInspector {
                 item.contentPending = true
                 return item
             }
-            guard coordinatedRead({ inspectFile(&item, type) }, absolutePath) else { return nil }
+            guard claimed || coordinatedRead({ inspectFile(&item, type) }, absolutePath) else { return nil }
+            if claimed { inspectFile(&item, type) }
         }
         return item
     }
@@ -73,8 +76,7 @@ final class ItemInspector {
             return true
         }
         do {
-            let url = path.withCString { URL(fileURLWithFileSystemRepresentation: $0, isDirectory: false, relativeTo: nil) }
-            try coordinator.coordinate(readingItemAt: url, options: [.withoutChanges, .withoutCreatingLockFiles], timeout: .zero) { _ in
+            try coordinator.coordinate(readingItemAt: path.fileURL, options: Self.indexReading, timeout: .zero) { _ in
                 read()
             }
         } catch let error as CoordinationError where error.code == .timedOut {
@@ -163,9 +165,34 @@ struct ContainerNames {
 }
 
 extension ItemInspector {
-    func snapshot(_ relativePath: RawPath, in container: ContainerNames, status: FileStatus, readingContent: Bool) -> ItemSnapshot? {
+    func snapshot(
+        _ relativePath: RawPath, in container: ContainerNames, status: FileStatus, readingContent: Bool, claimed: Bool = false
+    ) -> ItemSnapshot? {
         snapshot(
             container: container.identifier, displayName: container.displayName, relativePath: relativePath,
-            absolutePath: container.folder.appending(relativePath), status: status, readingContent: readingContent)
+            absolutePath: container.folder.appending(relativePath), status: status, readingContent: readingContent, claimed: claimed)
+    }
+
+    /// The indexer's reads: presenters are not asked to save, no lock file is left behind.
+    static let indexReading: FileCoordinator.ReadingOptions = [.withoutChanges, .withoutCreatingLockFiles]
+
+    /// Full snapshots of several files (content read), under one read claim on all of them
+    /// when it can be had now: a claim costs about as much as reading a small file. If
+    /// another process holds a claim on one of them, each is read under its own claim, as
+    /// `snapshot` does (the one held is left out, to look at again later).
+    func snapshots(_ files: [(relativePath: RawPath, names: ContainerNames, status: FileStatus)]) -> [ItemSnapshot] {
+        let alone = { files.compactMap { self.snapshot($0.relativePath, in: $0.names, status: $0.status, readingContent: true) } }
+        guard let coordinator, files.count > 1 else { return alone() }
+        let urls = files.map { $0.names.folder.appending($0.relativePath).fileURL }
+        let together = try? coordinator.coordinate(readingItemsAt: urls, options: Self.indexReading, timeout: .zero) { _ in
+            files.compactMap { self.snapshot($0.relativePath, in: $0.names, status: $0.status, readingContent: true, claimed: true) }
+        }
+        return together ?? alone()
+    }
+}
+
+extension RawPath {
+    var fileURL: URL {
+        withCString { URL(fileURLWithFileSystemRepresentation: $0, isDirectory: false, relativeTo: nil) }
     }
 }

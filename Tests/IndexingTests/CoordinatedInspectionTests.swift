@@ -4,6 +4,7 @@ import Coordination
 import Foundation
 import RawPaths
 import Testing
+import UbiquitySettings
 @testable import Indexing
 
 /// ubqd reads document content under a coordinated read that never waits: an item another
@@ -38,5 +39,42 @@ import Testing
         done.wait()
         let item = try #require(inspect())
         #expect(item.textContent == "meeting notes\n")
+    }
+
+    /// Files read together under one claim (`ItemInspector.snapshots`): while another
+    /// writer holds one of them, the others are still read, each under its own claim, and
+    /// only the held one is left for later.
+    @Test func aGroupWithOneFileUnderAnotherWritersClaimReadsTheOthers() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ubq-coord-group-\(UUID().uuidString.prefix(8))")
+        let container = ContainerNames(try ContainerID("iCloud.org.example.Group"), layout: ContainerLayout(root: RawPath(folder.path)))
+        let documents = URL(fileURLWithPath: container.folder.readable + "/Documents")
+        try FileManager.default.createDirectory(at: documents, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let names = ["a.txt", "b.txt", "c.txt"]
+        for name in names { try Data("text of \(name)".utf8).write(to: documents.appendingPathComponent(name)) }
+        let locks = folder.appendingPathComponent("locks")
+        let (logger, _) = RecordingLogHandler.logger()
+        let inspector = ItemInspector(detector: try ContentTypeDetector(), coordinator: try FileCoordinator(lockDirectory: locks), logger: logger)
+        let files = try names.map { name in
+            let relative = RawPath("Documents/" + name)
+            return (relativePath: relative, names: container, status: try #require(try FileStatus.read(container.folder.appending(relative))))
+        }
+        func texts() -> [String] { inspector.snapshots(files).compactMap(\.textContent).sorted() }
+        #expect(texts() == names.map { "text of \($0)" })
+
+        let writer = try FileCoordinator(lockDirectory: locks)
+        let held = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
+        Thread {
+            try? writer.coordinate(writingItemAt: container.folder.appending(RawPath("Documents/b.txt")).fileURL) { _ in
+                held.signal()
+                release.wait()
+            }
+            done.signal()
+        }.start()
+        held.wait()
+        #expect(texts() == ["text of a.txt", "text of c.txt"])
+        release.signal()
+        done.wait()
+        #expect(texts().count == 3)
     }
 }
