@@ -61,8 +61,11 @@ final class ItemInspector {
                 item.contentPending = true
                 return item
             }
-            guard claimed || coordinatedRead({ inspectFile(&item, type) }, absolutePath) else { return nil }
-            if claimed { inspectFile(&item, type) }
+            if claimed {
+                inspectFile(&item, type)
+            } else if !coordinatedRead({ inspectFile(&item, type) }, absolutePath) {
+                return nil
+            }
         }
         return item
     }

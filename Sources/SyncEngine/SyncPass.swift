@@ -132,7 +132,7 @@ struct SyncPass {
             do {
                 try faults?.checkpoint("between actions")
                 if prestaged[action.path] == nil, let uploads = uploads(from: plan.actions[position...], local: local, executor: executor) {
-                    executor.discard(prestaged)  // empty: a run's publishes come before the next run
+                    executor.discard(prestaged)  // normally empty: a run's publishes are performed before the next run
                     prestaged = executor.stage(uploads)
                 }
                 let staged = prestaged.removeValue(forKey: action.path)
