@@ -129,7 +129,8 @@ public final class SyncEngine: @unchecked Sendable {
             if report.incomplete || report.heldDeletions > 0 { needsFullPass.insert(id) }
             log(report, container: id, timer: timer)
             let conflicts = container.conflicts.count
-            update(id) { $0.finish(report, conflicts: conflicts) }
+            let standing = views.offReason.map { [$0] } ?? []
+            update(id) { $0.finish(report, conflicts: conflicts, standing: standing) }
             if let state = report.indexState {
                 do { try index?.applySyncState(container: id.identifier, state) } catch { logger.error("cannot record sync state in the index: \(error)") }
             }

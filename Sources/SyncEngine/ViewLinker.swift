@@ -50,8 +50,15 @@ final class ViewLinker: @unchecked Sendable {
             return method
         }
         state = .off
-        problems.append("mirror views need hard links or reflinks; \(filesystemName) has neither: views are off")
+        problems.append(offReason!)
         return nil
+    }
+
+    /// Why views are off, while they are. A pass reports it once, when it is found out (so
+    /// the log says it once); `ubq status` shows it as long as it holds.
+    var offReason: String? {
+        guard case .off = state else { return nil }
+        return "mirror views need hard links or reflinks; \(filesystemName) has neither: views are off"
     }
 
     /// Tries a reflink, then a hard link, from a new file in this device's own upload area

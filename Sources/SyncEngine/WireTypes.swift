@@ -23,10 +23,12 @@ extension ContainerSyncStatus {
         message = reason
     }
 
-    mutating func finish(_ report: PassReport, conflicts: Int) {
+    /// The pass ended. `standing`: problems that hold beyond one pass (views off), shown
+    /// first and once, whether or not this pass found them.
+    mutating func finish(_ report: PassReport, conflicts: Int, standing: [String] = []) {
         self.conflicts = conflicts
         heldDeletions = report.heldDeletions
-        problems = Array(report.problems.prefix(20))
+        problems = Array((standing + report.problems.filter { !standing.contains($0) }).prefix(20))
         lastPass = ISO8601.format(referenceSeconds: Date().timeIntervalSinceReferenceDate)
         if report.heldDeletions > 0 {
             phase = .paused

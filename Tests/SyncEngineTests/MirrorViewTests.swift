@@ -116,6 +116,7 @@ struct MirrorViewTests {
         #expect(a.viewTree().isEmpty, "no copies instead of links")
         try a.write("doc.txt", "edited")
         #expect(a.sync().problems.isEmpty, "not repeated every pass")
+        #expect(a.engine.status().first?.problems == off, "but shown in the status while it holds")
         b.sync()
         #expect(b.read("doc.txt") == "edited")
         #expect(b.viewTree() == b.tree())
