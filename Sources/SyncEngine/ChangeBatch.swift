@@ -63,9 +63,10 @@ final class ChangeBatch {
             try faults?.checkpoint("batch: objects stored, log not appended")
         }
         if !records.isEmpty {
-            try writer.append(contentsOf: records)
+            let span = try writer.append(contentsOf: records)
             container.updateWriter(writer)
             for record in records { container.add(record) }
+            container.appendedOwn(span)
             try faults?.checkpoint("batch: log appended, base not committed")
         }
         if !commits.isEmpty { try database.commit(container: container.id, commits) }

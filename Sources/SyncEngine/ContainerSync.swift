@@ -115,6 +115,16 @@ final class ContainerSync {
 
     func updateWriter(_ updated: LogWriter) { writer = updated }
 
+    /// This device appended `span` to its log, holding records `add` was given already:
+    /// the next `readLogs` need not read and decode them again (a first sync appends a
+    /// record per file). Before this log was ever read, its reader starts past them.
+    func appendedOwn(_ span: LogWriter.Span) {
+        if readers[device] == nil && span.start == 0 {
+            readers[device] = LogReader(path: layout.log(container: id, device: device), device: device)
+        }
+        readers[device]?.skip(span)
+    }
+
     /// The devices that have a log for this container.
     private func logDevices() -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: layout.logFolder(container: id))) ?? []

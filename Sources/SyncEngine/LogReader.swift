@@ -23,6 +23,14 @@ struct LogReader {
         return Int64(info.st_size) != lastSize
     }
 
+    /// Moves past lines this process appended itself and already knows (`span`), when they
+    /// are the next ones to read; otherwise reads them as any others.
+    mutating func skip(_ span: LogWriter.Span) {
+        guard span.start == offset else { return }
+        offset = span.end
+        lineNumber += span.lines
+    }
+
     /// The records appended since the last call, and the lines that broke the format
     /// (named by file and line, then skipped).
     mutating func readNew() throws(SyncError) -> (records: [VersionRecord], problems: [String]) {

@@ -19,15 +19,25 @@ struct LogWriter {
         try Self.truncateTornTail(path)
     }
 
+    /// Where an append's lines landed in the file.
+    struct Span: Equatable {
+        var start: Int64
+        var end: Int64
+        var lines: Int
+    }
+
     /// Appends `record` (its id must be `nextID`) and fsyncs it.
-    mutating func append(_ record: VersionRecord) throws(SyncError) {
+    @discardableResult
+    mutating func append(_ record: VersionRecord) throws(SyncError) -> Span {
         try append(contentsOf: [record])
     }
 
     /// Appends `records` (numbered on from `nextID`, without gaps) with one write and one
     /// fsync: a torn write leaves a partial last line, which readers skip and the next
-    /// start cuts off.
-    mutating func append(contentsOf records: [VersionRecord]) throws(SyncError) {
+    /// start cuts off. Returns where they landed (only this device writes the file, so its
+    /// size before the write is where the write starts).
+    @discardableResult
+    mutating func append(contentsOf records: [VersionRecord]) throws(SyncError) -> Span {
         var bytes: [UInt8] = []
         for (offset, record) in records.enumerated() {
             precondition(record.id == VersionID(device: device, sequence: nextSequence + UInt64(offset)), "records are appended in order")
@@ -36,9 +46,12 @@ struct LogWriter {
         }
         let fd = try Sys.open(path, O_WRONLY | O_APPEND | O_CREAT, 0o644)
         defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .system("fstat", path) }
         try Sys.writeAll(fd, bytes, path: path)
         try Sys.fsync(fd, path: path)
         nextSequence += UInt64(records.count)
+        return Span(start: Int64(info.st_size), end: Int64(info.st_size) + Int64(bytes.count), lines: records.count)
     }
 
     /// The id the next appended record must carry.

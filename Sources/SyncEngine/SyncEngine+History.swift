@@ -115,9 +115,10 @@ extension SyncEngine {
         do {
             var writer = try container.logWriter()
             let record = VersionRecord(id: writer.nextID, path: kept.path, parents: heads, state: kept.state, time: SyncClock.nowMilliseconds())
-            try writer.append(record)
+            let span = try writer.append(record)
             container.updateWriter(writer)
             container.add(record)
+            container.appendedOwn(span)
             let absolute = container.folder.appending(kept.path).readable
             let signature = Sys.lstat(absolute).map(LocalSignature.init(stat:))
             try database.commit(

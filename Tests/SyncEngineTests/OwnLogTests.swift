@@ -1,0 +1,42 @@
+import Foundation
+import SyncPlanning
+import Testing
+
+@testable import SyncEngine
+
+/// A device reads its own log back only for lines it did not append itself in this run
+/// (`LogReader.skip`): a first sync appends a line per file and knows them all already.
+@Suite struct OwnLogTests {
+    let scratch = Scratch()
+    var path: String { scratch.path + "/log/d1.ndjson" }
+
+    func record(_ sequence: UInt64) -> VersionRecord {
+        VersionRecord(
+            id: VersionID(device: "d1", sequence: sequence), path: "Documents/f\(sequence).txt", parents: [],
+            state: .file(sha256: String(repeating: "a", count: 64), size: 1), time: 1_000)
+    }
+
+    @Test func linesThisProcessAppendedAreNotReadAgainButLaterOnesAre() throws {
+        var writer = try LogWriter(path: path, device: "d1", lastSequence: 0)
+        var reader = LogReader(path: path, device: "d1")
+        reader.skip(try writer.append(contentsOf: [record(1), record(2), record(3)]))
+        #expect(try reader.readNew().records.isEmpty)
+
+        try writer.append(contentsOf: [record(4)])  // not skipped: read as any other line
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        handle.seekToEndOfFile()
+        handle.write(Data("not json\n".utf8))
+        try handle.close()
+        let (records, problems) = try reader.readNew()
+        #expect(records.map(\.id.sequence) == [4])
+        #expect(problems.count == 1 && problems[0].contains(":5:"), "line numbers count the skipped lines: \(problems)")
+    }
+
+    @Test func aSpanThatIsNotNextIsReadAsUsual() throws {
+        var writer = try LogWriter(path: path, device: "d1", lastSequence: 0)
+        var reader = LogReader(path: path, device: "d1")
+        try writer.append(contentsOf: [record(1)])
+        reader.skip(try writer.append(contentsOf: [record(2)]))  // line 1 is still unread: no skip
+        #expect(try reader.readNew().records.map(\.id.sequence) == [1, 2])
+    }
+}
