@@ -28,16 +28,15 @@ struct Executor {
         _ path: String, state: EntryState?, parents: [VersionID], movedFrom: String?, local: LocalEntry?, batch: ChangeBatch,
         prestaged: Result<StagedObject?, any Error>? = nil
     ) throws -> VersionRecord? {
-        let absolute = containerFolder.appending(local?.rawPath ?? RawPath(path)).readable
         if let upload = Upload(path, state: state, local: local, in: containerFolder) {
             let staged: StagedObject?
             if let prestaged {
                 staged = try prestaged.get()
             } else {
-                staged = try coordinator.read(absolute) { try upload.stage(in: store) }
+                staged = try coordinator.read(upload.absolute) { try upload.stage(in: store) }
             }
             if let staged { batch.stage(staged) }
-        } else if state == nil, Sys.lstat(absolute) != nil {
+        } else if state == nil, Sys.lstat(containerFolder.appending(local?.rawPath ?? RawPath(path)).readable) != nil {
             return nil
         }
         let record = VersionRecord(
