@@ -25,30 +25,17 @@ public final class ContentReader {
     /// no longer a file is left out (the watcher reports what happened to it), and so is
     /// one another process holds a claim on now (it stays pending for a later pass).
     ///
-    /// Files are read in groups under one claim each (`ItemInspector.snapshots`): at most
-    /// `filesPerClaim` files and `bytesPerClaim` bytes, so that an app saving one of them
-    /// waits a few milliseconds at most.
+    /// Files are read in groups under one claim each (`ItemInspector.snapshotsInGroups`).
     public func read(_ items: [PendingContent]) -> [ItemSnapshot] {
-        var snapshots: [ItemSnapshot] = []
-        var group: [(relativePath: RawPath, names: ContainerNames, status: FileStatus)] = []
-        var bytes: Int64 = 0
+        var files: [ItemInspector.File] = []
         for item in items {
             guard let container = try? ContainerID(item.container) else { continue }
             let names = ContainerNames(container, layout: layout)
             guard let status = try? FileStatus.read(names.folder.appending(item.relativePath)), status.signature.kind == .file else {
                 continue
             }
-            if !group.isEmpty && (group.count == Self.filesPerClaim || bytes + status.signature.size > Self.bytesPerClaim) {
-                snapshots += inspector.snapshots(group)
-                group = []
-                bytes = 0
-            }
-            group.append((item.relativePath, names, status))
-            bytes += status.signature.size
+            files.append((item.relativePath, names, status))
         }
-        return snapshots + inspector.snapshots(group)
+        return inspector.snapshotsInGroups(files).compactMap { $0 }
     }
-
-    static let filesPerClaim = 64
-    static let bytesPerClaim: Int64 = 1 << 20
 }

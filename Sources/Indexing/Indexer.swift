@@ -104,7 +104,9 @@ public final class Indexer {
 
     /// Looks at each path and at its parent folder: adding, removing or renaming an entry
     /// changes the folder's own size and modification time, and inotify reports that only
-    /// as an event on the entry.
+    /// as an event on the entry. Files whose content must be read are read together, in
+    /// groups under one claim (`ItemInspector.snapshotsInGroups`): a burst of saves costs
+    /// one claim per group, not one per file.
     private func look(_ rootRelativePaths: [RawPath]) throws {
         guard !rootRelativePaths.isEmpty else { return }
         var seen = Set<RawPath>()
@@ -112,41 +114,58 @@ public final class Indexer {
         let located = withParents.compactMap(layout.locate)
         let known = try index.signatures(of: located.map { ($0.container.identifier, $0.relativePath) })
         var pending: [IndexChange] = []
+        var reads: [(file: ItemInspector.File, isNew: Bool)] = []
         for location in located {
             let signature = known[location.container.identifier]?[location.relativePath]
-            if let change = try look(location, known: signature) { pending.append(change) }
+            switch try look(location, known: signature) {
+            case .nothing: break
+            case .change(let change): pending.append(change)
+            case .snapshot(let status):
+                reads.append(((location.relativePath, ContainerNames(location.container, layout: layout), status), signature == nil))
+            }
+        }
+        for (read, snapshot) in zip(reads, inspector.snapshotsInGroups(reads.map(\.file))) {
+            guard let change = upsert(snapshot, of: read.file), let path = snapshot?.absolutePath else { continue }
+            journal.note(read.isNew ? .appeared(path) : .changed(path))
+            pending.append(change)
         }
         try write(pending)
+    }
+
+    /// What looking at one settled path calls for.
+    private enum Look {
+        case nothing
+        case change(IndexChange)
+        /// The item is new or changed: a snapshot of it, with this status, is to be written.
+        case snapshot(FileStatus)
     }
 
     /// What one settled path means for the index. Folders that newly appeared are
     /// reconciled at once (their contents may predate the watch); a changed `.ubqignore`
     /// reconciles its whole container, since it changes which items belong in the index.
-    private func look(_ location: ContainerLayout.Location, known: FileSignature?) throws -> IndexChange? {
+    private func look(_ location: ContainerLayout.Location, known: FileSignature?) throws -> Look {
         if location.relativePath.isEmpty {
             // A container folder: only its disappearance matters here.
-            let gone = try FileStatus.read(layout.absolute(location)) == nil
-            if gone { journal.note(.removed(layout.absolute(location))) }
-            return gone ? .remove(container: location.container.identifier, relativePath: RawPath()) : nil
+            guard try FileStatus.read(layout.absolute(location)) == nil else { return .nothing }
+            journal.note(.removed(layout.absolute(location)))
+            return .change(.remove(container: location.container.identifier, relativePath: RawPath()))
         }
         if location.relativePath == RawPath(IgnoreCatalog.fileName) {
             ignores.invalidate(location.container)
             try reconcile(location.container, RawPath())
-            return nil
+            return .nothing
         }
         guard let status = try FileStatus.read(layout.absolute(location)), !isIgnored(location, status) else {
-            guard known != nil else { return nil }
+            guard known != nil else { return .nothing }
             journal.note(.removed(layout.absolute(location)))
-            return .remove(container: location.container.identifier, relativePath: location.relativePath)
+            return .change(.remove(container: location.container.identifier, relativePath: location.relativePath))
         }
         if status.signature.kind == .folder && known?.kind != .folder {
             try reconcile(location.container, location.relativePath)
             journal.note(.appeared(layout.absolute(location)))
-            return nil
+            return .nothing
         }
-        guard known != status.signature, let snapshot = snapshot(location, status) else { return nil }
-        journal.note(known == nil ? .appeared(snapshot.absolutePath) : .changed(snapshot.absolutePath))
-        return .upsert(snapshot)
+        return known == status.signature ? .nothing : .snapshot(status)
     }
 
     private func rescan(_ rootRelative: RawPath) throws {
@@ -226,15 +245,39 @@ public final class Indexer {
         let names = ContainerNames(location.container, layout: layout)
         var batch: [IndexChange] = []
         batch.reserveCapacity(batchSize)
+        // Items whose content is read wait here, to be read in groups under one claim.
+        var reads: [ItemInspector.File] = []
+        func readAll() {
+            for (file, snapshot) in zip(reads, inspector.snapshotsInGroups(reads)) {
+                if let change = upsert(snapshot, of: file) { batch.append(change) }
+            }
+            reads.removeAll(keepingCapacity: true)
+        }
         while let found = try difference.next() {
-            guard let change = indexChange(for: found, in: names, readingContent: readingContent) else { continue }
-            batch.append(change)
+            if readingContent, case .changed(let path, let status) = found {
+                statistics.record(status.signature.kind)
+                reads.append((path, names, status))
+                if reads.count == ItemInspector.filesPerClaim { readAll() }
+            } else if let change = indexChange(for: found, in: names, readingContent: readingContent) {
+                batch.append(change)
+            }
             if batch.count >= batchSize {
                 try write(batch)
                 batch.removeAll(keepingCapacity: true)
             }
         }
+        readAll()
         try write(batch)
+    }
+
+    /// The upsert of a snapshot read; nil (the path deferred) when another process's
+    /// writer held the file.
+    private func upsert(_ snapshot: ItemSnapshot?, of file: ItemInspector.File) -> IndexChange? {
+        guard let snapshot else {
+            journal.deferred.append(file.names.rootRelativeFolder.appending(file.relativePath))
+            return nil
+        }
+        return .upsert(snapshot)
     }
 
     /// The write for one difference found, counted; nil when the item's content is claimed
@@ -307,10 +350,6 @@ public final class Indexer {
 
     private func isIgnored(_ location: ContainerLayout.Location, _ status: FileStatus) -> Bool {
         ignores.rules(for: location.container).isIgnored(relativePath: location.relativePath.bytes, isDirectory: status.signature.kind == .folder)
-    }
-
-    private func snapshot(_ location: ContainerLayout.Location, _ status: FileStatus) -> ItemSnapshot? {
-        snapshot(location.relativePath, in: ContainerNames(location.container, layout: layout), status)
     }
 
     /// Nil when the content is claimed by another process's writer now (the path is deferred).

@@ -179,16 +179,61 @@ extension ItemInspector {
     /// The indexer's reads: presenters are not asked to save, no lock file is left behind.
     static let indexReading: FileCoordinator.ReadingOptions = [.withoutChanges, .withoutCreatingLockFiles]
 
-    /// Full snapshots of several files (content read), under one read claim on all of them
-    /// when it can be had now: a claim costs about as much as reading a small file. If
-    /// another process holds a claim on one of them, each is read under its own claim, as
-    /// `snapshot` does (the one held is left out, to look at again later).
-    func snapshots(_ files: [(relativePath: RawPath, names: ContainerNames, status: FileStatus)]) -> [ItemSnapshot] {
-        let alone = { files.compactMap { self.snapshot($0.relativePath, in: $0.names, status: $0.status, readingContent: true) } }
+    /// A file to inspect: where it is and the status read a moment ago.
+    typealias File = (relativePath: RawPath, names: ContainerNames, status: FileStatus)
+
+    /// Full snapshots of `files` (content read), in their order; nil for a file another
+    /// process holds a claim on now (to look at again later).
+    ///
+    /// Files are read in groups under one claim each (`snapshots(_:)`): at most
+    /// `filesPerClaim` files and `bytesPerClaim` bytes, so that an app saving one of them
+    /// waits a few milliseconds at most.
+    /// Files whose content is not read (folders, links, types known by name) are not
+    /// claimed at all.
+    func snapshotsInGroups(_ files: [File]) -> [ItemSnapshot?] {
+        var snapshots = [ItemSnapshot?](repeating: nil, count: files.count)
+        var group: [Int] = []
+        var bytes: Int64 = 0
+        func readGroup() {
+            for (index, snapshot) in zip(group, self.snapshots(group.map { files[$0] })) { snapshots[index] = snapshot }
+            group.removeAll(keepingCapacity: true)
+            bytes = 0
+        }
+        for (index, file) in files.enumerated() {
+            guard readsContent(file) else {
+                snapshots[index] = snapshot(file.relativePath, in: file.names, status: file.status, readingContent: true)
+                continue
+            }
+            let size = max(file.status.signature.size, 0)
+            if !group.isEmpty && (group.count == Self.filesPerClaim || bytes + size > Self.bytesPerClaim) { readGroup() }
+            group.append(index)
+            bytes += size
+        }
+        readGroup()
+        return snapshots
+    }
+
+    /// Whether a full snapshot of `file` opens it: a regular file whose type needs sniffing
+    /// or whose text is indexed.
+    private func readsContent(_ file: File) -> Bool {
+        guard file.status.signature.kind == .file else { return false }
+        let (type, needsContent) = detector.typeByName(file.relativePath.lastComponent ?? [])
+        return needsContent || type.isText
+    }
+
+    static let filesPerClaim = 64
+    static let bytesPerClaim: Int64 = 1 << 20
+
+    /// Full snapshots of several files, under one read claim on all of them when it can be
+    /// had now: a claim costs about as much as reading a small file. If another process
+    /// holds a claim on one of them, each is read under its own claim, as `snapshot` does
+    /// (the one held gets nil).
+    func snapshots(_ files: [File]) -> [ItemSnapshot?] {
+        let alone = { files.map { self.snapshot($0.relativePath, in: $0.names, status: $0.status, readingContent: true) } }
         guard let coordinator, files.count > 1 else { return alone() }
         let urls = files.map { $0.names.folder.appending($0.relativePath).fileURL }
         let together = try? coordinator.coordinate(readingItemsAt: urls, options: Self.indexReading, timeout: .zero) { _ in
-            files.compactMap { self.snapshot($0.relativePath, in: $0.names, status: $0.status, readingContent: true, claimed: true) }
+            files.map { self.snapshot($0.relativePath, in: $0.names, status: $0.status, readingContent: true, claimed: true) }
         }
         return together ?? alone()
     }
