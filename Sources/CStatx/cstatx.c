@@ -29,6 +29,10 @@ int ubq_syncfs(int fd) {
     return syncfs(fd);
 }
 
+int ubq_start_writeback(int fd, int64_t offset, int64_t length) {
+    return sync_file_range(fd, offset, length, SYNC_FILE_RANGE_WRITE);
+}
+
 long ubq_copy_file_range(int in_fd, int out_fd, unsigned long length) {
     return (long)copy_file_range(in_fd, NULL, out_fd, NULL, length, 0);
 }

@@ -27,6 +27,12 @@ int ubq_file_status_at(int dirfd, const char *path, ubq_file_status *status);
 /// out (it needs _GNU_SOURCE), so it is wrapped here, like the calls below.
 int ubq_syncfs(int fd);
 
+/// sync_file_range(2) with SYNC_FILE_RANGE_WRITE: starts writing the dirty pages of
+/// `length` bytes from `offset` (0: to the end) to the disk, without waiting for them. It
+/// makes nothing durable (no metadata, no disk cache flush): a later fsync does, and finds
+/// most of its work done. Glibc's Swift module leaves it out (it needs _GNU_SOURCE).
+int ubq_start_writeback(int fd, int64_t offset, int64_t length);
+
 /// copy_file_range(2) from the current offsets: an in-kernel copy (a reflink on btrfs and
 /// XFS). Glibc's Swift module leaves it out (it needs _GNU_SOURCE), so it is wrapped here.
 long ubq_copy_file_range(int in_fd, int out_fd, unsigned long length);
