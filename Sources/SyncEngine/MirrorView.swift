@@ -65,20 +65,21 @@ struct MirrorView {
         // A new entry's hard link appears whole under its name: no temporary name needed,
         // one call instead of four (a first sync makes one per file). Anything else (a
         // missing folder, an entry made meanwhile, a reflink) goes the general way.
-        if existing == nil, method == .hardLink, (try? linker.place(object, at: target, method: .hardLink)) != nil { return }
+        if existing == nil, method == .hardLink, (try? linker.hardLink(object, at: target)) != nil { return }
         try Sys.makeFolders(Sys.parent(of: target))
         let temporary = ViewLinker.temporaryName(in: Sys.parent(of: target))
         try linker.place(object, at: temporary, method: method)
         try install(temporary, at: target, existing: existing)
     }
 
-    /// Whether the view file `existing` already shares the object `stored`: the same inode
-    /// (a hard link), or for a reflink the same size and modification time (the clone was
-    /// given the object's; its inode is its own).
+    /// Whether the view file `existing` already holds the object `stored`: the same inode
+    /// (a hard link), or the same size and modification time (a reflink, or a copy made
+    /// where the object had too many links: both were given the object's time, and have
+    /// an inode of their own).
     private func holds(_ existing: stat, _ stored: stat) -> Bool {
         guard existing.st_mode & S_IFMT == S_IFREG else { return false }
         if existing.st_ino == stored.st_ino && existing.st_dev == stored.st_dev { return true }
-        return method == .reflink && existing.st_size == stored.st_size && existing.st_mtim.tv_sec == stored.st_mtim.tv_sec
+        return existing.st_size == stored.st_size && existing.st_mtim.tv_sec == stored.st_mtim.tv_sec
             && existing.st_mtim.tv_nsec == stored.st_mtim.tv_nsec
     }
 

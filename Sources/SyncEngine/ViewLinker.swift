@@ -79,21 +79,55 @@ final class ViewLinker: @unchecked Sendable {
         } catch where error.isUnsupportedLink {}
         unlink(target)
         do throws(SyncError) {
-            try place(source, at: target, method: .hardLink)
+            try hardLink(source, at: target)
             return .hardLink
+        } catch where error.code == .system(EMLINK) {
+            return .hardLink  // the filesystem links; this inode has as many links as it allows
         } catch where error.isUnsupportedLink {
             return nil
         }
     }
 
-    /// Makes `target` (a new name) share `object`'s storage.
+    /// Makes `target` (a new, temporary name) share `object`'s storage. Where the object
+    /// has as many hard links as the filesystem allows (ext4: 65,000; as many identical
+    /// files, empty ones most of all), `target` gets a copy of its own instead: the view
+    /// stays whole, and only such content is stored twice (nothing, for an empty file).
     func place(_ object: String, at target: String, method: Method) throws(SyncError) {
         switch method {
         case .hardLink:
-            if let injected = faults?.failure(of: "link") { throw .system("link", "\(object) → \(target)", errno: injected) }
-            guard link(object, target) == 0 else { throw .system("link", "\(object) → \(target)") }
+            do throws(SyncError) {
+                try hardLink(object, at: target)
+            } catch where error.code == .system(EMLINK) {
+                try copy(object, to: target)
+            }
         case .reflink:
             try clone(object, to: target)
+        }
+    }
+
+    /// A hard link to `object` at `target` (a new name); nothing else.
+    func hardLink(_ object: String, at target: String) throws(SyncError) {
+        if let injected = faults?.failure(of: "link") { throw .system("link", "\(object) → \(target)", errno: injected) }
+        guard link(object, target) == 0 else { throw .system("link", "\(object) → \(target)") }
+    }
+
+    /// A copy of `object` at `target`, checked against the object's name on the way (a
+    /// damaged object is not shown), read-only and with the object's modification time,
+    /// by which `MirrorView` knows it for a copy of the object as it knows a reflink.
+    private func copy(_ object: String, to target: String) throws(SyncError) {
+        let source = try Sys.open(object, O_RDONLY | O_NOFOLLOW)
+        defer { close(source) }
+        let destination = try Sys.open(target, O_WRONLY | O_CREAT | O_EXCL, 0o444)
+        defer { close(destination) }
+        do throws(SyncError) {
+            let copied = try ContentHashing.stream(from: source, path: object, to: destination, destinationPath: target)
+            guard object.hasSuffix("/" + copied.sha256) else {
+                throw SyncError(.corruptMirror, "\(object) does not hash to its name (got \(copied.sha256)); the mirror's copy is damaged")
+            }
+            try Self.copyTimes(from: source, object, to: destination, target)
+        } catch {
+            unlink(target)
+            throw error
         }
     }
 
@@ -110,10 +144,14 @@ final class ViewLinker: @unchecked Sendable {
             unlink(target)
             throw error
         }
+        try Self.copyTimes(from: source, object, to: destination, target)
+    }
+
+    private static func copyTimes(from source: Int32, _ sourcePath: String, to destination: Int32, _ destinationPath: String) throws(SyncError) {
         var info = stat()
-        guard fstat(source, &info) == 0 else { throw .system("fstat", object) }
+        guard fstat(source, &info) == 0 else { throw .system("fstat", sourcePath) }
         var times = [info.st_atim, info.st_mtim]
-        guard futimens(destination, &times) == 0 else { throw .system("futimens", target) }
+        guard futimens(destination, &times) == 0 else { throw .system("futimens", destinationPath) }
     }
 
     /// A fresh name beside the view's entries; the `.ubq-` prefix keeps it out of every

@@ -142,6 +142,30 @@ struct MirrorViewTests {
         #expect(a.viewTree() == a.tree())
     }
 
+    /// ext4 allows an inode 65,000 links: as many identical (say, empty) files reach it.
+    /// The view entries past it are copies of the object, kept as they are by later passes.
+    @Test func whereTheObjectHasTooManyLinksTheViewGetsCopies() throws {
+        let scratch = Scratch()
+        let a = try scratch.devices("a")[0]
+        let faults = FaultInjection()
+        faults.fail("link", with: EMLINK)
+        faults.fail("FICLONE", with: EOPNOTSUPP)
+        a.engine.faults = faults
+        for name in ["empty-1", "empty-2"] { try a.write(name, "") }
+        for name in ["same-1.txt", "same-2.txt"] { try a.write(name, "the same text") }
+        let report = a.sync()
+        #expect(report.problems.isEmpty, "\(report.problems)")
+        #expect(a.viewTree() == a.tree())
+        let copy = try #require(Self.lstat(a.view + "/Documents/same-1.txt"))
+        let hash = EditFollowsRenameTests.sha256("the same text")
+        let object = try #require(Self.lstat(a.mirror + "/store/sha256/\(hash.prefix(2))/\(hash)"))
+        #expect(copy.st_ino != object.st_ino, "a copy, not a link")
+        #expect(copy.st_mode & 0o7777 == 0o444)
+        #expect(copy.st_mtim.tv_sec == object.st_mtim.tv_sec && copy.st_mtim.tv_nsec == object.st_mtim.tv_nsec)
+        #expect(a.sync().problems.isEmpty)
+        #expect(Self.lstat(a.view + "/Documents/same-1.txt")?.st_ino == copy.st_ino, "a full pass keeps the copy")
+    }
+
     @Test func aResolutionReachesTheView() throws {
         let scratch = Scratch()
         let (a, _) = try scratch.conflictedPair()
