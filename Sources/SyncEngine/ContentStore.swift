@@ -107,7 +107,7 @@ struct ContentStore {
     /// 32 s with one `syncfs` per batch).
     func commit(_ objects: [StagedObject]) throws(SyncError) {
         let wholeFilesystem = objects.count >= Self.wholeFilesystemSyncFrom
-        if wholeFilesystem { try syncFilesystem() } else { for object in objects { try Sys.fsyncFile(object.staging) } }
+        if wholeFilesystem { try syncFilesystem() } else { try Self.fsyncFiles(objects.map(\.staging)) }
         var folders: Set<String> = [layout.incoming]
         for object in objects {
             let folder = Sys.parent(of: object.object)
@@ -118,6 +118,21 @@ struct ContentStore {
     }
 
     static let wholeFilesystemSyncFrom = 1024
+
+    /// Makes several written files durable. The writing of all of them is started first,
+    /// so the fsyncs that follow wait for pages already on their way (and mostly for one
+    /// journal commit) instead of writing each file in turn (1,000 small files on this
+    /// project's ext4 test machine: 0.10 s instead of 0.23 s).
+    private static func fsyncFiles(_ paths: [String]) throws(SyncError) {
+        if paths.count > 1 {
+            for path in paths {
+                guard let fd = try? Sys.open(path, O_RDONLY | O_NOFOLLOW) else { continue }  // the fsync below reports it
+                Sys.startWriteback(fd)
+                close(fd)
+            }
+        }
+        for path in paths { try Sys.fsyncFile(path) }
+    }
 
     private func syncFilesystem() throws(SyncError) {
         let fd = try Sys.open(layout.root, O_RDONLY | O_DIRECTORY)

@@ -3,14 +3,13 @@ import Glibc
 /// Writing new files durably (DESIGN.md, decision 6): create, write, fsync; the caller
 /// renames the file into place and fsyncs the folder.
 enum DurableFile {
-    /// Creates `path` (it must not exist), lets `body` write to it, fsyncs and closes it.
-    /// Without `sync`, the caller syncs a whole batch later: the writing of the file's
-    /// pages is started now, so that the batch's fsyncs find them written or on their way.
+    /// Creates `path` (it must not exist), lets `body` write to it, fsyncs (unless the
+    /// caller syncs a whole batch later) and closes it.
     static func write<T>(_ path: String, mode: mode_t, sync: Bool = true, _ body: (Int32) throws(SyncError) -> T) throws(SyncError) -> T {
         let fd = try Sys.open(path, O_WRONLY | O_CREAT | O_EXCL, mode)
         defer { close(fd) }
         let result = try body(fd)
-        if sync { try Sys.fsync(fd, path: path) } else { Sys.startWriteback(fd) }
+        if sync { try Sys.fsync(fd, path: path) }
         return result
     }
 
