@@ -187,9 +187,8 @@ extension ItemInspector {
     ///
     /// Files are read in groups under one claim each (`snapshots(_:)`): at most
     /// `filesPerClaim` files and `bytesPerClaim` bytes, so that an app saving one of them
-    /// waits a few milliseconds at most.
-    /// Files whose content is not read (folders, links, types known by name) are not
-    /// claimed at all.
+    /// waits a few milliseconds at most. Files whose content is not read (folders, links,
+    /// types known by name) are not claimed at all.
     func snapshotsInGroups(_ files: [File]) -> [ItemSnapshot?] {
         var snapshots = [ItemSnapshot?](repeating: nil, count: files.count)
         var group: [Int] = []
@@ -228,7 +227,7 @@ extension ItemInspector {
     /// had now: a claim costs about as much as reading a small file. If another process
     /// holds a claim on one of them, each is read under its own claim, as `snapshot` does
     /// (the one held gets nil).
-    func snapshots(_ files: [File]) -> [ItemSnapshot?] {
+    private func snapshots(_ files: [File]) -> [ItemSnapshot?] {
         let alone = { files.map { self.snapshot($0.relativePath, in: $0.names, status: $0.status, readingContent: true) } }
         guard let coordinator, files.count > 1 else { return alone() }
         let urls = files.map { $0.names.folder.appending($0.relativePath).fileURL }

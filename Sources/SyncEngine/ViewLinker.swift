@@ -3,7 +3,8 @@ import Glibc
 
 /// How view files share storage with the store's objects: a reflink where the filesystem
 /// can (copy-on-write: a person who edits a view file never touches the object), else a
-/// hard link. Never a copy: that would double the mirror's size (issue 7). Where the
+/// hard link. Never a copy, which would double the mirror's size (issue 7), except for an
+/// object that has as many links as the filesystem allows (see `place`). Where the
 /// mirror's filesystem has neither (FAT, most SMB shares), views are off; that is said
 /// once, when it is found out.
 ///
