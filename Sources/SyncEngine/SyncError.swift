@@ -29,6 +29,11 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
         SyncError(.system(errno), "\(operation) \(path): \(String(cString: strerror(errno)))")
     }
 
+    /// A store object whose bytes do not hash to its name (`got`, when known).
+    static func damagedObject(_ object: String, got sha256: String? = nil) -> SyncError {
+        SyncError(.corruptMirror, "\(object) does not hash to its name\(sha256.map { " (got \($0))" } ?? ""); the mirror's copy is damaged")
+    }
+
     /// A full disk or quota: the pass pauses and retries later.
     public var isOutOfSpace: Bool { code == .system(ENOSPC) || code == .system(EDQUOT) }
 

@@ -122,9 +122,7 @@ final class ViewLinker: @unchecked Sendable {
         defer { close(destination) }
         do throws(SyncError) {
             let copied = try ContentHashing.stream(from: source, path: object, to: destination, destinationPath: target)
-            guard object.hasSuffix("/" + copied.sha256) else {
-                throw SyncError(.corruptMirror, "\(object) does not hash to its name (got \(copied.sha256)); the mirror's copy is damaged")
-            }
+            guard object.hasSuffix("/" + copied.sha256) else { throw .damagedObject(object, got: copied.sha256) }
             try Self.copyTimes(from: source, object, to: destination, target)
         } catch {
             unlink(target)
