@@ -11,15 +11,17 @@ import UbiquitySettings
 
 /// Runs sync passes (DESIGN.md, decisions 3 to 6): a full pass at start and every
 /// `full_pass_interval_s` (the scan is the truth, the watcher a hint); in between, passes
-/// that look only at what changed: the paths the index pipeline just applied, and those
-/// other devices changed (their logs are polled every `poll_interval_ms`: inotify does not
-/// see other machines' writes over a network filesystem). Stops between passes on graceful shutdown; a pass in flight
+/// that look only at what changed: the paths the index pipeline just applied (as soon as it
+/// applies them), and those other devices changed (their logs are polled every
+/// `poll_interval_ms`: inotify does not see other machines' writes over a network filesystem). Stops between passes on graceful shutdown; a pass in flight
 /// finishes, and each of its steps is atomic, so nothing is left half done.
 final class SyncService: Service {
     let worker: SyncWorker
     let layout: ContainerLayout
     let logger: Logger
     private let changes = Mutex(PendingChanges())
+    /// Rung by each batch of local changes: the loop's wait ends and the pass starts.
+    private let doorbell = Doorbell()
     /// How often the mirror is polled and everything looked at; a reload may change them
     /// (between passes: the loop reads them each time round).
     private let pacing: Mutex<Pacing>
@@ -59,6 +61,7 @@ final class SyncService: Service {
                 }
             }
         }
+        doorbell.ring()
     }
 
     private func note(_ rootRelative: RawPath, in pending: inout PendingChanges) {
@@ -93,7 +96,7 @@ final class SyncService: Service {
             }
             // A long configured interval must not hold up a stop.
             let interval = pacing.pollInterval
-            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
+            await cancelWhenGracefulShutdown { [doorbell] in await doorbell.wait(upTo: interval) }
         }
     }
 

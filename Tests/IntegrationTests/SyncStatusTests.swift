@@ -43,21 +43,35 @@ final class SyncStatusTests {
     }
 
     @Test func aConfiguredDeletionGuardHoldsASmallMassDeletion() throws {
-        // Polling once a minute, the daemon runs no pass of its own between `rm` and `ubq
-        // sync`: one that saw a single deletion settle first would let it through (below
-        // the minimum), leaving 2 held instead of 3.
-        let a = try device(config: "[sync]\ndeletion_guard_percent = 10\ndeletion_guard_minimum = 2\npoll_interval_ms = 60000\n")
+        // Deleted while the daemon is stopped, the three deletions meet the guard together
+        // in the start-up pass: a pass that saw a single deletion settle first would let it
+        // through (below the minimum), leaving 2 held instead of 3.
+        let a = try device(config: "[sync]\ndeletion_guard_percent = 10\ndeletion_guard_minimum = 2\n")
         try start(a)
         try a.shell("for n in $(seq 1 10); do echo $n > file-$n.txt; done")
         try sync(a)
+        a.stop()
         try a.shell("rm file-1.txt file-2.txt file-3.txt")
-        try sync(a, ["--full"])  // a pass reports the deletions it held; one started on its own may have taken them first
+        try start(a)
+        try sync(a, ["--full"])  // a pass reports the deletions it held
         let held = try containerStatus(a)
         #expect(held["heldDeletions"] as? Int == 3, "the default guard (20 at least) would let 3 through: \(held)")
         #expect(held["phase"] as? String == "paused")
 
         try sync(a, ["--confirm-deletes", "--full"])
         #expect(try containerStatus(a)["heldDeletions"] as? Int == 0)
+    }
+
+    @Test func aLocalChangeIsPublishedAsSoonAsItIsIndexedNotAtTheNextPoll() throws {
+        // Polling once a minute: only the index's news can start the pass within the wait.
+        let a = try device(config: "[sync]\npoll_interval_ms = 60000\n")
+        try start(a)
+        try sync(a)
+        try a.shell("echo now > prompt.txt")
+        let published = waitUntil(seconds: 30) {
+            (try? names(a, "NSMetadataUbiquitousItemIsUploadedKey == YES AND kMDItemFSName == 'prompt.txt'")) == ["prompt.txt"]
+        }
+        #expect(published, "log:\n\(a.log())")
     }
 
     @Test func aLongFirstSyncShowsConsistentProgressOnBothSides() throws {
