@@ -82,37 +82,41 @@ private struct SyncStateUpdate {
     var knowsDownloads: Bool
 
     /// The statements are cached: a pass over a burst of changes runs them for thousands
-    /// of roots, and preparing them anew each time cost more than the updates.
+    /// of roots, and preparing them anew each time cost more than the updates. Each sets
+    /// only the rows whose values change: a full pass that changed nothing writes nothing
+    /// (SQLite would rewrite every row of the container otherwise, and log it in the WAL).
     func run(_ db: Database, where condition: String, _ values: [Data]) throws {
         let scope: [(any DatabaseValueConvertible)?] = [container] + values
-        try db.cachedStatement(
-            sql: """
-                UPDATE items SET
-                    is_uploaded = EXISTS (SELECT 1 FROM sync_uploaded s WHERE s.rel = items.rel),
-                    is_uploading = EXISTS (SELECT 1 FROM sync_uploading u WHERE u.rel = items.rel),
-                    has_conflicts = EXISTS (SELECT 1 FROM sync_conflicted c WHERE c.rel = items.rel)
-                WHERE container = ? \(condition)
-                """
-        ).execute(arguments: StatementArguments(scope))
-        try db.cachedStatement(
-            sql: """
-                UPDATE items SET
-                    percent_uploaded = CASE WHEN is_uploaded THEN 100.0 ELSE 0.0 END,
-                    uploading_error = CASE WHEN is_uploaded THEN NULL ELSE ? END
-                WHERE container = ? \(condition)
-                """
-        ).execute(arguments: StatementArguments([uploadError] + scope))
+        try update(db, [
+            ("is_uploaded", "EXISTS (SELECT 1 FROM sync_uploaded s WHERE s.rel = items.rel)"),
+            ("is_uploading", "EXISTS (SELECT 1 FROM sync_uploading u WHERE u.rel = items.rel)"),
+            ("has_conflicts", "EXISTS (SELECT 1 FROM sync_conflicted c WHERE c.rel = items.rel)"),
+        ], where: condition, scope)
+        try update(db, [
+            ("percent_uploaded", "CASE WHEN is_uploaded THEN 100.0 ELSE 0.0 END"),
+            ("uploading_error", "CASE WHEN is_uploaded THEN NULL ELSE ?1 END"),
+        ], where: condition, [uploadError] + scope)
         guard knowsDownloads else { return }
         let outdated = "EXISTS (SELECT 1 FROM sync_outdated o WHERE o.rel = items.rel)"
-        try db.cachedStatement(
-            sql: """
-                UPDATE items SET
-                    downloading_status = CASE WHEN \(outdated) THEN '\(Self.downloaded)' ELSE '\(Self.current)' END,
-                    percent_downloaded = CASE WHEN \(outdated) THEN 0.0 ELSE 100.0 END,
-                    is_downloading = 0
-                WHERE container = ? \(condition)
-                """
-        ).execute(arguments: StatementArguments(scope))
+        try update(db, [
+            ("downloading_status", "CASE WHEN \(outdated) THEN '\(Self.downloaded)' ELSE '\(Self.current)' END"),
+            ("percent_downloaded", "CASE WHEN \(outdated) THEN 0.0 ELSE 100.0 END"),
+            ("is_downloading", "0"),
+        ], where: condition, scope)
+    }
+
+    /// `UPDATE items SET column = value, …` for the rows of the container (and `condition`)
+    /// where any column differs from its value. `arguments` bind the container, then
+    /// `condition`'s values; a value may use `?1` if `arguments` start with its value (a
+    /// plain `?` takes the number after the highest so far, so the others follow it).
+    private func update(
+        _ db: Database, _ assignments: [(column: String, value: String)], where condition: String,
+        _ arguments: [(any DatabaseValueConvertible)?]
+    ) throws {
+        let set = assignments.map { "\($0.column) = \($0.value)" }.joined(separator: ", ")
+        let differs = assignments.map { "\($0.column) IS NOT (\($0.value))" }.joined(separator: " OR ")
+        try db.cachedStatement(sql: "UPDATE items SET \(set) WHERE container = ? \(condition) AND (\(differs))")
+            .execute(arguments: StatementArguments(arguments))
     }
 
     static let current = "NSMetadataUbiquitousItemDownloadingStatusCurrent"

@@ -127,6 +127,9 @@ extension LocalSignature {
 enum SyncPath {
     static func key(_ relative: RawPath) -> String? {
         guard let text = String(validating: relative.bytes, as: UTF8.self) else { return nil }
+        // ASCII is NFC already; Foundation's normalization costs microseconds a path, and
+        // a full pass keys every path of the container.
+        if relative.bytes.allSatisfy({ $0 < 0x80 }) { return text }
         return text.precomposedStringWithCanonicalMapping
     }
 }

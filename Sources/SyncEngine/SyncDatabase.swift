@@ -56,7 +56,7 @@ public final class SyncDatabase: Sendable {
             // Cached: a pass over a burst of changes looks up thousands of roots, and
             // preparing the statement anew each time cost more than the lookups.
             func collect(_ sql: String, _ arguments: StatementArguments) throws {
-                let statement = try db.cachedStatement(sql: "SELECT * FROM base WHERE container = ? " + sql)
+                let statement = try db.cachedStatement(sql: "SELECT \(BaseRow.selection) FROM base WHERE container = ? " + sql)
                 let rows = try Row.fetchCursor(statement, arguments: [container] + arguments)
                 while let row = try rows.next() {
                     if let entry = BaseRow(row) { base[entry.path] = entry }

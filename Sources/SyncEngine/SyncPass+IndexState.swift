@@ -38,7 +38,7 @@ extension SyncPass {
 
     /// The attributes once the pass ended: what is on disk and agreed is uploaded, what it
     /// could not publish is uploading, what it could not download is outdated.
-    func indexState(local: LocalTree, pending: PendingActions, roots: [RawPath]?, rootKeys: [String]?) -> SyncedState {
+    func indexState(local: LocalTree, pending: PendingActions, roots: [RawPath]?) -> SyncedState {
         var uploaded: [RawPath] = []
         var uploading = local.deferred
         var outdated: [RawPath] = []
@@ -50,8 +50,9 @@ extension SyncPass {
                 if pending.applies.contains(path) { outdated.append(entry.rawPath) }
             }
         }
-        let base = (try? database.base(container: container.id, under: rootKeys)) ?? [:]
-        for path in pending.planned where local.entries[path] == nil && base[path]?.entry.state != nil {
+        let arrived = pending.planned.filter { local.entries[$0] == nil }
+        let base = arrived.isEmpty ? [:] : (try? database.base(container: container.id, under: Array(arrived))) ?? [:]
+        for path in arrived where base[path]?.entry.state != nil {
             // Arrived during this pass (the scan came before): from the mirror, uploaded and
             // current unless its download did not complete; or an edit that followed a
             // rename here, which the next round publishes.

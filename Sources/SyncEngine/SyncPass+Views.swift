@@ -2,10 +2,11 @@ import SyncPlanning
 
 extension SyncPass {
     /// Brings this device's view of the container up to date after the pass: the paths it
-    /// touched, or the whole view on a full pass (which also repairs it). Never fails the
+    /// touched, or the whole view on a full pass (which also repairs it). `base` is the
+    /// whole base if the caller holds it current, else it is read. Never fails the
     /// pass: the logs and the store are the truth, and nothing reads the view back, so
     /// whatever goes wrong is a problem in the report and the next full pass tries again.
-    func updateView(touched: Set<String>, report: inout PassReport) {
+    func updateView(touched: Set<String>, base current: [String: BaseRow]?, report: inout PassReport) {
         guard scope == nil || !touched.isEmpty else { return }
         let layout = container.layout
         // A mirror that went away mid-pass: writing the view would create folders on
@@ -20,7 +21,7 @@ extension SyncPass {
             let view = MirrorView(folder: folder, layout: layout, linker: views, method: method)
             var problems = ViewProblems()
             if scope == nil {
-                try view.repair(base: try database.base(container: container.id), problems: &problems)
+                try view.repair(base: try current ?? database.base(container: container.id), problems: &problems)
             } else {
                 try view.update(touched, base: try database.base(container: container.id, under: Array(touched)), problems: &problems)
             }

@@ -38,8 +38,9 @@ struct SyncPass {
         var touched = container.viewBehind
         container.viewBehind = []
         var lastPlan: SyncPlan?
+        var base: [String: BaseRow] = [:]
         for round in 0..<3 {
-            let base = try database.base(container: container.id, under: rootKeys)
+            base = try database.base(container: container.id, under: rootKeys)
             local = LocalTree.scan(
                 containerFolder: container.folder, ignore: ignore, base: base, roots: roots, quietNanoseconds: quietNanoseconds)
             if round == 0 {
@@ -59,14 +60,18 @@ struct SyncPass {
             if report.published == before.published && report.followed == before.followed { break }
         }
         let pending = lastPlan.map { Self.pending($0.actions, unfinished: unfinished) } ?? PendingActions()
-        report.indexState = indexState(local: local, pending: pending, roots: roots, rootKeys: rootKeys)
+        report.indexState = indexState(local: local, pending: pending, roots: roots)
         touched.formUnion(container.conflicts.keys)  // a diary merge below may change them
         do {
             try mergeDiaryConflicts(executor: executor, report: &report)
         } catch let error as SyncError where error.code == .changedMeanwhile {
             report.skipped += 1
         }
-        updateView(touched: touched, report: &report)
+        // The last round's base is still the base if that round and the merges changed
+        // nothing (a full pass that found nothing to do): the view's repair need not
+        // read 100,000 rows again.
+        let unchanged = lastPlan?.actions.isEmpty != false && report.merged == 0
+        updateView(touched: touched, base: unchanged && scope == nil ? base : nil, report: &report)
         return report
     }
 
