@@ -112,8 +112,20 @@ actor IndexPipeline {
         }
     }
 
+    /// At most this many settled changes are applied and handed on in one step: the sync
+    /// service starts publishing the first ones while the index takes the next (a burst
+    /// of saves that a sync cookie hands over all at once, say).
+    static let changesPerStep = 250
+
     private func apply(_ changes: [SettledChange]) {
-        guard !changes.isEmpty else { return }
+        var rest = changes[...]
+        while !rest.isEmpty {
+            applyStep(Array(rest.prefix(Self.changesPerStep)))
+            rest = rest.dropFirst(Self.changesPerStep)
+        }
+    }
+
+    private func applyStep(_ changes: [SettledChange]) {
         run { try indexer.apply(changes) }
         liveQueries.publish(indexer.takeAppliedChanges(), index: index)
         indexer.journalsChanges = !liveQueries.isEmpty  // publishing may have dropped the last client
