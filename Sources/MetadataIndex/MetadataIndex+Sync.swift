@@ -83,8 +83,9 @@ private struct SyncStateUpdate {
 
     /// The statements are cached: a pass over a burst of changes runs them for thousands
     /// of roots, and preparing them anew each time cost more than the updates. Each sets
-    /// only the rows whose values change: a full pass that changed nothing writes nothing
-    /// (SQLite would rewrite every row of the container otherwise, and log it in the WAL).
+    /// only the rows whose values change, so a full pass that changed nothing updates no
+    /// row. (SQLite would not write the unchanged pages anyway, but it would build and
+    /// compare every row of the container: 0.1 to 0.2 s of a 100,000-item pass.)
     func run(_ db: Database, where condition: String, _ values: [Data]) throws {
         let scope: [(any DatabaseValueConvertible)?] = [container] + values
         try update(db, [

@@ -1,5 +1,6 @@
 import APIModel
 import Foundation
+import GRDB
 import MetadataIndex
 import RawPaths
 import Testing
@@ -98,6 +99,27 @@ import Testing
         let edited = try attributes(fixture, "edited.txt")
         #expect(edited["NSMetadataUbiquitousItemIsUploadingKey"] == .bool(true))
         #expect(edited["NSMetadataUbiquitousItemUploadingErrorKey"] == .string("mirror gone"))
+    }
+
+    @Test func aStateThatChangesNoAttributeUpdatesNoRow() throws {
+        let fixture = try fixture()
+        defer { fixture.remove() }
+        let state = SyncedState(uploaded: paths("synced.txt", "stale.txt"), conflicted: paths("fought.txt"), uploading: paths("edited.txt"))
+        try fixture.index.applySyncState(container: IndexFixture.container, state)
+        // A trigger counts the rows each later state updates.
+        let counter = try DatabaseQueue(path: fixture.folder + "/index.sqlite")
+        try counter.write { db in
+            try db.execute(sql: """
+                CREATE TABLE updated(id INTEGER);
+                CREATE TRIGGER count_updates AFTER UPDATE ON items BEGIN INSERT INTO updated VALUES (new.id); END
+                """)
+        }
+        func updated() throws -> Int { try counter.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM updated") ?? 0 } }
+        try fixture.index.applySyncState(container: IndexFixture.container, state)  // a full pass that found nothing new
+        #expect(try updated() == 0)
+        try fixture.index.applySyncState(
+            container: IndexFixture.container, SyncedState(uploaded: paths("synced.txt", "stale.txt", "edited.txt"), conflicted: []))
+        #expect(try updated() > 0)
     }
 
     @Test func aLimitedStateLeavesOtherSubtreesAlone() throws {
