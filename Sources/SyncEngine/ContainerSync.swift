@@ -51,6 +51,8 @@ final class ContainerSync {
     var viewBehind: Set<String> = []
     private var readers: [String: LogReader] = [:]
     private var writer: LogWriter?
+    /// The deletions this device's passes published lately (the guard counts them).
+    var recentDeletions = RecentDeletions()
 
     init(id: String, folder: RawPath, layout: MirrorLayout, device: String) {
         self.id = id
@@ -139,5 +141,21 @@ final class ContainerSync {
             if let losers = histories[path]?.conflicts, !losers.isEmpty { found[path] = losers }
         }
         return found
+    }
+}
+
+/// How many deletions were published when, for the mass-deletion guard's window.
+struct RecentDeletions {
+    private var published: [(at: ContinuousClock.Instant, count: Int)] = []
+
+    mutating func add(_ count: Int, at now: ContinuousClock.Instant = .now) {
+        guard count > 0 else { return }
+        published.append((now, count))
+    }
+
+    /// The deletions published within `window` before `now`; older ones are forgotten.
+    mutating func count(within window: Duration, at now: ContinuousClock.Instant = .now) -> Int {
+        published.removeAll { now - $0.at > window }
+        return published.reduce(0) { $0 + $1.count }
     }
 }

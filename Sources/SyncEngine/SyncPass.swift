@@ -48,7 +48,10 @@ struct SyncPass {
                 report.deferred = local.deferred
             }
             var plan = makePlan(local: local, base: base, roots: roots)
-            if !confirmDeletes, let held = try deletionGuard.holds(plan: plan, baseCount: { try database.baseCount(container: container.id) }) {
+            let recent = container.recentDeletions.count(within: deletionGuard.window)
+            if !confirmDeletes,
+                let held = try deletionGuard.holds(plan: plan, recent: recent, baseCount: { try database.baseCount(container: container.id) })
+            {
                 report.heldDeletions = held
                 plan = plan.withoutPublishedDeletions()  // the rest (uploads, downloads) goes ahead
             }
@@ -56,6 +59,11 @@ struct SyncPass {
             touched.formUnion(plan.actions.lazy.flatMap(\.viewPaths))
             lastPlan = plan
             unfinished = try execute(plan, local: local, executor: executor, report: &report)
+            if confirmDeletes {
+                container.recentDeletions = RecentDeletions()  // the user said yes to those: a new count starts
+            } else {
+                container.recentDeletions.add(plan.deletionPaths.count { !unfinished.contains($0) })
+            }
             // Nothing new for the others to meet, and no followed edit waiting to be published.
             if report.published == before.published && report.followed == before.followed { break }
         }
@@ -227,22 +235,32 @@ extension SyncPass {
 
 /// Holds back a pass that would delete a large share of a container (an unmounted disk,
 /// a wrong path, a mistake) until the user confirms with `ubq sync --confirm-deletes`.
+///
+/// Deletions this device published within `window` count too: passes start as soon as
+/// changes are indexed, so an `rm -rf` of a large tree reaches them in several steps,
+/// none of which alone would be large.
 public struct DeletionGuard: Sendable {
     /// The share of the container's items above which deletions wait for confirmation.
     public var share: Double
     /// Below this many deletions a pass never waits (deleting 3 of 4 files is normal).
     public var minimum: Int
+    /// How long published deletions count toward the next passes' share.
+    public var window: Duration
 
-    public init(share: Double = 0.5, minimum: Int = 20) {
+    public init(share: Double = 0.5, minimum: Int = 20, window: Duration = .seconds(60)) {
         self.share = share
         self.minimum = minimum
+        self.window = window
     }
 
-    /// The number of deletions held, or nil when the plan may go ahead. `baseCount` (the
+    /// The number of deletions held, or nil when the plan may go ahead. `recent` were
+    /// published within the window (the base no longer holds them). `baseCount` (the
     /// container's size) is asked only when there are enough deletions to matter.
-    func holds(plan: SyncPlan, baseCount: () throws -> Int) rethrows -> Int? {
+    func holds(plan: SyncPlan, recent: Int, baseCount: () throws -> Int) rethrows -> Int? {
         let deletions = plan.deletionCount
-        guard deletions >= minimum, Double(deletions) > share * Double(max(try baseCount(), 1)) else { return nil }
+        let total = deletions + recent
+        guard deletions > 0, total >= minimum else { return nil }
+        guard Double(total) > share * Double(max(try baseCount() + recent, 1)) else { return nil }
         return deletions
     }
 }

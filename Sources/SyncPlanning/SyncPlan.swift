@@ -44,10 +44,13 @@ public struct SyncPlan: Sendable, Equatable {
     /// Deletions this device would publish: what the mass-deletion guard counts. Deletions
     /// arriving from the mirror are not counted: another device published them (and held
     /// them there if they were many), and they stay recoverable from the history.
-    public var deletionCount: Int {
-        actions.count { action in
-            if case .publish(_, nil, _, _) = action { return true }
-            return false
+    public var deletionCount: Int { deletionPaths.count }
+
+    /// The paths whose deletion this device would publish.
+    public var deletionPaths: [String] {
+        actions.compactMap { action in
+            if case .publish(let path, nil, _, _) = action { return path }
+            return nil
         }
     }
 

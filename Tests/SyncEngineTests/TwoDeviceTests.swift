@@ -131,6 +131,24 @@ struct TwoDeviceTests {
         #expect(b.tree() == ["new.txt": "made meanwhile"])
     }
 
+    @Test func deletionsPublishedInSeveralPassesAddUpForTheGuard() throws {
+        let scratch = Scratch()
+        let (a, b) = try pair(scratch)
+        for n in 0..<30 { try a.write("f\(n).txt", "\(n)") }
+        a.sync()
+        b.sync()
+        // An `rm -rf` reaches the daemon's passes in steps; each alone is below the guard.
+        for n in 0..<15 { try FileManager.default.removeItem(atPath: a.documents + "/f\(n).txt") }
+        #expect(a.sync().heldDeletions == 0, "15 of 30: fewer than the minimum of 20")
+        for n in 15..<25 { try FileManager.default.removeItem(atPath: a.documents + "/f\(n).txt") }
+        #expect(a.sync().heldDeletions == 10, "25 of 30 within the window")
+        b.sync()
+        #expect(b.tree().count == 15)
+        a.sync(confirmDeletes: true)
+        b.sync()
+        #expect(b.tree().count == 5)
+    }
+
     @Test func heldDeletionsStayHeldAndAreReleasedThroughNarrowPasses() throws {
         let scratch = Scratch()
         let (a, b) = try pair(scratch)
