@@ -33,6 +33,12 @@ int ubq_start_writeback(int fd, int64_t offset, int64_t length) {
     return sync_file_range(fd, offset, length, SYNC_FILE_RANGE_WRITE);
 }
 
+#include <malloc.h>
+
+void ubq_release_free_memory(void) {
+    malloc_trim(0);
+}
+
 long ubq_copy_file_range(int in_fd, int out_fd, unsigned long length) {
     return (long)copy_file_range(in_fd, NULL, out_fd, NULL, length, 0);
 }

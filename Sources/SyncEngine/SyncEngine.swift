@@ -1,3 +1,4 @@
+import CStatx
 import Coordination
 import APIModel
 import Foundation
@@ -105,10 +106,15 @@ public final class SyncEngine: @unchecked Sendable {
             return [:]
         }
         var reports: [ContainerID: PassReport] = [:]
+        var lookedAtEverything = false
         for (id, container) in containers.sorted(by: { $0.key.identifier < $1.key.identifier }) {
             let scope = needsFullPass.remove(id) == nil ? changed.map { $0[id] ?? [] } : nil
+            lookedAtEverything = lookedAtEverything || scope == nil
             reports[id] = pass(container, id: id, confirmDeletes: confirmDeletes, quietNanoseconds: settled ? 0 : quietNanoseconds, scope: scope)
         }
+        // A full pass holds the whole base, tree and plan for a moment (about 1 KB an item);
+        // glibc keeps what was freed, so the daemon would stay that large between passes.
+        if lookedAtEverything { ubq_release_free_memory() }
         return reports
     }
 

@@ -33,6 +33,11 @@ int ubq_syncfs(int fd);
 /// most of its work done. Glibc's Swift module leaves it out (it needs _GNU_SOURCE).
 int ubq_start_writeback(int fd, int64_t offset, int64_t length);
 
+/// malloc_trim(0): gives the heap's free pages back to the system (glibc keeps them
+/// otherwise), after a burst of short-lived allocations. Glibc's Swift module leaves
+/// malloc.h out.
+void ubq_release_free_memory(void);
+
 /// copy_file_range(2) from the current offsets: an in-kernel copy (a reflink on btrfs and
 /// XFS). Glibc's Swift module leaves it out (it needs _GNU_SOURCE), so it is wrapped here.
 long ubq_copy_file_range(int in_fd, int out_fd, unsigned long length);
