@@ -109,7 +109,7 @@ final class ContainerSync {
     /// This device's writer, opened after its own log was read so numbering continues.
     func logWriter() throws -> LogWriter {
         if let writer { return writer }
-        let last = histories.values.lazy.flatMap(\.records.keys).filter { $0.device == self.device }.map(\.sequence).max() ?? 0
+        let last = histories.values.lazy.flatMap(\.records).map(\.id).filter { $0.device == self.device }.map(\.sequence).max() ?? 0
         let opened = try LogWriter(path: layout.log(container: id, device: device), device: device, lastSequence: last)
         writer = opened
         return opened

@@ -61,7 +61,7 @@ extension SyncEngine {
 
     /// Version `version` of `history`, if it has content and the retention still keeps it.
     private func keptVersion(_ version: VersionID, of history: PathHistory, now: Int64) throws(SyncError) -> VersionRecord {
-        guard let record = history.records[version], record.state != nil else {
+        guard let record = history.record(version), record.state != nil else {
             throw SyncError(.unknownItem, "\(history.path) has no version \(version) with content; see `ubq versions`")
         }
         guard retention.keeps(record, in: history, now: now) else {

@@ -36,7 +36,7 @@ public struct HistoryRetention: Sendable, Equatable {
         var needed: Set<String> = []
         for history in histories {
             let replaced = history.replacementTimes
-            for record in history.records.values {
+            for record in history.records {
                 if let sha256 = record.state?.sha256, keeps(replacedAt: replaced[record.id], now: now) { needed.insert(sha256) }
             }
         }
@@ -49,7 +49,7 @@ extension PathHistory {
     /// the versions naming it as a parent.
     public var replacementTimes: [VersionID: Int64] {
         var times: [VersionID: Int64] = [:]
-        for record in records.values {
+        for record in records {
             for parent in record.parents { times[parent] = min(times[parent] ?? .max, record.time) }
         }
         return times
@@ -57,6 +57,6 @@ extension PathHistory {
 
     /// When `id` was first replaced; nil while it is a head.
     public func replacementTime(of id: VersionID) -> Int64? {
-        records.values.lazy.filter { $0.parents.contains(id) }.map(\.time).min()
+        records.lazy.filter { $0.parents.contains(id) }.map(\.time).min()
     }
 }

@@ -43,7 +43,7 @@ enum MoveFollowing {
     /// one of `arrivals` made by the same device carries. Nil unless exactly one.
     static func rename(leaving history: PathHistory, arrivals: [VersionRecord]) -> (deletion: VersionRecord, move: VersionRecord)? {
         let renames = history.heads.filter(\.isDeletion).compactMap { deletion -> (VersionRecord, VersionRecord)? in
-            guard deletion.parents.count == 1, let left = history.records[deletion.parents[0]]?.state, left.kind == .file else { return nil }
+            guard deletion.parents.count == 1, let left = history.record(deletion.parents[0])?.state, left.kind == .file else { return nil }
             let moves = arrivals.filter { $0.id.device == deletion.id.device && $0.state?.sha256 == left.sha256 }
             return moves.count == 1 ? (deletion, moves[0]) : nil
         }

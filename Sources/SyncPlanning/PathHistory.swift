@@ -2,7 +2,12 @@
 /// childless nodes (heads) are the candidates for the current version.
 public struct PathHistory: Sendable, Equatable {
     public let path: String
-    public private(set) var records: [VersionID: VersionRecord] = [:]
+    /// The record of a path with a single version, which most paths are: a daemon keeps
+    /// the history of every path, and a table for one record costs about 400 bytes.
+    /// Boxed, since a table of histories holds every history inline, with room to spare.
+    private var lone: Lone?
+    /// Every record once there are two or more (`lone` is nil then).
+    private var table: [VersionID: VersionRecord] = [:]
     /// Versions that some other version of this path names as a parent.
     private var superseded: Set<VersionID> = []
 
@@ -13,32 +18,62 @@ public struct PathHistory: Sendable, Equatable {
     /// Adds a record; adding one twice changes nothing (logs are re-read after a restart).
     public mutating func add(_ record: VersionRecord) {
         precondition(record.path == path, "a record of \(record.path) added to the history of \(path)")
-        guard records[record.id] == nil else { return }
-        records[record.id] = record
+        guard self.record(record.id) == nil else { return }
+        if let first = only {
+            table = [first.id: first, record.id: record]
+            lone = nil
+        } else if table.isEmpty {
+            lone = .record(record)
+        } else {
+            table[record.id] = record
+        }
         superseded.formUnion(record.parents)
     }
 
-    /// The versions no other version replaces, oldest id first.
+    private indirect enum Lone: Equatable, Sendable {
+        case record(VersionRecord)
+    }
+
+    private var only: VersionRecord? {
+        guard case .record(let record) = lone else { return nil }
+        return record
+    }
+
+    /// The record of version `id`, if this path has it.
+    public func record(_ id: VersionID) -> VersionRecord? {
+        if let only { return only.id == id ? only : nil }
+        return table[id]
+    }
+
+    /// Every record, in no particular order.
+    public var records: [VersionRecord] {
+        only.map { [$0] } ?? Array(table.values)
+    }
+
+    /// The versions no other version replaces, oldest id first. (A lone record is one:
+    /// no record names itself as a parent.)
     public var heads: [VersionRecord] {
-        records.values.filter { !superseded.contains($0.id) }.sorted { $0.id < $1.id }
+        if let only { return [only] }
+        return table.values.filter { !superseded.contains($0.id) }.sorted { $0.id < $1.id }
     }
 
     /// The current version: the winner among the heads.
     public var winner: VersionRecord? {
-        WinnerRule.winner(of: records.values.lazy.filter { !superseded.contains($0.id) })
+        if let only { return only }
+        return WinnerRule.winner(of: table.values.lazy.filter { !superseded.contains($0.id) })
     }
 
     /// Heads that lost to the winner and hold something else than it: unresolved
     /// conflict versions (NSFileVersion's). A losing deletion is not one (nothing to keep),
     /// nor is a head with the winner's very state (two devices made the same change).
     public var conflicts: [VersionRecord] {
-        guard let winner else { return [] }
+        guard only == nil, let winner else { return [] }
         return heads.filter { $0.id != winner.id && $0.state != nil && $0.state != winner.state }
     }
 
     /// Every version, newest first (by time, then id): what `ubq versions` lists.
     public var newestFirst: [VersionRecord] {
-        records.values.sorted { ($0.time, $0.id) > ($1.time, $1.id) }
+        records.sorted { ($0.time, $0.id) > ($1.time, $1.id) }
     }
 
     /// The nearest version both `a` and `b` descend from (themselves included), for a
@@ -49,7 +84,7 @@ public struct PathHistory: Sendable, Equatable {
         var seen: Set<VersionID> = []
         while !queue.isEmpty {
             let next = queue.removeFirst()
-            guard seen.insert(next).inserted, let record = records[next] else { continue }
+            guard seen.insert(next).inserted, let record = record(next) else { continue }
             if ancestorsOfA.contains(next) { return record }
             queue.append(contentsOf: record.parents)
         }
@@ -60,7 +95,7 @@ public struct PathHistory: Sendable, Equatable {
         var found: Set<VersionID> = []
         var stack = [id]
         while let next = stack.popLast() {
-            guard found.insert(next).inserted, let record = records[next] else { continue }
+            guard found.insert(next).inserted, let record = record(next) else { continue }
             stack.append(contentsOf: record.parents)
         }
         return found

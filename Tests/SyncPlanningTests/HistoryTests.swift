@@ -12,6 +12,18 @@ struct HistoryTests {
         #expect(history.conflicts.isEmpty)
     }
 
+    @Test func aLoneRecordIsTheHeadAndASecondJoinsItWhateverTheOrder() {
+        let lone = F.history(F.v0)
+        #expect(lone.heads == [F.v0] && lone.winner == F.v0 && lone.conflicts.isEmpty)
+        #expect(lone.record(F.v0.id) == F.v0 && lone.record(F.bOnB.id) == nil)
+        var twice = lone
+        twice.add(F.v0)
+        #expect(twice == lone && twice.records == [F.v0], "a record read again (a restart) changes nothing")
+        let both = F.history(F.v0, F.bOnB)
+        #expect(both == F.history(F.bOnB, F.v0), "the order records arrive in does not matter")
+        #expect(both.records.count == 2 && both.record(F.v0.id) == F.v0 && both.record(F.bOnB.id) == F.bOnB)
+    }
+
     @Test func concurrentEditsKeepTheLoserAsAConflict() {
         let history = F.history(F.v0, F.bOnB, F.cOnC)
         #expect(history.winner == F.cOnC, "the later change wins")
