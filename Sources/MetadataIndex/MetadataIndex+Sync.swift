@@ -45,24 +45,28 @@ extension MetadataIndex {
 
     /// Sets the ubiquity attributes of the items of `container` that `state` covers, in one
     /// transaction: the paths go to temporary tables, and one UPDATE per subtree (one for a
-    /// whole container) reads them, not one per item.
-    public func applySyncState(container: String, _ state: SyncedState) throws {
+    /// whole container) reads them, not one per item. Returns the rows whose attributes
+    /// changed, for the live queries to look at again.
+    @discardableResult
+    public func applySyncState(container: String, _ state: SyncedState) throws -> AppliedChanges {
         try pool.write { db in
             for (table, paths) in zip(Self.pathTables, [state.uploaded, state.conflicted, state.uploading, state.outdated ?? []]) {
                 try Self.fill(db, table: table, with: paths)
             }
+            var changes = AppliedChanges()
             let update = SyncStateUpdate(container: container, uploadError: state.uploadError, knowsDownloads: state.outdated != nil)
             guard let roots = state.limitedTo else {
-                try update.run(db, where: "", [])
-                return
+                try update.run(db, where: "", [], changes: &changes)
+                return changes
             }
             // Per subtree, the item and the range below it, each an index lookup (an OR of
             // the two would scan the table: thousands of changed paths would be quadratic).
             for root in roots {
                 let (low, high) = (Data(root.bytes + [0x2F]), Data(root.bytes + [0x30]))
-                try update.run(db, where: "AND rel = ?", [Data(root.bytes)])
-                try update.run(db, where: "AND rel > ? AND rel < ?", [low, high])
+                try update.run(db, where: "AND rel = ?", [Data(root.bytes)], changes: &changes)
+                try update.run(db, where: "AND rel > ? AND rel < ?", [low, high], changes: &changes)
             }
+            return changes
         }
     }
 
@@ -86,38 +90,40 @@ private struct SyncStateUpdate {
     /// only the rows whose values change, so a full pass that changed nothing updates no
     /// row. (SQLite would not write the unchanged pages anyway, but it would build and
     /// compare every row of the container: 0.1 to 0.2 s of a 100,000-item pass.)
-    func run(_ db: Database, where condition: String, _ values: [Data]) throws {
+    func run(_ db: Database, where condition: String, _ values: [Data], changes: inout AppliedChanges) throws {
         let scope: [(any DatabaseValueConvertible)?] = [container] + values
         try update(db, [
             ("is_uploaded", "EXISTS (SELECT 1 FROM sync_uploaded s WHERE s.rel = items.rel)"),
             ("is_uploading", "EXISTS (SELECT 1 FROM sync_uploading u WHERE u.rel = items.rel)"),
             ("has_conflicts", "EXISTS (SELECT 1 FROM sync_conflicted c WHERE c.rel = items.rel)"),
-        ], where: condition, scope)
+        ], where: condition, scope, changes: &changes)
         try update(db, [
             ("percent_uploaded", "CASE WHEN is_uploaded THEN 100.0 ELSE 0.0 END"),
             ("uploading_error", "CASE WHEN is_uploaded THEN NULL ELSE ?1 END"),
-        ], where: condition, [uploadError] + scope)
+        ], where: condition, [uploadError] + scope, changes: &changes)
         guard knowsDownloads else { return }
         let outdated = "EXISTS (SELECT 1 FROM sync_outdated o WHERE o.rel = items.rel)"
         try update(db, [
             ("downloading_status", "CASE WHEN \(outdated) THEN '\(Self.downloaded)' ELSE '\(Self.current)' END"),
             ("percent_downloaded", "CASE WHEN \(outdated) THEN 0.0 ELSE 100.0 END"),
             ("is_downloading", "0"),
-        ], where: condition, scope)
+        ], where: condition, scope, changes: &changes)
     }
 
     /// `UPDATE items SET column = value, …` for the rows of the container (and `condition`)
-    /// where any column differs from its value. `arguments` bind the container, then
-    /// `condition`'s values; a value may use `?1` if `arguments` start with its value (a
-    /// plain `?` takes the number after the highest so far, so the others follow it).
+    /// where any column differs from its value; records the rows it changed in `changes`.
+    /// `arguments` bind the container, then `condition`'s values; a value may use `?1` if
+    /// `arguments` start with its value (a plain `?` takes the number after the highest so
+    /// far, so the others follow it).
     private func update(
         _ db: Database, _ assignments: [(column: String, value: String)], where condition: String,
-        _ arguments: [(any DatabaseValueConvertible)?]
+        _ arguments: [(any DatabaseValueConvertible)?], changes: inout AppliedChanges
     ) throws {
         let set = assignments.map { "\($0.column) = \($0.value)" }.joined(separator: ", ")
         let differs = assignments.map { "\($0.column) IS NOT (\($0.value))" }.joined(separator: " OR ")
-        try db.cachedStatement(sql: "UPDATE items SET \(set) WHERE container = ? \(condition) AND (\(differs))")
-            .execute(arguments: StatementArguments(arguments))
+        let statement = try db.cachedStatement(sql: "UPDATE items SET \(set) WHERE container = ? \(condition) AND (\(differs)) RETURNING id")
+        let ids = try Int64.fetchCursor(statement, arguments: StatementArguments(arguments))
+        while let id = try ids.next() { changes.recordTouch(id) }
     }
 
     static let current = "NSMetadataUbiquitousItemDownloadingStatusCurrent"

@@ -31,6 +31,9 @@ public final class SyncEngine: @unchecked Sendable {
     private var views: ViewLinker
     /// Where the ubiquity attributes go after each pass (the daemon's metadata index).
     public var index: MetadataIndex?
+    /// Hears which index rows each pass changed the attributes of (the daemon's live
+    /// queries look at them again). Called on the sync thread.
+    public var indexStateObserver: (@Sendable (AppliedChanges) -> Void)?
     private var containers: [ContainerID: ContainerSync] = [:]
     /// Containers whose last pass failed or was cut short: their next pass is full.
     private var needsFullPass: Set<ContainerID> = []
@@ -138,7 +141,7 @@ public final class SyncEngine: @unchecked Sendable {
             let standing = views.offReason.map { [$0] } ?? []
             update(id) { $0.finish(report, conflicts: conflicts, standing: standing) }
             if let state = report.indexState {
-                do { try index?.applySyncState(container: id.identifier, state) } catch { logger.error("cannot record sync state in the index: \(error)") }
+                record(state, container: id)
             }
             return report
         } catch {
@@ -149,10 +152,21 @@ public final class SyncEngine: @unchecked Sendable {
         }
     }
 
+    /// Sets the ubiquity attributes in the index, and tells the observer which rows changed.
+    private func record(_ state: SyncedState, container id: ContainerID) {
+        guard let index else { return }
+        do {
+            let changes = try index.applySyncState(container: id.identifier, state)
+            if !changes.isEmpty { indexStateObserver?(changes) }
+        } catch {
+            logger.error("cannot record sync state in the index: \(error)")
+        }
+    }
+
     /// While the mirror cannot be reached, the index still shows which items wait for an
     /// upload (what differs from the base), with the reason as their uploading error.
     private func recordWaitingUploads(reason: String, changed: [ContainerID: Set<RawPath>]?) {
-        guard let index else { return }
+        guard index != nil else { return }
         for (id, container) in containers {
             let scope = changed.map { $0[id] ?? [] }
             if scope?.isEmpty == true { continue }  // nothing changed here (a poll while paused)
@@ -161,9 +175,9 @@ public final class SyncEngine: @unchecked Sendable {
                 deletionGuard: deletionGuard, quietNanoseconds: quietNanoseconds, faults: nil, views: views, confirmDeletes: false,
                 scope: scope)
             do {
-                try index.applySyncState(container: id.identifier, try paused.stateWhilePaused(reason: reason))
+                record(try paused.stateWhilePaused(reason: reason), container: id)
             } catch {
-                logger.error("cannot record sync state in the index: \(error)")
+                logger.error("cannot tell which items of \(id.identifier) wait for an upload: \(error)")
             }
         }
     }

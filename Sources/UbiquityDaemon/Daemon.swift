@@ -59,7 +59,7 @@ public struct Daemon {
         let items = (try? index.counts().values.reduce(0, +)) ?? 0
         logger.info("start-up reconciliation: \(statistics) in \(ContinuousClock.now - scanStart); \(items) items in \(containers.count) containers")
 
-        let sync = try makeSyncService(containers: containers, root: root, index: index)
+        let sync = try makeSyncService(containers: containers, root: root, index: index, pipeline: pipeline)
         if let sync { await pipeline.observeChanges { sync.noteLocalChanges($0) } }
         let hub = PresenterHub(markerPath: settings.runtimeDirectory + "/" + DaemonPresenterRelay.markerName, logger: logger)
         let (outcomes, outcomeSink) = AsyncStream.makeStream(of: [PathOutcome].self)
@@ -110,7 +110,7 @@ public struct Daemon {
     }
 
     /// The sync service when a mirror is configured (sync is off without one).
-    private func makeSyncService(containers: [Container], root: RawPath, index: MetadataIndex) throws -> SyncService? {
+    private func makeSyncService(containers: [Container], root: RawPath, index: MetadataIndex, pipeline: IndexPipeline) throws -> SyncService? {
         guard let mirror = settings.mirror else {
             logger.info("no mirror configured: sync is off (set UBQ_MIRROR or mirror in config.toml)")
             return nil
@@ -125,6 +125,8 @@ public struct Daemon {
             deletionGuard: DeletionGuard(settings.sync), quietMilliseconds: settings.settleMilliseconds,
             retention: HistoryRetention(settings.sync), logger: logger)
         engine.index = index
+        let publisher = InOrderPublisher()
+        engine.indexStateObserver = { changes in publisher.enqueue { await pipeline.publishSyncState(changes) } }
         logger.info("syncing with \(mirror) as device \(engine.device.id) (\(engine.device.name))")
         return SyncService(worker: SyncWorker(engine: engine), layout: ContainerLayout(root: root), settings: settings.sync, logger: logger)
     }

@@ -58,6 +58,12 @@ actor IndexPipeline {
         indexer.journalsChanges = !liveQueries.isEmpty
     }
 
+    /// The sync engine changed the ubiquity attributes of these rows: live queries look
+    /// at them again (an item starts matching `…IsUploadedKey == YES`, say).
+    func publishSyncState(_ changes: AppliedChanges) {
+        liveQueries.publish(changes, index: index)
+    }
+
     /// The content pass is over (or stopped): queries waiting for content answer.
     func finishContentPass() {
         contentPassRunning = false

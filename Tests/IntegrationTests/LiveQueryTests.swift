@@ -25,6 +25,22 @@ import Testing
         }
     }
 
+    @Test func anItemStartsMatchingWhenSyncMarksItUploaded() throws {
+        let mirror = SharedMirror()
+        let daemon = mirror.add(try DaemonHarness())
+        try daemon.start(extraEnvironment: ["UBQ_MIRROR": mirror.path])
+        let uploaded = try WatchClient(daemon, ["NSMetadataUbiquitousItemIsUploadedKey == YES AND \(Self.textFiles)"])
+        let waiting = try WatchClient(daemon, ["NSMetadataUbiquitousItemIsUploadedKey == NO AND \(Self.textFiles)"])
+        #expect(try uploaded.gathered().isEmpty)
+        #expect(try waiting.gathered().isEmpty)
+        try daemon.shell("echo up > up.txt")
+        // Indexed first (not uploaded yet), then published: the sync engine's attributes
+        // reach the live queries like the watcher's changes.
+        #expect(try uploaded.next().summary == "added up.txt")
+        #expect(try waiting.next().summary == "added up.txt")
+        #expect(try waiting.next().summary == "removed up.txt")
+    }
+
     @Test func anEditThatMakesAnItemStopMatchingRemovesIt() throws {
         let daemon = try DaemonHarness()
         try daemon.start()

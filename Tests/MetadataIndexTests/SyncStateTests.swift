@@ -115,11 +115,15 @@ import Testing
                 """)
         }
         func updated() throws -> Int { try counter.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM updated") ?? 0 } }
-        try fixture.index.applySyncState(container: IndexFixture.container, state)  // a full pass that found nothing new
+        let again = try fixture.index.applySyncState(container: IndexFixture.container, state)  // a full pass that found nothing new
         #expect(try updated() == 0)
-        try fixture.index.applySyncState(
+        #expect(again.isEmpty, "nothing for the live queries either")
+        let changes = try fixture.index.applySyncState(
             container: IndexFixture.container, SyncedState(uploaded: paths("synced.txt", "stale.txt", "edited.txt"), conflicted: []))
         #expect(try updated() > 0)
+        let touched = try counter.read { try String.fetchSet($0, sql: "SELECT fs_name FROM items WHERE id IN (SELECT id FROM updated)") }
+        #expect(touched == ["edited.txt", "fought.txt"], "uploaded now, and no longer in conflict")
+        #expect(changes.touched.count == 2)
     }
 
     @Test func aLimitedStateLeavesOtherSubtreesAlone() throws {
