@@ -53,6 +53,8 @@ final class ContainerSync {
     private var writer: LogWriter?
     /// The deletions this device's passes published lately (the guard counts them).
     var recentDeletions = RecentDeletions()
+    /// The local deletions waiting for their burst to end.
+    var deletionBurst = DeletionBurst()
 
     init(id: String, folder: RawPath, layout: MirrorLayout, device: String) {
         self.id = id
@@ -157,5 +159,20 @@ struct RecentDeletions {
     mutating func count(within window: Duration, at now: ContinuousClock.Instant = .now) -> Int {
         published.removeAll { now - $0.at > window }
         return published.reduce(0) { $0 + $1.count }
+    }
+}
+
+/// Local deletions not published yet, and when the last new one appeared: a burst has
+/// ended once none has appeared for a while.
+struct DeletionBurst {
+    private var seen: Set<String> = []
+    private var lastNew: ContinuousClock.Instant?
+
+    /// Notes `deletions`; whether no new deletion has appeared for `quiet` (at once when
+    /// `quiet` is zero).
+    mutating func hasEnded(noting deletions: [String], quiet: Duration, at now: ContinuousClock.Instant = .now) -> Bool {
+        for path in deletions where seen.insert(path).inserted { lastNew = now }
+        guard let lastNew else { return true }
+        return now - lastNew >= quiet
     }
 }

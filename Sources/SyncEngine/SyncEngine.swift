@@ -113,7 +113,7 @@ public final class SyncEngine: @unchecked Sendable {
         for (id, container) in containers.sorted(by: { $0.key.identifier < $1.key.identifier }) {
             let scope = needsFullPass.remove(id) == nil ? changed.map { $0[id] ?? [] } : nil
             lookedAtEverything = lookedAtEverything || scope == nil
-            reports[id] = pass(container, id: id, confirmDeletes: confirmDeletes, quietNanoseconds: settled ? 0 : quietNanoseconds, scope: scope)
+            reports[id] = pass(container, id: id, confirmDeletes: confirmDeletes, settled: settled, scope: scope)
         }
         // A full pass holds the whole base, tree and plan for a moment (about 1 KB an item);
         // glibc keeps what was freed, so the daemon would stay that large between passes.
@@ -121,7 +121,7 @@ public final class SyncEngine: @unchecked Sendable {
         return reports
     }
 
-    private func pass(_ container: ContainerSync, id: ContainerID, confirmDeletes: Bool, quietNanoseconds: Int64, scope: Set<RawPath>?) -> PassReport {
+    private func pass(_ container: ContainerSync, id: ContainerID, confirmDeletes: Bool, settled: Bool, scope: Set<RawPath>?) -> PassReport {
         let progress = PassProgress()
         let timer = PassTimer()
         update(id) { $0.phase = .syncing }
@@ -129,8 +129,8 @@ public final class SyncEngine: @unchecked Sendable {
         defer { endProgress(id, progress) }
         let syncPass = SyncPass(
             container: container, ignore: ignore.rules(for: id), database: database, coordinator: coordinator,
-            deletionGuard: deletionGuard, quietNanoseconds: quietNanoseconds, faults: faults, views: views, confirmDeletes: confirmDeletes,
-            scope: scope, progress: progress)
+            deletionGuard: deletionGuard, quietNanoseconds: settled ? 0 : quietNanoseconds, deletionQuiet: settled ? .zero : deletionGuard.quiet,
+            faults: faults, views: views, confirmDeletes: confirmDeletes, scope: scope, progress: progress)
         do {
             let report = try syncPass.run()
             // Held deletions too: a narrower pass would not see them, so it would report none

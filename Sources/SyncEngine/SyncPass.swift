@@ -14,6 +14,9 @@ struct SyncPass {
     let coordinator: FileCoordinator?
     let deletionGuard: DeletionGuard
     let quietNanoseconds: Int64
+    /// How long deletions wait for the burst they belong to to end (zero once the caller
+    /// settled every change: `ubq sync`).
+    var deletionQuiet: Duration = .zero
     let faults: FaultInjection?
     /// Writes this device's view of the container in the mirror.
     let views: ViewLinker
@@ -47,14 +50,7 @@ struct SyncPass {
                 report.problems += local.problems + removeLeftovers(local.leftovers)
                 report.deferred = local.deferred
             }
-            var plan = makePlan(local: local, base: base, roots: roots)
-            let recent = container.recentDeletions.count(within: deletionGuard.window)
-            if !confirmDeletes,
-                let held = try deletionGuard.holds(plan: plan, recent: recent, baseCount: { try database.baseCount(container: container.id) })
-            {
-                report.heldDeletions = held
-                plan = plan.withoutPublishedDeletions()  // the rest (uploads, downloads) goes ahead
-            }
+            let plan = try guardDeletions(makePlan(local: local, base: base, roots: roots), report: &report)
             let before = report
             touched.formUnion(plan.actions.lazy.flatMap(\.viewPaths))
             lastPlan = plan
@@ -81,6 +77,26 @@ struct SyncPass {
         let unchanged = lastPlan?.actions.isEmpty != false && report.merged == 0
         updateView(touched: touched, base: unchanged && scope == nil ? base : nil, report: &report)
         return report
+    }
+
+    /// The plan without its deletions while they wait: for the burst they belong to to
+    /// end (an `rm -rf` reaches several passes; the guard must see it whole), then, past the
+    /// guard's share, for the user's confirmation. The rest (uploads, downloads) goes ahead.
+    private func guardDeletions(_ plan: SyncPlan, report: inout PassReport) throws -> SyncPlan {
+        let deletions = plan.deletionPaths
+        guard !deletions.isEmpty, !confirmDeletes else { return plan }
+        guard container.deletionBurst.hasEnded(noting: deletions, quiet: deletionQuiet) else {
+            // Looked at again by the next pass (each round of this one meets them again).
+            let listed = Set(report.deferred)
+            report.deferred += deletions.map { RawPath($0) }.filter { !listed.contains($0) }
+            return plan.withoutPublishedDeletions()
+        }
+        container.deletionBurst = DeletionBurst()
+        let recent = container.recentDeletions.count(within: deletionGuard.window)
+        guard let held = try deletionGuard.holds(plan: plan, recent: recent, baseCount: { try database.baseCount(container: container.id) })
+        else { return plan }
+        report.heldDeletions = held
+        return plan.withoutPublishedDeletions()
     }
 
     /// Deletes the staging files a daemon killed mid-download left in the container. A pass
@@ -236,9 +252,10 @@ extension SyncPass {
 /// Holds back a pass that would delete a large share of a container (an unmounted disk,
 /// a wrong path, a mistake) until the user confirms with `ubq sync --confirm-deletes`.
 ///
-/// Deletions this device published within `window` count too: passes start as soon as
-/// changes are indexed, so an `rm -rf` of a large tree reaches them in several steps,
-/// none of which alone would be large.
+/// Passes start as soon as changes are indexed, so an `rm -rf` of a large tree reaches
+/// them in several steps, none of which alone would be large. So deletions wait until no
+/// new one has appeared for `quiet`, and are weighed together; and the deletions this
+/// device published within `window` count too (a burst with pauses in it).
 public struct DeletionGuard: Sendable {
     /// The share of the container's items above which deletions wait for confirmation.
     public var share: Double
@@ -246,11 +263,14 @@ public struct DeletionGuard: Sendable {
     public var minimum: Int
     /// How long published deletions count toward the next passes' share.
     public var window: Duration
+    /// How long no new deletion must appear before a burst of them is weighed.
+    public var quiet: Duration
 
-    public init(share: Double = 0.5, minimum: Int = 20, window: Duration = .seconds(60)) {
+    public init(share: Double = 0.5, minimum: Int = 20, window: Duration = .seconds(60), quiet: Duration = .zero) {
         self.share = share
         self.minimum = minimum
         self.window = window
+        self.quiet = quiet
     }
 
     /// The number of deletions held, or nil when the plan may go ahead. `recent` were

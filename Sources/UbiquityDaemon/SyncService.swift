@@ -177,8 +177,9 @@ extension HistoryRetention {
 }
 
 extension DeletionGuard {
-    /// The guard the `[sync]` settings describe.
+    /// The guard the `[sync]` settings describe. Deletions wait for a second without new
+    /// ones: an `rm -rf` of 100,000 files takes a few seconds, with no pause that long.
     init(_ settings: SyncSettings) {
-        self.init(share: Double(settings.deletionGuardPercent) / 100, minimum: settings.deletionGuardMinimum)
+        self.init(share: Double(settings.deletionGuardPercent) / 100, minimum: settings.deletionGuardMinimum, quiet: .seconds(1))
     }
 }

@@ -10,9 +10,10 @@ struct SyncCommand: AsyncParsableCommand {
             ubqd syncs on its own as files change; this runs a pass at once, with a progress bar \
             on standard error when that is a terminal. When a pass would delete more than half of \
             a container's items (and at least 20: deletion_guard_percent and \
-            deletion_guard_minimum in the [sync] table of config.toml), counting the deletions \
-            published in the minute before, ubqd holds the deletions (an unmounted disk or a \
-            wrong path looks like that) until you confirm them with --confirm-deletes.
+            deletion_guard_minimum in the [sync] table of config.toml; a burst of deletions is \
+            weighed whole, with those published in the minute before), ubqd holds the deletions \
+            (an unmounted disk or a wrong path looks like that) until you confirm them with \
+            --confirm-deletes.
             """)
 
     @OptionGroup var options: SettingsOptions

@@ -74,10 +74,12 @@ import Testing
         try daemon.shell("for n in $(seq 1 10); do echo $n > file-$n.txt; done")
         #expect(try daemon.ubq(["sync"]).status == 0)
 
-        try writeConfig(daemon, "[sync]\npoll_interval_ms = 50\ndeletion_guard_percent = 10\ndeletion_guard_minimum = 2\n")
+        // A guard that holds even one deletion of ten: however the three below reach the
+        // passes (together, or one first), none goes through.
+        try writeConfig(daemon, "[sync]\npoll_interval_ms = 50\ndeletion_guard_percent = 5\ndeletion_guard_minimum = 1\n")
         try reload(daemon, expecting: "configuration reloaded")
         #expect(daemon.log().contains(
-            "applied sync.poll_interval_ms (100 ms → 50 ms), sync.deletion_guard_percent (50 % → 10 %), sync.deletion_guard_minimum (20 → 2)"),
+            "applied sync.poll_interval_ms (100 ms → 50 ms), sync.deletion_guard_percent (50 % → 5 %), sync.deletion_guard_minimum (20 → 1)"),
             "\(daemon.log())")
         try daemon.shell("rm file-1.txt file-2.txt file-3.txt")
         // Full: a pass reports the deletions it held, and one started on its own may have

@@ -149,6 +149,27 @@ struct TwoDeviceTests {
         #expect(b.tree().count == 5)
     }
 
+    @Test func deletionsWaitForTheirBurstToEndAndMeetTheGuardTogether() throws {
+        let scratch = Scratch()
+        let (a, b) = try pair(scratch)
+        for n in 0..<30 { try a.write("f\(n).txt", "\(n)") }
+        a.sync()
+        b.sync()
+        a.engine.replaceDeletionGuard(DeletionGuard(quiet: .seconds(3600)))  // the burst never ends by itself here
+        for n in 0..<15 { try FileManager.default.removeItem(atPath: a.documents + "/f\(n).txt") }
+        try a.write("new.txt", "made meanwhile")
+        let first = a.sync()
+        #expect(first.heldDeletions == 0 && first.deferred.count == 15, "waiting for the burst to end")
+        for n in 15..<25 { try FileManager.default.removeItem(atPath: a.documents + "/f\(n).txt") }
+        #expect(a.sync().deferred.count == 25)
+        b.sync()
+        #expect(b.tree().count == 31, "no deletion published; the upload went ahead")
+        // `ubq sync` settles every change first: the burst is over, and weighed whole.
+        #expect(a.engine.passAll(settled: true)[TestDevice.containerID]?.heldDeletions == 25)
+        b.sync()
+        #expect(b.tree().count == 31)
+    }
+
     @Test func heldDeletionsStayHeldAndAreReleasedThroughNarrowPasses() throws {
         let scratch = Scratch()
         let (a, b) = try pair(scratch)
