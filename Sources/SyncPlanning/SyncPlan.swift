@@ -46,23 +46,36 @@ public struct SyncPlan: Sendable, Equatable {
     /// them there if they were many), and they stay recoverable from the history.
     public var deletionCount: Int { deletionPaths.count }
 
-    /// The paths whose deletion this device would publish.
+    /// The paths whose deletion this device would publish. The departures of renames are
+    /// not deletions: their content lives on at the new path (a renamed folder of many
+    /// files is not a mass deletion), and holding them back would turn the rename into a
+    /// copy on the other devices.
     public var deletionPaths: [String] {
-        actions.compactMap { action in
-            if case .publish(let path, nil, _, _) = action { return path }
-            return nil
+        let departures = renameDepartures
+        return actions.compactMap { action in
+            guard case .publish(let path, nil, _, _) = action, !departures.contains(path) else { return nil }
+            return path
         }
     }
 
-    /// The plan without the deletions this device would publish: what runs while the
-    /// mass-deletion guard holds them.
+    /// The plan without the deletions this device would publish (`deletionPaths`): what
+    /// runs while the mass-deletion guard holds them.
     public func withoutPublishedDeletions() -> SyncPlan {
         var copy = self
+        let departures = renameDepartures
         copy.actions = actions.filter { action in
-            if case .publish(_, nil, _, _) = action { return false }
-            return true
+            guard case .publish(let path, nil, _, _) = action else { return true }
+            return departures.contains(path)
         }
         return copy
+    }
+
+    /// The paths renames published in this plan leave.
+    private var renameDepartures: Set<String> {
+        Set(actions.compactMap { action in
+            guard case .publish(_, _?, _, let origin?) = action else { return nil }
+            return origin
+        })
     }
 
     /// A local file that vanished from one path while a new file with the same content

@@ -170,6 +170,22 @@ struct TwoDeviceTests {
         #expect(b.tree().count == 31)
     }
 
+    @Test func aRenamedFolderOfManyFilesIsNoMassDeletionAndMovesAtOnce() throws {
+        let scratch = Scratch()
+        let (a, b) = try pair(scratch)
+        for n in 0..<30 { try a.write("old/f\(n).txt", "\(n)") }
+        a.sync()
+        b.sync()
+        a.engine.replaceDeletionGuard(DeletionGuard(quiet: .seconds(3600)))  // real deletions wait, renames must not
+        try FileManager.default.moveItem(atPath: a.documents + "/old", toPath: a.documents + "/new")
+        let report = a.sync()
+        #expect(report.heldDeletions == 0)
+        #expect(report.deferred == ["Documents/old"], "only the folder itself: its files moved")
+        b.sync()
+        #expect(b.tree().keys.filter { $0.hasPrefix("old/") }.isEmpty, "moved on b, not copied")
+        #expect(b.tree().keys.filter { $0.hasPrefix("new/") }.count == 30)
+    }
+
     @Test func heldDeletionsStayHeldAndAreReleasedThroughNarrowPasses() throws {
         let scratch = Scratch()
         let (a, b) = try pair(scratch)

@@ -35,7 +35,8 @@ struct SyncPlanTests {
         let actions = SyncPlan(trees).actions
         #expect(actions.contains(.publish(path: "Documents/after.txt", state: F.a, parents: [], movedFrom: "Documents/before.txt")))
         #expect(actions.contains(.publish(path: "Documents/before.txt", state: nil, parents: [original.id])))
-        #expect(SyncPlan(trees).deletionCount == 1)
+        #expect(SyncPlan(trees).deletionCount == 0, "a move deletes nothing: the guard does not count it")
+        #expect(SyncPlan(trees).withoutPublishedDeletions().actions == actions, "nor holds it back")
     }
 
     @Test func twoCopiesOfOneRenamedFileClaimTheOriginOnce() {
