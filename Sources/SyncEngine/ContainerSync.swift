@@ -168,6 +168,9 @@ struct DeletionBurst {
     private var seen: Set<String> = []
     private var lastNew: ContinuousClock.Instant?
 
+    /// The deletions noted and not published yet.
+    var paths: Set<String> { seen }
+
     /// Notes `deletions`; whether no new deletion has appeared for `quiet` (at once when
     /// `quiet` is zero).
     mutating func hasEnded(noting deletions: [String], quiet: Duration, at now: ContinuousClock.Instant = .now) -> Bool {

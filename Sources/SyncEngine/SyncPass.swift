@@ -31,7 +31,10 @@ struct SyncPass {
         var report = PassReport()
         report.problems += container.readLogs()
         let remote = container.takeRemotelyChanged()
-        let roots = scope.map { Array($0.union(remote.map { RawPath($0) })).sorted() }
+        // Deletions waiting for their burst to end are looked at by every pass: `ubq sync`
+        // must publish them even when an earlier pass took them from the changed paths.
+        let waiting = container.deletionBurst.paths
+        let roots = scope.map { Array($0.union(remote.map { RawPath($0) }).union(waiting.map { RawPath($0) })).sorted() }
         let rootKeys = roots.map { $0.compactMap { SyncPath.key($0) } }
         let executor = Executor(
             containerID: container.id, containerFolder: container.folder,

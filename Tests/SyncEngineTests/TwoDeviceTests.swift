@@ -170,6 +170,22 @@ struct TwoDeviceTests {
         #expect(b.tree().count == 31)
     }
 
+    @Test func aSettledPassPublishesADeletionAnEarlierPassLeftWaiting() throws {
+        let scratch = Scratch()
+        let (a, b) = try pair(scratch)
+        try a.write("x.txt", "x")
+        a.sync()
+        b.sync()
+        a.engine.replaceDeletionGuard(DeletionGuard(quiet: .seconds(3600)))
+        try FileManager.default.removeItem(atPath: a.documents + "/x.txt")
+        let changed: Set<RawPath> = ["Documents/x.txt"]
+        #expect(a.engine.passAll(changed: [TestDevice.containerID: changed])[TestDevice.containerID]?.deferred == Array(changed))
+        // `ubq sync` right after: the daemon's own pass took the changed path and left it waiting.
+        a.engine.passAll(settled: true, changed: [TestDevice.containerID: []])
+        b.sync()
+        #expect(b.tree()["x.txt"] == nil)
+    }
+
     @Test func aRenamedFolderOfManyFilesIsNoMassDeletionAndMovesAtOnce() throws {
         let scratch = Scratch()
         let (a, b) = try pair(scratch)
