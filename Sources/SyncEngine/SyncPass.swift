@@ -87,7 +87,11 @@ struct SyncPass {
     /// guard's share, for the user's confirmation. The rest (uploads, downloads) goes ahead.
     private func guardDeletions(_ plan: SyncPlan, report: inout PassReport) throws -> SyncPlan {
         let deletions = plan.deletionPaths
-        guard !deletions.isEmpty, !confirmDeletes else { return plan }
+        // None left (every pass looks at the waiting ones), or confirmed: no burst waits.
+        guard !deletions.isEmpty, !confirmDeletes else {
+            container.deletionBurst = DeletionBurst()
+            return plan
+        }
         guard container.deletionBurst.hasEnded(noting: deletions, quiet: deletionQuiet) else {
             // Looked at again by the next pass (each round of this one meets them again).
             let listed = Set(report.deferred)
