@@ -5,7 +5,6 @@ BUILD_FLAGS ?=
 
 PREFIX ?= $(HOME)/.local
 BINDIR ?= $(PREFIX)/bin
-RELEASE = .build-release
 
 .PHONY: run test build bootstrap bench bench-sync bench-live install uninstall man clean
 
@@ -32,17 +31,14 @@ bench-sync: bootstrap
 
 # Live queries under load: 50 `ubq ls --watch` clients while 10,000 files change (release build).
 bench-live: bootstrap
-	$(SWIFT) build -c release --scratch-path .build-release --product ubqd
-	$(SWIFT) build -c release --scratch-path .build-release --product ubq
-	Benchmarks/live/watch_load.py --bin .build-release/release
+	bin=$$(SWIFT=$(SWIFT) scripts/build-release.sh) && Benchmarks/live/watch_load.py --bin "$$bin"
 
 # Release ubqd and ubq in BINDIR (~/.local/bin), the user unit, completions for bash, zsh
 # and fish, the manual pages (scripts/install.sh says where). PREFIX, BINDIR and DESTDIR
 # can be set: `make install PREFIX=/opt/ubiquity`.
 install: bootstrap
-	$(SWIFT) build -c release --scratch-path $(RELEASE) --product ubqd
-	$(SWIFT) build -c release --scratch-path $(RELEASE) --product ubq
-	PREFIX="$(PREFIX)" BINDIR="$(BINDIR)" DESTDIR="$(DESTDIR)" scripts/install.sh install --bin-from $(RELEASE)/release
+	bin=$$(SWIFT=$(SWIFT) scripts/build-release.sh) && \
+		PREFIX="$(PREFIX)" BINDIR="$(BINDIR)" DESTDIR="$(DESTDIR)" scripts/install.sh install --bin-from "$$bin"
 
 # Removes what `make install` put in place (same PREFIX/BINDIR/DESTDIR), nothing else.
 uninstall:

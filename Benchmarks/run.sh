@@ -27,12 +27,8 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $packages >/dev/null
 fi
 
-SWIFT=${SWIFT:-swift}
-SCRATCH=.build-release
-echo "bench: building release ubqd and ubq into $SCRATCH"
-"$SWIFT" build -c release --scratch-path "$SCRATCH" --product ubqd
-"$SWIFT" build -c release --scratch-path "$SCRATCH" --product ubq
-BIN=$("$SWIFT" build -c release --scratch-path "$SCRATCH" --show-bin-path)
+echo "bench: building release ubqd and ubq into .build-release"
+BIN=$(scripts/build-release.sh)
 
 # bench.py stops everything it starts (finally + SIGTERM/SIGHUP handlers). It runs in the
 # background so that a signal to this script is handled at once: the trap passes it on as

@@ -12,7 +12,4 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
-SWIFT=${SWIFT:-swift}
-"$SWIFT" build -c release --scratch-path .build-release --product ubqd
-"$SWIFT" build -c release --scratch-path .build-release --product ubq
-exec python3 Benchmarks/sync/bench.py "$("$SWIFT" build -c release --scratch-path .build-release --show-bin-path)"
+exec python3 Benchmarks/sync/bench.py "$(scripts/build-release.sh)"
