@@ -115,10 +115,7 @@ struct TwoDeviceTests {
 
     @Test func massDeletionsWaitForConfirmation() throws {
         let scratch = Scratch()
-        let (a, b) = try pair(scratch)
-        for n in 0..<30 { try a.write("f\(n).txt", "\(n)") }
-        a.sync()
-        b.sync()
+        let (a, b) = try pair(scratch, holding: 30)
         for n in 0..<30 { try FileManager.default.removeItem(atPath: a.documents + "/f\(n).txt") }
         try a.write("new.txt", "made meanwhile")
         let held = a.sync()
@@ -133,10 +130,7 @@ struct TwoDeviceTests {
 
     @Test func deletionsPublishedInSeveralPassesAddUpForTheGuard() throws {
         let scratch = Scratch()
-        let (a, b) = try pair(scratch)
-        for n in 0..<30 { try a.write("f\(n).txt", "\(n)") }
-        a.sync()
-        b.sync()
+        let (a, b) = try pair(scratch, holding: 30)
         // An `rm -rf` reaches the daemon's passes in steps; each alone is below the guard.
         for n in 0..<15 { try FileManager.default.removeItem(atPath: a.documents + "/f\(n).txt") }
         #expect(a.sync().heldDeletions == 0, "15 of 30: fewer than the minimum of 20")
@@ -151,10 +145,7 @@ struct TwoDeviceTests {
 
     @Test func deletionsWaitForTheirBurstToEndAndMeetTheGuardTogether() throws {
         let scratch = Scratch()
-        let (a, b) = try pair(scratch)
-        for n in 0..<30 { try a.write("f\(n).txt", "\(n)") }
-        a.sync()
-        b.sync()
+        let (a, b) = try pair(scratch, holding: 30)
         a.engine.replaceDeletionGuard(DeletionGuard(quiet: .seconds(3600)))  // the burst never ends by itself here
         for n in 0..<15 { try FileManager.default.removeItem(atPath: a.documents + "/f\(n).txt") }
         try a.write("new.txt", "made meanwhile")
@@ -188,10 +179,7 @@ struct TwoDeviceTests {
 
     @Test func aRenamedFolderOfManyFilesIsNoMassDeletionAndMovesAtOnce() throws {
         let scratch = Scratch()
-        let (a, b) = try pair(scratch)
-        for n in 0..<30 { try a.write("old/f\(n).txt", "\(n)") }
-        a.sync()
-        b.sync()
+        let (a, b) = try pair(scratch, holding: 30, in: "old/")
         a.engine.replaceDeletionGuard(DeletionGuard(quiet: .seconds(3600)))  // real deletions wait, renames must not
         try FileManager.default.moveItem(atPath: a.documents + "/old", toPath: a.documents + "/new")
         let report = a.sync()
@@ -204,10 +192,7 @@ struct TwoDeviceTests {
 
     @Test func heldDeletionsStayHeldAndAreReleasedThroughNarrowPasses() throws {
         let scratch = Scratch()
-        let (a, b) = try pair(scratch)
-        for n in 0..<30 { try a.write("f\(n).txt", "\(n)") }
-        a.sync()
-        b.sync()
+        let (a, b) = try pair(scratch, holding: 30)
         for n in 0..<30 { try FileManager.default.removeItem(atPath: a.documents + "/f\(n).txt") }
         #expect(a.sync().heldDeletions == 30)
         // What the daemon does next: passes over the few paths that changed since.
@@ -304,6 +289,15 @@ struct TwoDeviceTests {
     private func pair(_ scratch: Scratch) throws -> (TestDevice, TestDevice) {
         let devices = try scratch.devices("a", "b")
         return (devices[0], devices[1])
+    }
+
+    /// Two devices that both hold `count` files, `f0.txt`, `f1.txt`… in `folder`, synced.
+    private func pair(_ scratch: Scratch, holding count: Int, in folder: String = "") throws -> (TestDevice, TestDevice) {
+        let (a, b) = try pair(scratch)
+        for n in 0..<count { try a.write("\(folder)f\(n).txt", "\(n)") }
+        a.sync()
+        b.sync()
+        return (a, b)
     }
 }
 
