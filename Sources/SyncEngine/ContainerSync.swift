@@ -145,37 +145,3 @@ final class ContainerSync {
         return found
     }
 }
-
-/// How many deletions were published when, for the mass-deletion guard's window.
-struct RecentDeletions {
-    private var published: [(at: ContinuousClock.Instant, count: Int)] = []
-
-    mutating func add(_ count: Int, at now: ContinuousClock.Instant = .now) {
-        guard count > 0 else { return }
-        published.append((now, count))
-    }
-
-    /// The deletions published within `window` before `now`; older ones are forgotten.
-    mutating func count(within window: Duration, at now: ContinuousClock.Instant = .now) -> Int {
-        published.removeAll { now - $0.at > window }
-        return published.reduce(0) { $0 + $1.count }
-    }
-}
-
-/// Local deletions not published yet, and when the last new one appeared: a burst has
-/// ended once none has appeared for a while.
-struct DeletionBurst {
-    private var seen: Set<String> = []
-    private var lastNew: ContinuousClock.Instant?
-
-    /// The deletions noted and not published yet.
-    var paths: Set<String> { seen }
-
-    /// Notes `deletions`; whether no new deletion has appeared for `quiet` (at once when
-    /// `quiet` is zero).
-    mutating func hasEnded(noting deletions: [String], quiet: Duration, at now: ContinuousClock.Instant = .now) -> Bool {
-        for path in deletions where seen.insert(path).inserted { lastNew = now }
-        guard let lastNew else { return true }
-        return now - lastNew >= quiet
-    }
-}
