@@ -21,7 +21,11 @@ public final class MetadataIndex: Sendable {
         // last transactions, never corrupt the file. The index is derived data that the
         // start-up reconciliation rebuilds from the disk, so durability is not worth an
         // fsync per batch of changes.
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        // 16 KiB pages (SQLite's default is 4 KiB) take effect only on a new file: a first
+        // scan writes, checkpoints and rescans (to build the secondary indexes) the whole
+        // items table, a quarter as many page reads and writes this way. 100,000 items:
+        // ready in 2.60 s instead of 3.02 s (medians of 5, scripts in the session note).
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA page_size = 16384; PRAGMA synchronous = NORMAL") }
         pool = try DatabasePool(path: path, configuration: configuration)
         self.root = root
         try Schema.migrator().migrate(pool)
