@@ -36,23 +36,40 @@ extension MetadataIndex {
     /// Into an empty table (a new index), the secondary indexes are built once at the end
     /// rather than row by row. Nothing is journaled for live queries, and readers see none
     /// of it until the end.
+    ///
+    /// Its commit does not checkpoint: copying the whole load from the WAL into the
+    /// database file (and the fsyncs around it) took 0.4 s of a 100,000-item first scan,
+    /// before the daemon could answer queries. Readers find the pages in the WAL meanwhile,
+    /// and the next write's commit checkpoints as usual.
     public func applyInOneTransaction(container: String, _ load: (BulkLoad) throws -> Void) throws {
-        try pool.write { db in
-            try db.execute(sql: "PRAGMA cache_size = -\(Self.bulkCacheKiB)")
-            defer { try? db.execute(sql: "PRAGMA cache_size = -2000") }  // SQLite's default again
-            let emptyTable = try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM items)") ?? false
-            let newContainer = try Bool.fetchOne(
-                db, sql: "SELECT NOT EXISTS (SELECT 1 FROM items WHERE container = ?)", arguments: [container]) ?? false
-            if emptyTable {
-                for index in Schema.itemIndexes { try db.execute(sql: "DROP INDEX IF EXISTS \(index.name)") }
-            }
-            let writer = IndexWriter(db: db, journal: nil, insertsOnly: newContainer)
-            try load(BulkLoad(container: container, writer: writer, containerIsNew: newContainer))
-            if emptyTable {
-                for index in Schema.itemIndexes { try db.execute(sql: index.create) }
+        try pool.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+            defer { try? db.execute(sql: "PRAGMA wal_autocheckpoint = \(Self.autocheckpointPages)") }
+            try db.inTransaction {
+                try bulkLoad(container: container, db, load)
+                return .commit
             }
         }
     }
+
+    private func bulkLoad(container: String, _ db: Database, _ load: (BulkLoad) throws -> Void) throws {
+        try db.execute(sql: "PRAGMA cache_size = -\(Self.bulkCacheKiB)")
+        defer { try? db.execute(sql: "PRAGMA cache_size = -2000") }  // SQLite's default again
+        let emptyTable = try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM items)") ?? false
+        let newContainer = try Bool.fetchOne(
+            db, sql: "SELECT NOT EXISTS (SELECT 1 FROM items WHERE container = ?)", arguments: [container]) ?? false
+        if emptyTable {
+            for index in Schema.itemIndexes { try db.execute(sql: "DROP INDEX IF EXISTS \(index.name)") }
+        }
+        let writer = IndexWriter(db: db, journal: nil, insertsOnly: newContainer)
+        try load(BulkLoad(container: container, writer: writer, containerIsNew: newContainer))
+        if emptyTable {
+            for index in Schema.itemIndexes { try db.execute(sql: index.create) }
+        }
+    }
+
+    /// SQLite's default: a commit checkpoints once the WAL holds this many pages.
+    static let autocheckpointPages = 1000
 
     /// The bulk load's page cache, in KiB.
     static let bulkCacheKiB = 8 * 1024
