@@ -14,6 +14,7 @@ import PackageDescription
 let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
 let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
 let grdb = Target.Dependency.product(name: "GRDB", package: "GRDB.swift")
+let grdbSQLite = Target.Dependency.product(name: "GRDBSQLite", package: "GRDB.swift")
 let serviceLifecycle = Target.Dependency.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
 let unixSignals = Target.Dependency.product(name: "UnixSignals", package: "swift-service-lifecycle")
 let hummingbird = Target.Dependency.product(name: "Hummingbird", package: "hummingbird")
@@ -64,7 +65,7 @@ let package = Package(
         // MARK: I/O shells
         .target(name: "Watching", dependencies: ["CInotifyTools", "FileEvents", "RawPaths", logging]),
         .target(name: "ContentTypes", dependencies: ["CMagic"]),
-        .target(name: "MetadataIndex", dependencies: ["PredicateKit", "APIModel", "RawPaths", grdb]),
+        .target(name: "MetadataIndex", dependencies: ["PredicateKit", "APIModel", "RawPaths", grdb, grdbSQLite]),
         .target(name: "Indexing", dependencies: [
             "MetadataIndex", "ContentTypes", "FileEvents", "IgnoreRules", "Watching", "UbiquitySettings", "CStatx",
             "RawPaths", "Diary", "KeyedArchive", "Coordination", logging,

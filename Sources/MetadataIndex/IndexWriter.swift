@@ -17,6 +17,8 @@ struct IndexWriter {
     /// text or diary entry to delete first.
     private let insertsOnly: Bool
     private var folds = PathFolds()
+    /// The plain insert of new rows, prepared on first use.
+    private var valueInsert: ValueInsert?
 
     init(db: Database, journal: AppliedChanges?, insertsOnly: Bool = false) {
         self.db = db
@@ -35,21 +37,24 @@ struct IndexWriter {
     }
 
     private mutating func upsert(_ item: ItemSnapshot) throws {
-        let arguments = StatementArguments(Self.values(of: item, folds: &folds))
-        guard !insertsOnly else { return try insert(item, arguments) }
+        let values = Self.values(of: item, folds: &folds)
+        guard !insertsOnly else { return try insert(item, values) }
+        let arguments = StatementArguments(databaseValues: values)
         guard let id = try Int64.fetchOne(db.cachedStatement(sql: Self.upsertSQL), arguments: arguments) else { return }
         try recordRest(of: item, id: id)
     }
 
     private mutating func insert(_ row: NewItemRow) throws {
         guard insertsOnly else { return try upsert(row.item) }
-        try insert(row.item, row.arguments)
+        try insert(row.item, row.values)
     }
 
     /// A plain insert, for rows known to be new: the upsert's conflict clause and RETURNING
     /// cost SQLite about as much again as the insert itself.
-    private mutating func insert(_ item: ItemSnapshot, _ arguments: StatementArguments) throws {
-        try db.cachedStatement(sql: Self.insertSQL).execute(arguments: arguments)
+    private mutating func insert(_ item: ItemSnapshot, _ values: [DatabaseValue]) throws {
+        let insert = try valueInsert ?? ValueInsert(db, sql: Self.insertSQL)
+        valueInsert = insert
+        try insert.execute(values)
         try recordRest(of: item, id: db.lastInsertedRowID)
     }
 
@@ -138,7 +143,7 @@ struct IndexWriter {
                 relative: newRel, absolute: containerFolder.appending(newRel), isFolder: row["kind"] == "folder", folds: &folds)
             let values = [Data(newRel.bytes).databaseValue, names.scope.databaseValue] + names.textColumns.map(\.databaseValue)
                 + [(row["id"] as Int64).databaseValue]
-            try update.execute(arguments: StatementArguments(values))
+            try update.execute(arguments: StatementArguments(databaseValues: values))
             journal?.recordTouch(row["id"])
         }
     }

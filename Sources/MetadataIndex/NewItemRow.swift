@@ -7,7 +7,7 @@ import GRDB
 public struct NewItemRow: Sendable, Equatable {
     public let item: ItemSnapshot
     /// The values of `IndexWriter.insertSQL`, in its column order.
-    let arguments: StatementArguments
+    let values: [DatabaseValue]
 
     /// Builds rows in order, reusing the folded parent folder between siblings
     /// (`PathFolds`): one builder per thread, fed in path order for the reuse to pay.
@@ -17,7 +17,7 @@ public struct NewItemRow: Sendable, Equatable {
         public init() {}
 
         public mutating func row(for item: ItemSnapshot) -> NewItemRow {
-            NewItemRow(item: item, arguments: StatementArguments(IndexWriter.values(of: item, folds: &folds)))
+            NewItemRow(item: item, values: IndexWriter.values(of: item, folds: &folds))
         }
     }
 }

@@ -1,0 +1,37 @@
+import GRDB
+import GRDBSQLite
+
+/// An INSERT run with values already converted to `DatabaseValue`, bound straight onto
+/// SQLite's statement. GRDB takes arguments only as `StatementArguments`, which are built
+/// through a generic sequence map that is not specialized across modules, then validated
+/// and copied again at each execution: for the 23 columns of 100,000 new rows that was a
+/// third of the row-making thread's time and a sixth of the writer's. This statement is
+/// prepared for the writer alone, so GRDB's view of its bindings never matters. Nothing
+/// observes the index's transactions (GRDB's observers are what its own execution adds).
+final class ValueInsert {
+    private let statement: Statement
+    private let db: Database
+
+    init(_ db: Database, sql: String) throws {
+        self.db = db
+        statement = try db.makeStatement(sql: sql)
+    }
+
+    func execute(_ values: [DatabaseValue]) throws {
+        let handle = statement.sqliteStatement
+        defer {
+            sqlite3_reset(handle)
+            sqlite3_clear_bindings(handle)
+        }
+        for (index, value) in zip(CInt(1)..., values) {
+            let code = value.bind(to: handle, at: index)
+            guard code == SQLITE_OK else { throw error(code) }
+        }
+        let code = sqlite3_step(handle)
+        guard code == SQLITE_DONE else { throw error(code) }
+    }
+
+    private func error(_ code: CInt) -> DatabaseError {
+        DatabaseError(resultCode: ResultCode(rawValue: code), message: db.lastErrorMessage, sql: statement.sql)
+    }
+}
