@@ -86,9 +86,10 @@ public struct OrderedTreeWalk: IteratorProtocol {
             steps.append(Step(relativePath: childRelative, kind: .item(status)))
             if isFolder { steps.append(Step(relativePath: childRelative, kind: .contents(name: name))) }
         }
-        // Last first: `next()` pops from the end.
-        steps.sort { RawPath.precedes($1.key, $0.key) }
-        frames.append(Frame(handle: handle, absolute: absolute, steps: steps))
+        // Last first: `next()` pops from the end. The positions are sorted, not the steps,
+        // which are large: moving them through the sort took as long as the comparisons.
+        let order = steps.indices.sorted { RawPath.precedes(steps[$1].key, steps[$0].key) }
+        frames.append(Frame(handle: handle, absolute: absolute, steps: order.map { steps[$0] }))
     }
 
     private static func entryNames(_ handle: OpaquePointer) -> [[UInt8]] {
@@ -123,13 +124,6 @@ public struct OrderedTreeWalk: IteratorProtocol {
             self.kind = kind
             if case .contents = kind { key = relativePath.bytes + [0x2F] } else { key = relativePath.bytes }
         }
-    }
-}
-
-extension Array where Element == UInt8 {
-    /// Calls `body` with the bytes as a NUL-terminated C string.
-    func withCString<R>(_ body: (UnsafePointer<CChar>) -> R) -> R {
-        (map { CChar(bitPattern: $0) } + [0]).withUnsafeBufferPointer { body($0.baseAddress!) }
     }
 }
 

@@ -105,9 +105,7 @@ public struct RawPath: Sendable, Hashable, Comparable, CustomStringConvertible, 
 
     /// Calls `body` with the path as a NUL-terminated C string.
     public func withCString<Result>(_ body: (UnsafePointer<CChar>) throws -> Result) rethrows -> Result {
-        try (bytes + [0]).withUnsafeBufferPointer { buffer in
-            try buffer.withMemoryRebound(to: CChar.self) { try body($0.baseAddress!) }
-        }
+        try bytes.withCString(body)
     }
 
     // Hashing over the whole byte buffer at once: paths are dictionary keys on every hot
@@ -132,6 +130,19 @@ public struct RawPath: Sendable, Hashable, Comparable, CustomStringConvertible, 
                 let order = common == 0 ? 0 : memcmp(left.baseAddress!, right.baseAddress!, common)
                 return order != 0 ? order < 0 : left.count < right.count
             }
+        }
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Calls `body` with the bytes as a NUL-terminated C string, copied into a temporary
+    /// buffer (on the stack when small): a walk makes one of these per item it stats, and
+    /// a heap copy each time was a tenth of the walk's own time.
+    public func withCString<Result>(_ body: (UnsafePointer<CChar>) throws -> Result) rethrows -> Result {
+        try withUnsafeTemporaryAllocation(of: CChar.self, capacity: count + 1) { buffer in
+            UnsafeMutableRawBufferPointer(buffer).copyBytes(from: self)
+            buffer[count] = 0
+            return try body(UnsafePointer(buffer.baseAddress!))
         }
     }
 }
