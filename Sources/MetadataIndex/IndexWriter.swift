@@ -32,7 +32,7 @@ struct IndexWriter {
         case .insert(let row): try insert(row)
         case .remove(let container, let path): try remove(container: container, path)
         case .move(let container, let from, let to, let absoluteTo): try move(container: container, from: from, to: to, absoluteTo: absoluteTo)
-        case .fillContent(let item): if try stillPending(item) { try upsert(item) }
+        case .fillContent(let item): try fillContent(item)
         }
     }
 
@@ -77,11 +77,23 @@ struct IndexWriter {
         }
     }
 
-    /// Whether the item's row still waits for its content and still has the signature the
-    /// content was read under.
-    private func stillPending(_ item: ItemSnapshot) throws -> Bool {
+    /// Writes what reading the item's content found (type, text, diary entries, read
+    /// error) into its row, if the row still waits for it under the same signature. Only
+    /// the columns content decides are set: an upsert of the whole row also rewrote the
+    /// row's entries in the name, size and date indexes, and made the content pass after
+    /// a first scan cost about 100 µs per item, beside the first sync.
+    private mutating func fillContent(_ item: ItemSnapshot) throws {
+        guard let id = try pendingRow(of: item) else { return }
+        try db.cachedStatement(sql: "UPDATE items SET content_type = ?, read_error = ?, content_pending = ? WHERE id = ?")
+            .execute(arguments: [item.contentType, item.readError, item.contentPending, id])
+        try recordRest(of: item, id: id)
+    }
+
+    /// The id of the item's row if it still waits for its content and still has the
+    /// signature the content was read under.
+    private func pendingRow(of item: ItemSnapshot) throws -> Int64? {
         let statement = try db.cachedStatement(sql: """
-            SELECT 1 FROM items WHERE container = ? AND rel = ? AND content_pending = 1
+            SELECT id FROM items WHERE container = ? AND rel = ? AND content_pending = 1
                 AND kind = ? AND device = ? AND inode = ? AND size = ? AND mtime_ns = ? AND ctime_ns = ?
             """)
         let signature = item.signature
@@ -89,7 +101,7 @@ struct IndexWriter {
             item.container, Data(item.relativePath.bytes), signature.kind.rawValue, Int64(bitPattern: signature.device),
             Int64(bitPattern: signature.inode), signature.size, signature.modifiedNanoseconds, signature.changedNanoseconds,
         ]
-        return try Bool.fetchOne(statement, arguments: arguments) != nil
+        return try Int64.fetchOne(statement, arguments: arguments)
     }
 
     private func replaceText(id: Int64, text: String?) throws {

@@ -31,6 +31,32 @@ import Testing
         #expect(try fixture.query(#"kMDItemContentType == "public.utf8-plain-text""#) == ["a.txt"])
     }
 
+    @Test func fillingContentSetsOnlyTheColumnsContentDecides() throws {
+        let fixture = try IndexFixture()
+        defer { fixture.remove() }
+        try fixture.index.apply([.upsert(Self.pending("Documents/a.txt", type: "public.data"))])
+        // Triggers fire for an UPDATE that names their column, whatever the value.
+        let watcher = try DatabaseQueue(path: fixture.folder + "/index.sqlite")
+        try watcher.write { db in
+            try db.execute(sql: """
+                CREATE TABLE updated(what TEXT);
+                CREATE TRIGGER names AFTER UPDATE OF fs_name, fs_name_fold, path, size, modified ON items
+                    BEGIN INSERT INTO updated VALUES ('names'); END;
+                CREATE TRIGGER content AFTER UPDATE OF content_type, content_pending ON items
+                    BEGIN INSERT INTO updated VALUES ('content'); END
+                """)
+        }
+        var filled = IndexFixture.item("Documents/a.txt", type: "public.utf8-plain-text", text: "a grey heron")
+        filled.readError = "read: interrupted"
+        try fixture.index.apply([.fillContent(filled)])
+        #expect(try watcher.read { try String.fetchAll($0, sql: "SELECT what FROM updated") } == ["content"])
+        let row = try #require(try watcher.read { try Row.fetchOne($0, sql: "SELECT content_type, read_error, content_pending FROM items") })
+        #expect(row["content_type"] as String == "public.utf8-plain-text")
+        #expect(row["read_error"] as String? == "read: interrupted")
+        #expect(row["content_pending"] as Bool == false)
+        #expect(try fixture.query(#"kMDItemTextContent CONTAINS "heron" AND kMDItemFSName == "a.txt" AND kMDItemFSSize == 10"#) == ["a.txt"])
+    }
+
     @Test func contentReadBeforeTheFileChangedIsNotWritten() throws {
         let fixture = try IndexFixture()
         defer { fixture.remove() }
