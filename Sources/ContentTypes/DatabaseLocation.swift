@@ -12,12 +12,14 @@ extension MimeDatabase {
                 environment: [String: String] = ProcessInfo.processInfo.environment) throws(ContentTypeError) {
         let chosen = try Self.resolve(directories, environment: environment)
         var files: [(globs2: String, subclasses: String, aliases: String)] = []
+        var magic: [[UInt8]] = []
         for directory in chosen {
-            files.append((try Self.read(directory, "globs2", required: true),
-                          try Self.read(directory, "subclasses", required: false),
-                          try Self.read(directory, "aliases", required: false)))
+            files.append((String(decoding: try Self.read(directory, "globs2", required: true), as: UTF8.self),
+                          String(decoding: try Self.read(directory, "subclasses", required: false), as: UTF8.self),
+                          String(decoding: try Self.read(directory, "aliases", required: false), as: UTF8.self)))
+            magic.append(try Self.read(directory, "magic", required: false))
         }
-        self.init(files: files, directories: chosen)
+        self.init(files: files, magic: magic, directories: chosen)
     }
 
     /// The XDG search order of database folders, most important first.
@@ -46,14 +48,14 @@ extension MimeDatabase {
             message: "shared-mime-info database not found: /usr/share/mime/globs2 is missing (searched \(candidates.joined(separator: ", "))). \(ContentTypeError.installHint)")
     }
 
-    private static func read(_ directory: String, _ name: String, required: Bool) throws(ContentTypeError) -> String {
+    private static func read(_ directory: String, _ name: String, required: Bool) throws(ContentTypeError) -> [UInt8] {
         let path = directory + "/" + name
-        if !required && !FileManager.default.fileExists(atPath: path) { return "" }
+        if !required && !FileManager.default.fileExists(atPath: path) { return [] }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ContentTypeError(code: .databaseUnreadable, path: path,
                 message: "cannot read \(path): check its permissions, or reinstall: sudo apt-get install --reinstall shared-mime-info")
         }
-        return String(decoding: data, as: UTF8.self)
+        return [UInt8](data)
     }
 
     private static func nonEmpty(_ value: String?) -> String? {

@@ -1,6 +1,8 @@
 import CMagic
 
-/// libmagic, asked for MIME types only. Owns one `magic_t` cookie.
+/// libmagic, asked for MIME types only: the last resort for binary data that
+/// shared-mime-info's magic rules do not recognize (`ContentTypeDetector.sniff`). Owns one
+/// `magic_t` cookie.
 ///
 /// libmagic is not thread-safe per cookie: use an instance from one thread at a time.
 /// Not `Sendable` for that reason; each `ContentTypeDetector` owns its own.

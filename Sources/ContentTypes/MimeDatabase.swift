@@ -1,17 +1,21 @@
-/// The freedesktop shared-mime-info database: file-name globs, the subclass graph and
-/// aliases, read from `globs2`, `subclasses` and `aliases` of each database folder.
+/// The freedesktop shared-mime-info database: file-name globs, the subclass graph,
+/// aliases and content rules, read from `globs2`, `subclasses`, `aliases` and `magic` of
+/// each database folder.
 ///
 /// Immutable and `Sendable`: load it once and share it between detectors.
 public struct MimeDatabase: Sendable {
     let globs: GlobIndex
     private let parents: [String: [String]]
     private let aliases: [String: String]
+    /// The content rules of the `magic` files.
+    public let magic: MimeMagic
     /// The folders read, most important first.
     public let directories: [String]
 
     /// Builds a database from file contents, most important folder first
-    /// (the form `init(directories:)` reads from disk; also handy in tests).
-    public init(files: [(globs2: String, subclasses: String, aliases: String)], directories: [String] = []) {
+    /// (the form `init(directories:)` reads from disk; also handy in tests). `magic`: the
+    /// folders' `magic` files, most important first.
+    public init(files: [(globs2: String, subclasses: String, aliases: String)], magic: [[UInt8]] = [], directories: [String] = []) {
         var globs: [Glob] = []
         var parents: [String: [String]] = [:]
         var aliases: [String: String] = [:]
@@ -27,6 +31,7 @@ public struct MimeDatabase: Sendable {
         self.globs = GlobIndex(globs)
         self.parents = parents
         self.aliases = aliases
+        self.magic = MimeMagic(files: magic)
         self.directories = directories
     }
 

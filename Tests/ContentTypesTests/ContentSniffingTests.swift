@@ -1,7 +1,7 @@
 import Testing
 import ContentTypes
 
-@Suite("Content type from the first bytes (libmagic)")
+@Suite("Content type from the first bytes (magic rules, text check, libmagic)")
 struct ContentSniffingTests {
     static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D, 0x49, 0x48, 0x44, 0x52,
                                0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0, 0x1F, 0x15, 0xC4, 0x89]
@@ -29,6 +29,10 @@ struct ContentSniffingTests {
         Case(label: "empty, no extension", name: "empty", bytes: [], identifier: "public.data"),
         Case(label: "unknown extension, PNG bytes", name: "photo.xyzzy", bytes: png, identifier: "public.png"),
         Case(label: "name wins over content", name: "notes.txt", bytes: png, identifier: "public.plain-text"),
+        // Not text by the UTF-8 check: libmagic recognizes it.
+        Case(label: "Latin-1 text", name: "lettre", bytes: Array("Cher journal, il a plu toute la journ".utf8) + [0xE9, 0x65, 0x2E, 0x0A],
+             identifier: "public.plain-text"),
+        Case(label: "XML declaration", name: "feed", bytes: Array("<?xml version=\"1.0\"?>\n<feed/>\n".utf8), identifier: "public.xml"),
     ]
 
     @Test(arguments: cases)
