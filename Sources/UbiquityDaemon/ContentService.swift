@@ -44,9 +44,12 @@ struct ContentService: Service {
         if pending > 0 { logger.info("content of \(pending) items left to read: they are read when they change, or at the next start") }
     }
 
-    /// One pass over the pending items, in id order.
+    /// One pass over the pending items, in id order. A batch is read while the one before
+    /// it is written: one after the other, reading and writing took about as long each
+    /// (100,000 items: 12.5 s for the pass, each core half idle).
     private func pass(status: inout StatusThrottle) async {
         var lastID: Int64 = 0
+        var writing: Task<Void, Never>?
         while !Task.isCancelled && !Task.isShuttingDownGracefully {
             let batch: [PendingContent]
             do {
@@ -58,9 +61,11 @@ struct ContentService: Service {
             guard let last = batch.last else { break }
             lastID = last.id
             let snapshots = await reader.read(batch)
-            await pipeline.fillContent(snapshots)
+            await writing?.value  // batches are written in order
+            writing = Task { [pipeline] in await pipeline.fillContent(snapshots) }
             if status.due() { reportStatus() }
         }
+        await writing?.value
     }
 
     /// What `systemctl --user status` shows while content is read, and once it is.
