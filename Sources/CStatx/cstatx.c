@@ -55,3 +55,28 @@ long ubq_filesystem_type(const char *path) {
     struct statfs info;
     return statfs(path, &info) == 0 ? (long)info.f_type : 0;
 }
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+
+static pthread_once_t ignore_lease_breaks_once = PTHREAD_ONCE_INIT;
+
+static void ignore_lease_breaks(void) {
+    signal(SIGIO, SIG_IGN);
+}
+
+int ubq_has_writer(const char *path) {
+    pthread_once(&ignore_lease_breaks_once, ignore_lease_breaks);
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return -1;
+    int result;
+    if (fcntl(fd, F_SETLEASE, F_RDLCK) == 0) {
+        fcntl(fd, F_SETLEASE, F_UNLCK);
+        result = 0;
+    } else {
+        result = errno == EAGAIN ? 1 : -1;
+    }
+    close(fd);
+    return result;
+}

@@ -1,3 +1,4 @@
+import CStatx
 import Foundation
 import Glibc
 import IgnoreRules
@@ -36,7 +37,8 @@ struct LocalTree {
     /// Reads the whole container, or only the subtrees at `roots` (container-relative):
     /// what changed since the last pass, for a pass that need not look at everything.
     /// Files changed less than `quietNanoseconds` ago are left out this time (they may
-    /// still be being written: DESIGN.md, decision 2) and counted in `deferred`.
+    /// still be being written: DESIGN.md, decision 2) and counted in `deferred`, and so
+    /// are files a writer still holds open that changed within `writerWindow`.
     static func scan(
         containerFolder: RawPath, ignore: IgnoreRules, base: [String: BaseRow], roots: [RawPath]? = nil, quietNanoseconds: Int64 = 0
     ) -> LocalTree {
@@ -59,9 +61,13 @@ struct LocalTree {
             tree.problems.append("not synced: \(failure)")
             tree.unknown.append(failure.path.relative(to: containerFolder))
         }
-        let settledBefore = Self.nowNanoseconds() - quietNanoseconds
+        let now = Self.nowNanoseconds()
+        let settledBefore = now - quietNanoseconds
         for (relative, status) in found.sorted(by: { $0.key < $1.key }) {
-            if status.signature.kind == .file, status.signature.changedNanoseconds > settledBefore {
+            let changed = status.signature.changedNanoseconds
+            if status.signature.kind == .file,
+                changed > settledBefore || (changed > now - Self.writerWindow && Self.hasWriter(containerFolder.appending(relative)))
+            {
                 tree.unknown.append(relative)
                 tree.deferred.append(relative)
                 continue
@@ -69,6 +75,19 @@ struct LocalTree {
             tree.add(relative, status, containerFolder: containerFolder, base: base)
         }
         return tree
+    }
+
+    /// A file some process holds open for writing and that changed less than this long ago
+    /// is still being written, even when its writer has been silent for a while: copying
+    /// 1 GiB here, the kernel held the writer back for over 2 s (the watcher's open-file
+    /// timeout), and the first 200 MB were published as the file. A writer that keeps a
+    /// file open without changing it for longer (a log) is synced as it stands.
+    static let writerWindow: Int64 = 30_000_000_000
+
+    /// Whether a writer has the file open; false when that cannot be known (NFS, a file of
+    /// another user), as before the check existed.
+    private static func hasWriter(_ path: RawPath) -> Bool {
+        path.withCString { ubq_has_writer($0) } == 1
     }
 
     private mutating func add(_ relative: RawPath, _ status: FileStatus, containerFolder: RawPath, base: [String: BaseRow]) {

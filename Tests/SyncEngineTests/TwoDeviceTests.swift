@@ -161,6 +161,25 @@ struct TwoDeviceTests {
         #expect(b.tree().count == 31)
     }
 
+    /// The watcher settles a file whose writer went silent for 2 s while it still had it
+    /// open (the kernel holds a writer back that long during a large copy): the pass must
+    /// not publish what it holds so far.
+    @Test func aFileAWriterStillHoldsOpenIsPublishedOnlyOnceClosed() throws {
+        let scratch = Scratch()
+        let (a, b) = try pair(scratch)
+        try a.write("copy.bin", "")
+        let writer = try FileHandle(forWritingTo: URL(fileURLWithPath: a.documents + "/copy.bin"))
+        try writer.write(contentsOf: Data("the first half".utf8))
+        #expect(a.sync().deferred == ["Documents/copy.bin"])
+        b.sync()
+        #expect(b.read("copy.bin") == nil, "half a file is never published")
+        try writer.write(contentsOf: Data(", then the rest".utf8))
+        try writer.close()
+        a.sync()
+        b.sync()
+        #expect(b.read("copy.bin") == "the first half, then the rest")
+    }
+
     @Test func aSettledPassPublishesADeletionAnEarlierPassLeftWaiting() throws {
         let scratch = Scratch()
         let (a, b) = try pair(scratch)
