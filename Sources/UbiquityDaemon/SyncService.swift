@@ -82,13 +82,10 @@ final class SyncService: Service {
         var nextCollection = ContinuousClock.now + pacing.withLock { $0.fullPassInterval }
         while !Task.isShuttingDownGracefully {
             let pacing = pacing.withLock { $0 }
-            var pending = takePending()
-            if ContinuousClock.now - lastFullPass > pacing.fullPassInterval { pending.needsFullPass = true }
-            let news = try await worker.run { $0.mirrorHasNews() }
-            if pending.needsFullPass || !pending.paths.isEmpty || news {
-                let reports = try await pass(pending, confirmDeletes: false, settled: false)
-                if pending.needsFullPass { lastFullPass = ContinuousClock.now }  // (a pass made full by its size does not count)
-                retryLater(reports)
+            let fullDue = ContinuousClock.now - lastFullPass > pacing.fullPassInterval
+            if let ran = try await passOverPending(confirmDeletes: false, settled: false, full: fullDue, unlessIdle: true) {
+                if ran.wasFull { lastFullPass = ContinuousClock.now }  // (a pass made full by its size does not count)
+                retryLater(ran.reports)
             }
             if ContinuousClock.now >= nextCollection {
                 try await collectStore()
@@ -142,9 +139,8 @@ final class SyncService: Service {
     /// `ubq sync`: a pass now over what changed (everything with `full`), once the caller
     /// has waited for the watcher, so files changed a moment ago need not wait.
     func passNow(confirmDeletes: Bool, full: Bool) async throws {
-        var pending = takePending()
-        pending.needsFullPass = pending.needsFullPass || full
-        retryLater(try await pass(pending, confirmDeletes: confirmDeletes, settled: true))
+        let ran = try await passOverPending(confirmDeletes: confirmDeletes, settled: true, full: full, unlessIdle: false)
+        retryLater(ran?.reports ?? [:])
     }
 
     private func takePending() -> PendingChanges {
@@ -158,13 +154,23 @@ final class SyncService: Service {
     /// (after a large download, say): one walk instead of thousands of lookups.
     static let largestScope = 2_000
 
-    private func pass(_ pending: PendingChanges, confirmDeletes: Bool, settled: Bool) async throws -> [ContainerID: PassReport] {
-        let ignoreChanges = pending.ignoreRulesChanged
-        let tooMany = pending.paths.values.contains { $0.count > Self.largestScope }
-        let scope = pending.needsFullPass || tooMany ? nil : pending.paths
-        return try await worker.run { engine in
-            for container in ignoreChanges { engine.ignoreRulesChanged(container) }
-            return engine.passAll(confirmDeletes: confirmDeletes, settled: settled, changed: scope)
+    /// A pass over the changes pending when it starts on the worker's queue (everything
+    /// with `full`); nil, with `unlessIdle`, when nothing changed here or in the mirror.
+    /// The changes are taken on the queue, not before queueing the pass: so a pass that
+    /// took a file is ahead of any `ubq sync` that comes after, which waits for it. Taken
+    /// before, the loop's pass could sit behind a `ubq sync` that found nothing to do and
+    /// returned before the file it was called for was synced (seen with a 1 GiB copy).
+    private func passOverPending(
+        confirmDeletes: Bool, settled: Bool, full: Bool, unlessIdle: Bool
+    ) async throws -> (reports: [ContainerID: PassReport], wasFull: Bool)? {
+        try await worker.run { [self] engine in
+            var pending = takePending()
+            pending.needsFullPass = pending.needsFullPass || full
+            if unlessIdle && !pending.needsFullPass && pending.paths.isEmpty && !engine.mirrorHasNews() { return nil }
+            for container in pending.ignoreRulesChanged { engine.ignoreRulesChanged(container) }
+            let tooMany = pending.paths.values.contains { $0.count > Self.largestScope }
+            let scope = pending.needsFullPass || tooMany ? nil : pending.paths
+            return (engine.passAll(confirmDeletes: confirmDeletes, settled: settled, changed: scope), pending.needsFullPass)
         }
     }
 }
