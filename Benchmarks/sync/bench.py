@@ -8,6 +8,7 @@ Measures, on a generated corpus (BENCH_FILES files in BENCH_DIRS folders):
             `ubq sync` returns, since ubqd syncs on its own meanwhile)
   no-op     re-sync when nothing changed
   1 GiB     one new 1 GiB file (ubqd, rsync, cp)
+  (initial sync and re-sync are also timed against `rsync --fsync`, which fsyncs as ubqd does)
   A->B      time for a new file on device A to appear on device B (two daemons, one
             mirror), p50 and p99 over BENCH_LATENCY_SAMPLES samples
 and prints one table with ratios to rsync (cp for the large file) and the targets.
@@ -102,7 +103,11 @@ def main():
         initial = a.sync()
         rsync_initial = timed(["rsync", "-a", corpus + "/", f"{work}/rsync/"])
         unison_initial = timed(unison(corpus, f"{work}/unison"))
+        # ubqd fsyncs what it writes; `rsync --fsync` (rsync 3.2.4 and later) is the like
+        # for like peer, shown beside the target's plain rsync.
+        rsync_fsync_initial = timed(["rsync", "-a", "--fsync", corpus + "/", f"{work}/rsync-fsync/"])
         rows.append(("initial sync", initial, rsync_initial, unison_initial, "<= 1.0x rsync"))
+        rows.append(("initial sync (rsync --fsync)", initial, rsync_fsync_initial, None, ""))
 
         # Timed from the first change: ubqd starts syncing on its own as changes settle, so
         # `ubq sync` alone would time only what is left by the time it runs.
@@ -113,7 +118,9 @@ def main():
         incremental = time.monotonic() - start
         rsync_incremental = timed(["rsync", "-a", corpus + "/", f"{work}/rsync/"])
         unison_incremental = timed(unison(corpus, f"{work}/unison"))
+        rsync_fsync_incremental = timed(["rsync", "-a", "--fsync", corpus + "/", f"{work}/rsync-fsync/"])
         rows.append(("re-sync, 1% touched", incremental, rsync_incremental, unison_incremental, "<= 0.25x rsync"))
+        rows.append(("re-sync, 1% (rsync --fsync)", incremental, rsync_fsync_incremental, None, ""))
 
         noop = a.sync()
         rsync_noop = timed(["rsync", "-a", corpus + "/", f"{work}/rsync/"])
