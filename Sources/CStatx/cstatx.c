@@ -66,17 +66,11 @@ static void ignore_lease_breaks(void) {
     signal(SIGIO, SIG_IGN);
 }
 
-int ubq_has_writer(const char *path) {
+int ubq_fd_has_writer(int fd) {
     pthread_once(&ignore_lease_breaks_once, ignore_lease_breaks);
-    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) return -1;
-    int result;
     if (fcntl(fd, F_SETLEASE, F_RDLCK) == 0) {
         fcntl(fd, F_SETLEASE, F_UNLCK);
-        result = 0;
-    } else {
-        result = errno == EAGAIN ? 1 : -1;
+        return 0;
     }
-    close(fd);
-    return result;
+    return errno == EAGAIN ? 1 : -1;
 }

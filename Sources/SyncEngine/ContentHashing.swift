@@ -1,3 +1,4 @@
+import CStatx
 import Crypto
 import Glibc
 
@@ -11,10 +12,15 @@ enum ContentHashing {
         var size: Int64
     }
 
-    /// Hashes the regular file at `path` (not following a final symlink).
-    static func hash(path: String) throws(SyncError) -> Result {
+    /// Hashes the regular file at `path` (not following a final symlink). With
+    /// `refusingWriters`, throws `changedMeanwhile` instead if some process still has the
+    /// file open for writing (what it holds so far is not the file: `LocalTree.writerWindow`).
+    static func hash(path: String, refusingWriters: Bool = false) throws(SyncError) -> Result {
         let fd = try Sys.open(path, O_RDONLY | O_NOFOLLOW)
         defer { close(fd) }
+        if refusingWriters && ubq_fd_has_writer(fd) == 1 {
+            throw SyncError(.changedMeanwhile, "\(path) is still open for writing; it is uploaded once closed")
+        }
         return try stream(from: fd, path: path, to: nil, destinationPath: "")
     }
 

@@ -1,4 +1,3 @@
-import CStatx
 import Foundation
 import Glibc
 import IgnoreRules
@@ -65,14 +64,11 @@ struct LocalTree {
         let settledBefore = now - quietNanoseconds
         for (relative, status) in found.sorted(by: { $0.key < $1.key }) {
             let changed = status.signature.changedNanoseconds
-            if status.signature.kind == .file,
-                changed > settledBefore || (changed > now - Self.writerWindow && Self.hasWriter(containerFolder.appending(relative)))
-            {
-                tree.unknown.append(relative)
-                tree.deferred.append(relative)
+            if status.signature.kind == .file, changed > settledBefore {
+                tree.leaveForLater(relative)
                 continue
             }
-            tree.add(relative, status, containerFolder: containerFolder, base: base)
+            tree.add(relative, status, containerFolder: containerFolder, base: base, recent: changed > now - Self.writerWindow)
         }
         return tree
     }
@@ -84,13 +80,14 @@ struct LocalTree {
     /// file open without changing it for longer (a log) is synced as it stands.
     static let writerWindow: Int64 = 30_000_000_000
 
-    /// Whether a writer has the file open; false when that cannot be known (NFS, a file of
-    /// another user), as before the check existed.
-    private static func hasWriter(_ path: RawPath) -> Bool {
-        path.withCString { ubq_has_writer($0) } == 1
+    private mutating func leaveForLater(_ relative: RawPath) {
+        unknown.append(relative)
+        deferred.append(relative)
     }
 
-    private mutating func add(_ relative: RawPath, _ status: FileStatus, containerFolder: RawPath, base: [String: BaseRow]) {
+    /// `recent`: changed within `writerWindow`, so a writer that still has it open is
+    /// asked about (when it is read, on the descriptor it is hashed from).
+    private mutating func add(_ relative: RawPath, _ status: FileStatus, containerFolder: RawPath, base: [String: BaseRow], recent: Bool) {
         guard let path = SyncPath.key(relative) else {
             problems.append("not synced: the name \(relative.readable.debugDescription) is not valid UTF-8")
             return
@@ -102,8 +99,11 @@ struct LocalTree {
         }
         let signature = LocalSignature(status.signature)
         do {
-            guard let state = try Self.state(of: containerFolder.appending(relative), status, signature, known: base[path]) else { return }
+            guard let state = try Self.state(of: containerFolder.appending(relative), status, signature, known: base[path], recent: recent)
+            else { return }
             entries[path] = LocalEntry(rawPath: relative, state: state, signature: signature)
+        } catch where error.code == .changedMeanwhile {
+            leaveForLater(relative)
         } catch {
             problems.append("not synced this time: \(error)")
             unknown.append(relative)
@@ -111,7 +111,7 @@ struct LocalTree {
     }
 
     /// The state of one item; nil for what sync does not carry (sockets, FIFOs, devices).
-    static func state(of absolute: RawPath, _ status: FileStatus, _ signature: LocalSignature, known: BaseRow?) throws(SyncError) -> EntryState? {
+    static func state(of absolute: RawPath, _ status: FileStatus, _ signature: LocalSignature, known: BaseRow?, recent: Bool) throws(SyncError) -> EntryState? {
         switch status.signature.kind {
         case .folder: return .folder(mode: status.permissions)
         case .symlink: return .symlink(to: try readLink(absolute.readable))
@@ -120,7 +120,7 @@ struct LocalTree {
             if let known, known.signature == signature, let state = known.entry.state, state.kind == .file, state.mode == status.permissions {
                 return state
             }
-            let content = try ContentHashing.hash(path: absolute.readable)
+            let content = try ContentHashing.hash(path: absolute.readable, refusingWriters: recent)
             return .file(sha256: content.sha256, size: content.size, mode: status.permissions)
         }
     }

@@ -50,12 +50,12 @@ int ubq_clone_file(int dest_fd, int src_fd);
 /// The filesystem type of `path` (statfs f_type), or 0 when it cannot be read.
 long ubq_filesystem_type(const char *path);
 
-/// Whether some process has the file at `path` open for writing: 1 yes, 0 no, -1 unknown
-/// (cannot open it, a filesystem without leases such as NFS, a file of another user).
-/// Asked by placing a read lease (F_SETLEASE, F_RDLCK), which Linux refuses with EAGAIN
-/// while any writer has the file open, and removing it at once. A writer that opens the
-/// file in between waits those microseconds; the lease-break signal (SIGIO) is ignored
-/// process-wide from the first call, since its default action would end the process.
-int ubq_has_writer(const char *path);
+/// Whether some process has the file open at `fd` (opened read-only) open for writing: 1
+/// yes, 0 no, -1 unknown (a filesystem without leases such as NFS, a file of another
+/// user). Asked by placing a read lease (F_SETLEASE, F_RDLCK), which Linux refuses with
+/// EAGAIN while any writer has the file open, and removing it at once. A writer that
+/// opens the file in between waits those microseconds; the lease-break signal (SIGIO) is
+/// ignored process-wide from the first call, since its default action would end the process.
+int ubq_fd_has_writer(int fd);
 
 #endif
