@@ -83,10 +83,8 @@ final class SyncService: Service {
         while !Task.isShuttingDownGracefully {
             let pacing = pacing.withLock { $0 }
             let fullDue = ContinuousClock.now - lastFullPass > pacing.fullPassInterval
-            if let ran = try await passOverPending(confirmDeletes: false, settled: false, full: fullDue, unlessIdle: true) {
-                if ran.wasFull { lastFullPass = ContinuousClock.now }  // (a pass made full by its size does not count)
-                retryLater(ran.reports)
-            }
+            let ranFull = try await passOverPending(confirmDeletes: false, settled: false, full: fullDue, unlessIdle: true)
+            if ranFull == true { lastFullPass = ContinuousClock.now }  // (a pass made full by its size does not count)
             if ContinuousClock.now >= nextCollection {
                 try await collectStore()
                 nextCollection = ContinuousClock.now + Self.collectionInterval
@@ -139,8 +137,7 @@ final class SyncService: Service {
     /// `ubq sync`: a pass now over what changed (everything with `full`), once the caller
     /// has waited for the watcher, so files changed a moment ago need not wait.
     func passNow(confirmDeletes: Bool, full: Bool) async throws {
-        let ran = try await passOverPending(confirmDeletes: confirmDeletes, settled: true, full: full, unlessIdle: false)
-        retryLater(ran?.reports ?? [:])
+        _ = try await passOverPending(confirmDeletes: confirmDeletes, settled: true, full: full, unlessIdle: false)
     }
 
     private func takePending() -> PendingChanges {
@@ -155,14 +152,18 @@ final class SyncService: Service {
     static let largestScope = 2_000
 
     /// A pass over the changes pending when it starts on the worker's queue (everything
-    /// with `full`); nil, with `unlessIdle`, when nothing changed here or in the mirror.
-    /// The changes are taken on the queue, not before queueing the pass: so a pass that
-    /// took a file is ahead of any `ubq sync` that comes after, which waits for it. Taken
-    /// before, the loop's pass could sit behind a `ubq sync` that found nothing to do and
-    /// returned before the file it was called for was synced (seen with a 1 GiB copy).
+    /// with `full`); returns whether it looked at everything, or nil, with `unlessIdle`,
+    /// when nothing changed here or in the mirror.
+    /// The changes are taken on the queue, not before queueing the pass, and what the pass
+    /// left for later goes back before the queue's next step: so whatever a `ubq sync`
+    /// queued behind it finds pending includes every file a pass took but did not sync.
+    /// Otherwise a `ubq sync` could find nothing to do and return before the file it was
+    /// called for was synced: the loop's pass, queued first, took the file (taken before
+    /// queueing), or took it a moment after its close and left it to settle (put back
+    /// after the pass's return). Both were seen with a 1 GiB copy.
     private func passOverPending(
         confirmDeletes: Bool, settled: Bool, full: Bool, unlessIdle: Bool
-    ) async throws -> (reports: [ContainerID: PassReport], wasFull: Bool)? {
+    ) async throws -> Bool? {
         try await worker.run { [self] engine in
             var pending = takePending()
             pending.needsFullPass = pending.needsFullPass || full
@@ -170,7 +171,8 @@ final class SyncService: Service {
             for container in pending.ignoreRulesChanged { engine.ignoreRulesChanged(container) }
             let tooMany = pending.paths.values.contains { $0.count > Self.largestScope }
             let scope = pending.needsFullPass || tooMany ? nil : pending.paths
-            return (engine.passAll(confirmDeletes: confirmDeletes, settled: settled, changed: scope), pending.needsFullPass)
+            retryLater(engine.passAll(confirmDeletes: confirmDeletes, settled: settled, changed: scope))
+            return pending.needsFullPass
         }
     }
 }
