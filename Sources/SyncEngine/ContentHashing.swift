@@ -15,7 +15,7 @@ enum ContentHashing {
     /// Hashes the regular file at `path` (not following a final symlink). With
     /// `refusingWriters`, throws `changedMeanwhile` instead if some process still has the
     /// file open for writing (what it holds so far is not the file: `LocalTree.writerWindow`).
-    static func hash(path: String, refusingWriters: Bool = false) throws(SyncError) -> Result {
+    static func hash(path: String, refusingWriters: Bool) throws(SyncError) -> Result {
         let fd = try Sys.open(path, O_RDONLY | O_NOFOLLOW)
         defer { close(fd) }
         if refusingWriters && ubq_fd_has_writer(fd) == 1 {

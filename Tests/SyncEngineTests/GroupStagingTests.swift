@@ -25,7 +25,7 @@ import Testing
 
         /// An upload of `name` as the scan sees it now.
         func upload(_ name: String) throws -> Upload {
-            let hash = try ContentHashing.hash(path: folder + "/" + name)
+            let hash = try ContentHashing.hash(path: folder + "/" + name, refusingWriters: false)
             return try #require(Upload(name, state: .file(sha256: hash.sha256, size: hash.size), local: nil, in: RawPath(folder)))
         }
 
