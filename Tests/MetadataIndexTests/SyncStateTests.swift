@@ -136,4 +136,22 @@ import Testing
             SyncedState(uploaded: paths("edited.txt"), conflicted: [], limitedTo: paths("edited.txt")))
         #expect(try fixture.query("NSMetadataUbiquitousItemIsUploadingKey == YES") == ["synced.txt"])
     }
+
+    @Test func aLimitedStateCoversAFolderAndEverythingBelowItButNoNameThatOnlyStartsAlike() throws {
+        let fixture = try fixture()
+        defer { fixture.remove() }
+        try fixture.index.apply(["Notes/a.txt", "Notes/deep/b.txt", "Notes.txt", "Notes0/c.txt"].map {
+            .upsert(IndexFixture.item("Documents/" + $0))
+        } + [.upsert(IndexFixture.item("Documents/Notes", kind: .folder)), .upsert(IndexFixture.item("Documents/Notes/deep", kind: .folder))])
+        try fixture.index.applySyncState(
+            container: IndexFixture.container,
+            SyncedState(uploaded: [], conflicted: [], uploading: paths("Notes.txt", "Notes0/c.txt", "synced.txt")))
+        try fixture.index.applySyncState(
+            container: IndexFixture.container,
+            SyncedState(
+                uploaded: paths("Notes", "Notes/a.txt", "Notes/deep", "Notes/deep/b.txt", "synced.txt"), conflicted: [],
+                uploading: [], limitedTo: paths("Notes", "synced.txt")))
+        #expect(try Set(fixture.query("NSMetadataUbiquitousItemIsUploadedKey == YES")) == ["Notes", "a.txt", "deep", "b.txt", "synced.txt"])
+        #expect(try Set(fixture.query("NSMetadataUbiquitousItemIsUploadingKey == YES")) == ["Notes.txt", "c.txt"], "outside the roots: left alone")
+    }
 }
