@@ -114,7 +114,7 @@ struct ContentStore {
             if folders.insert(folder).inserted { try Sys.makeFolders(folder) }
             try Sys.rename(object.staging, object.object)
         }
-        if wholeFilesystem { try syncFilesystem() } else { for folder in folders.sorted() { try Sys.fsyncFolder(folder) } }
+        if wholeFilesystem { try syncFilesystem() } else { try ConcurrentSync.fsync(folders.sorted(), folders: true) }
     }
 
     static let wholeFilesystemSyncFrom = 1024
@@ -131,7 +131,7 @@ struct ContentStore {
                 close(fd)
             }
         }
-        for path in paths { try Sys.fsyncFile(path) }
+        try ConcurrentSync.fsync(paths, folders: false)
     }
 
     private func syncFilesystem() throws(SyncError) {
