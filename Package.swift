@@ -116,7 +116,7 @@ let package = Package(
         .testTarget(name: "SyncPlanningTests", dependencies: ["SyncPlanning"]),
         .testTarget(name: "PresenterPlanningTests", dependencies: ["PresenterPlanning", "APIModel"]),
         .testTarget(name: "SyncEngineTests", dependencies: [
-            "SyncEngine", "SyncPlanning", "APIModel", "Indexing", "UbiquitySettings", "RawPaths", "Diary", "KeyedArchive", "TestSupport", logging,
+            "SyncEngine", "SyncPlanning", "APIModel", "Indexing", "MetadataIndex", "UbiquitySettings", "RawPaths", "Diary", "KeyedArchive", "TestSupport", logging,
             crypto,
         ]),
         .testTarget(name: "FileEventsTests", dependencies: ["FileEvents", "RawPaths"]),

@@ -61,6 +61,31 @@ extension MetadataIndex {
         }
     }
 
+    /// Marks exactly the items at `paths` (not what lies below them) as uploading, or as
+    /// uploaded, while a pass is under way: the index follows a long pass (a first sync)
+    /// file by file, where `applySyncState` at its end would show nothing until then. Runs
+    /// after the index's writes queued before it, and before any queued after it (the
+    /// pass's final state); `completion` gets the rows that changed.
+    public func markUploads(
+        container: String, _ paths: [RawPath], uploaded: Bool,
+        completion: @escaping @Sendable (Result<AppliedChanges, any Error>) -> Void
+    ) {
+        pool.asyncWrite({ db in
+            try Self.fill(db, table: "sync_marked", with: paths)
+            // Not the container's index with a test of each row: `rel IN` looks each path up.
+            let statement = try db.cachedStatement(sql: """
+                UPDATE items SET is_uploaded = ?1, is_uploading = NOT ?1, percent_uploaded = CASE WHEN ?1 THEN 100.0 ELSE 0.0 END,
+                    uploading_error = CASE WHEN ?1 THEN NULL ELSE uploading_error END
+                WHERE container = ?2 AND rel IN (SELECT rel FROM sync_marked) AND (is_uploaded IS NOT ?1 OR is_uploading IS NOT (NOT ?1))
+                RETURNING id
+                """)
+            var changes = AppliedChanges()
+            let ids = try Int64.fetchCursor(statement, arguments: [uploaded, container])
+            while let id = try ids.next() { changes.recordTouch(id) }
+            return changes
+        }, completion: { _, result in completion(result) })
+    }
+
     private static func fill(_ db: Database, table: String, with paths: [RawPath]) throws {
         try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS \(table) (rel BLOB PRIMARY KEY) WITHOUT ROWID")
         try db.execute(sql: "DELETE FROM \(table)")

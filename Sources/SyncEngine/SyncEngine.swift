@@ -32,7 +32,8 @@ public final class SyncEngine: @unchecked Sendable {
     /// Where the ubiquity attributes go after each pass (the daemon's metadata index).
     public var index: MetadataIndex?
     /// Hears which index rows each pass changed the attributes of (the daemon's live
-    /// queries look at them again). Called on the sync thread.
+    /// queries look at them again). Called on the sync thread, and on the index's writer
+    /// for the marks a pass makes as it goes.
     public var indexStateObserver: (@Sendable (AppliedChanges) -> Void)?
     private var containers: [ContainerID: ContainerSync] = [:]
     /// Containers whose last pass failed or was cut short: their next pass is full.
@@ -130,7 +131,8 @@ public final class SyncEngine: @unchecked Sendable {
         let syncPass = SyncPass(
             container: container, ignore: ignore.rules(for: id), database: database, coordinator: coordinator,
             deletionGuard: deletionGuard, quietNanoseconds: settled ? 0 : quietNanoseconds, deletionQuiet: settled ? .zero : deletionGuard.quiet,
-            faults: faults, views: views, confirmDeletes: confirmDeletes, scope: scope, progress: progress)
+            faults: faults, views: views, confirmDeletes: confirmDeletes, scope: scope, progress: progress,
+            marksUploads: uploadMarker(id))
         do {
             let report = try syncPass.run()
             // Held deletions too: a narrower pass would not see them, so it would report none
@@ -160,6 +162,21 @@ public final class SyncEngine: @unchecked Sendable {
             if !changes.isEmpty { indexStateObserver?(changes) }
         } catch {
             logger.error("cannot record sync state in the index: \(error)")
+        }
+    }
+
+    /// What a pass calls with the items it starts and finishes uploading: they are marked in
+    /// the index (after its writes queued so far, before the pass's final state).
+    private func uploadMarker(_ id: ContainerID) -> (@Sendable ([RawPath], Bool) -> Void)? {
+        guard let index else { return nil }
+        let (logger, observer) = (logger, indexStateObserver)
+        return { paths, uploaded in
+            index.markUploads(container: id.identifier, paths, uploaded: uploaded) { result in
+                switch result {
+                case .success(let changes): if !changes.isEmpty { observer?(changes) }
+                case .failure(let error): logger.error("cannot mark uploads in the index: \(error)")
+                }
+            }
         }
     }
 

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import MetadataIndex
 import RawPaths
+import Synchronization
 import Testing
 
 /// The ubiquity attributes a sync pass records: uploaded, uploading, conflicts, and whether
@@ -153,5 +154,31 @@ import Testing
                 uploading: [], limitedTo: paths("Notes", "synced.txt")))
         #expect(try Set(fixture.query("NSMetadataUbiquitousItemIsUploadedKey == YES")) == ["Notes", "a.txt", "deep", "b.txt", "synced.txt"])
         #expect(try Set(fixture.query("NSMetadataUbiquitousItemIsUploadingKey == YES")) == ["Notes.txt", "c.txt"], "outside the roots: left alone")
+    }
+
+    @Test func marksSetExactlyTheItemsNamedAndReportTheRowsTheyChanged() throws {
+        let fixture = try fixture()
+        defer { fixture.remove() }
+        try fixture.index.apply([.upsert(IndexFixture.item("Documents/Notes", kind: .folder)), .upsert(IndexFixture.item("Documents/Notes/a.txt"))])
+        #expect(try mark(fixture, paths("Notes", "synced.txt", "gone.txt"), uploaded: false).touched.count == 2)
+        #expect(try Set(fixture.query("NSMetadataUbiquitousItemIsUploadingKey == YES")) == ["Notes", "synced.txt"], "not what is below")
+        #expect(try mark(fixture, paths("synced.txt"), uploaded: false).isEmpty, "nothing changed")
+        #expect(try mark(fixture, paths("synced.txt"), uploaded: true).touched.count == 1)
+        let synced = try attributes(fixture, "synced.txt")
+        #expect(synced["NSMetadataUbiquitousItemIsUploadedKey"] == .bool(true))
+        #expect(synced["NSMetadataUbiquitousItemIsUploadingKey"] == .bool(false))
+        #expect(synced["NSMetadataUbiquitousItemPercentUploadedKey"] == .double(100))
+    }
+
+    /// `markUploads`, waited for.
+    private func mark(_ fixture: IndexFixture, _ paths: [RawPath], uploaded: Bool) throws -> AppliedChanges {
+        let done = DispatchSemaphore(value: 0)
+        let result = Mutex<Result<AppliedChanges, any Error>?>(nil)
+        fixture.index.markUploads(container: IndexFixture.container, paths, uploaded: uploaded) { outcome in
+            result.withLock { $0 = outcome }
+            done.signal()
+        }
+        done.wait()
+        return try result.withLock { $0! }.get()
     }
 }
