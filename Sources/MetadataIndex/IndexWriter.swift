@@ -107,7 +107,15 @@ struct IndexWriter {
     private func replaceText(id: Int64, text: String?) throws {
         if !insertsOnly { try db.cachedStatement(sql: "DELETE FROM item_text WHERE rowid = ?").execute(arguments: [id]) }
         guard let text, !text.isEmpty else { return }
-        try db.cachedStatement(sql: "INSERT INTO item_text(rowid, content) VALUES (?, ?)").execute(arguments: [id, text])
+        try db.cachedStatement(sql: "INSERT INTO item_text(rowid, content) VALUES (?, ?)").execute(arguments: [id, Self.searchable(text)])
+    }
+
+    /// `text` with each NUL made a space: a String is bound as a C string, so the text
+    /// after a NUL (a script with a binary tail) would not be indexed; a space separates
+    /// words as the NUL did.
+    static func searchable(_ text: String) -> String {
+        guard text.utf8.contains(0) else { return text }
+        return String(decoding: text.utf8.map { $0 == 0 ? 0x20 : $0 }, as: UTF8.self)
     }
 
     private mutating func remove(container: String, _ path: RawPath) throws {

@@ -143,3 +143,15 @@ import Testing
         #expect(throws: QueryPlanError.self) { try fixture.index.run(plan) }
     }
 }
+
+/// Text a file holds past a NUL byte (a script with a binary tail, a log a crash wrote
+/// zeros into) is searchable like the rest.
+@Suite struct TextWithNULTests {
+    @Test func wordsAfterANULAreFound() throws {
+        let fixture = try IndexFixture()
+        defer { fixture.remove() }
+        try fixture.index.apply([.upsert(IndexFixture.item("Documents/run.sh", text: "#!/bin/sh\necho first\n\u{0}echo heron\n"))])
+        #expect(try fixture.query(#"kMDItemTextContent CONTAINS "first""#) == ["run.sh"])
+        #expect(try fixture.query(#"kMDItemTextContent CONTAINS "heron""#) == ["run.sh"])
+    }
+}
