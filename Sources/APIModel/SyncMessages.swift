@@ -12,6 +12,10 @@ public struct ContainerSyncStatus: Sendable, Codable, Equatable {
     public var message: String?
     public var conflicts = 0
     public var heldDeletions = 0
+    /// How many changes the last pass left to settle: files still being written or
+    /// changed a moment ago, deletions waiting for the burst they belong to to end. Each
+    /// pass looks at them again. Absent when none (and from a daemon older than the field).
+    public var waiting: Int?
     /// When the last pass ended (ISO 8601).
     public var lastPass: String?
     public var problems: [String] = []

@@ -28,6 +28,7 @@ extension ContainerSyncStatus {
     mutating func finish(_ report: PassReport, conflicts: Int, standing: [String] = []) {
         self.conflicts = conflicts
         heldDeletions = report.heldDeletions
+        waiting = report.deferred.isEmpty ? nil : report.deferred.count
         problems = Array((standing + report.problems.filter { !standing.contains($0) }).prefix(20))
         lastPass = ISO8601.format(referenceSeconds: Date().timeIntervalSinceReferenceDate)
         if report.heldDeletions > 0 {
@@ -35,7 +36,11 @@ extension ContainerSyncStatus {
             message = "\(report.heldDeletions) deletions wait for `ubq sync --confirm-deletes`"
         } else {
             phase = .idle
-            message = conflicts > 0 ? "\(conflicts) in conflict: see `ubq conflicts`" : nil
+            let notes = [
+                conflicts > 0 ? "\(conflicts) in conflict: see `ubq conflicts`" : nil,
+                waiting.map { "\($0) \($0 == 1 ? "change waits" : "changes wait") to settle (still being written, or part of a burst of deletions)" },
+            ].compactMap { $0 }
+            message = notes.isEmpty ? nil : notes.joined(separator: "; ")
         }
     }
 }

@@ -171,6 +171,8 @@ struct TwoDeviceTests {
         let writer = try FileHandle(forWritingTo: URL(fileURLWithPath: a.documents + "/copy.bin"))
         try writer.write(contentsOf: Data("the first half".utf8))
         #expect(a.sync().deferred == ["Documents/copy.bin"])
+        let waiting = try #require(a.engine.status().first)
+        #expect(waiting.waiting == 1 && waiting.message?.contains("1 change waits to settle") == true, "\(waiting)")
         b.sync()
         #expect(b.read("copy.bin") == nil, "half a file is never published")
         try writer.write(contentsOf: Data(", then the rest".utf8))
@@ -178,6 +180,7 @@ struct TwoDeviceTests {
         a.sync()
         b.sync()
         #expect(b.read("copy.bin") == "the first half, then the rest")
+        #expect(a.engine.status().first?.waiting == nil, "nothing waits once it is published")
     }
 
     @Test func aSettledPassPublishesADeletionAnEarlierPassLeftWaiting() throws {
