@@ -5,7 +5,7 @@ import Testing
 
 /// The fsyncs of a batch, issued from several threads.
 @Suite struct ConcurrentSyncTests {
-    @Test func syncsEveryFileAndFolderOfABatch() throws {
+    @Test func foldersAreOpenedAsFoldersAndFilesAsFiles() throws {
         let scratch = Scratch()
         let folders = (0..<40).map { "\(scratch.path)/f\($0)" }
         for folder in folders { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
@@ -13,6 +13,8 @@ import Testing
         for file in files { try Data("x".utf8).write(to: URL(fileURLWithPath: file)) }
         try ConcurrentSync.fsync(files, folders: false)
         try ConcurrentSync.fsync(folders, folders: true)
+        let error = #expect(throws: SyncError.self, "a file is not a folder") { try ConcurrentSync.fsync(files, folders: true) }
+        #expect(error?.code == .system(ENOTDIR), "\(String(describing: error))")
     }
 
     @Test func aPathThatCannotBeSyncedFailsTheBatchAndIsNamed() throws {
