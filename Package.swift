@@ -113,7 +113,7 @@ let package = Package(
         // MARK: Tests
         .testTarget(name: "PredicateKitTests", dependencies: ["PredicateKit", "TestSupport"], exclude: ["sql_agreement_cases.json"]),
         .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive"]),
-        .testTarget(name: "SyncPlanningTests", dependencies: ["SyncPlanning"]),
+        .testTarget(name: "SyncPlanningTests", dependencies: ["SyncPlanning", "TestSupport"]),
         .testTarget(name: "PresenterPlanningTests", dependencies: ["PresenterPlanning", "APIModel"]),
         .testTarget(name: "SyncEngineTests", dependencies: [
             "SyncEngine", "SyncPlanning", "APIModel", "Indexing", "MetadataIndex", "UbiquitySettings", "RawPaths", "Diary", "KeyedArchive", "TestSupport", logging,

@@ -10,6 +10,11 @@ public struct PathHistory: Sendable, Equatable {
     private var table: [VersionID: VersionRecord] = [:]
     /// Versions that some other version of this path names as a parent.
     private var superseded: Set<VersionID> = []
+    /// The records that no other record names as a parent, kept as records are added: a
+    /// file saved every few minutes has thousands of versions, and every pass that plans
+    /// it asks for its winner (filtering every record each time made planning a
+    /// 1,000-file pass over 80-version histories cost 0.15 s).
+    private var headIDs: Set<VersionID> = []
 
     public init(path: String) {
         self.path = path
@@ -28,6 +33,9 @@ public struct PathHistory: Sendable, Equatable {
             table[record.id] = record
         }
         superseded.formUnion(record.parents)
+        headIDs.subtract(record.parents)
+        // A record read before its child is no head; one read after it never becomes one.
+        if !superseded.contains(record.id) { headIDs.insert(record.id) }
     }
 
     private indirect enum Lone: Equatable, Sendable {
@@ -54,13 +62,13 @@ public struct PathHistory: Sendable, Equatable {
     /// no record names itself as a parent.)
     public var heads: [VersionRecord] {
         if let only { return [only] }
-        return table.values.filter { !superseded.contains($0.id) }.sorted { $0.id < $1.id }
+        return headIDs.sorted().compactMap { table[$0] }
     }
 
     /// The current version: the winner among the heads.
     public var winner: VersionRecord? {
         if let only { return only }
-        return WinnerRule.winner(of: table.values.lazy.filter { !superseded.contains($0.id) })
+        return WinnerRule.winner(of: headIDs.lazy.compactMap { table[$0] })
     }
 
     /// Heads that lost to the winner and hold something else than it: unresolved

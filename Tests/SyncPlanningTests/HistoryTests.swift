@@ -1,4 +1,5 @@
 import SyncPlanning
+import TestSupport
 import Testing
 
 @Suite("PathHistory and the winner rule")
@@ -61,6 +62,41 @@ struct HistoryTests {
         let before = history
         history.add(F.bOnB)
         #expect(history == before)
+    }
+
+    /// The heads are kept as records arrive; they must be what the definition gives
+    /// (the records no record names as a parent), whatever the DAG and arrival order.
+    @Test(arguments: 0..<40)
+    func headsAndWinnerMatchTheirDefinitionForAnyArrivalOrder(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        let count = Int.random(in: 1...30, using: &random)
+        var records: [VersionRecord] = []
+        for n in 0..<count {
+            let parents = records.isEmpty ? [] : (0..<Int.random(in: 0...2, using: &random)).map { _ in records.randomElement(using: &random)!.id }
+            let device = ["A", "B", "C"].randomElement(using: &random)!
+            let state: EntryState? = Bool.random(using: &random) ? F.a : (Bool.random(using: &random) ? F.b : nil)
+            records.append(F.record(F.id(device, UInt64(n + 1)), state, parents: Array(Set(parents)), time: Int64.random(in: 0...5, using: &random)))
+        }
+        var history = PathHistory(path: F.path)
+        for record in records.shuffled(using: &random) { history.add(record) }
+        let named = Set(records.flatMap(\.parents))
+        let expectedHeads = records.filter { !named.contains($0.id) }.sorted { $0.id < $1.id }
+        #expect(history.heads == expectedHeads)
+        #expect(history.winner == WinnerRule.winner(of: expectedHeads))
+        var inOrder = PathHistory(path: F.path)
+        for record in records { inOrder.add(record) }
+        #expect(inOrder == history, "the order records arrive in does not matter")
+    }
+
+    @Test func aLongChainHasItsLastVersionAsItsOnlyHead() {
+        var history = PathHistory(path: F.path)
+        var previous: VersionRecord?
+        for n in 1...5_000 {
+            let record = F.record(F.id("A", UInt64(n)), n.isMultiple(of: 2) ? F.a : F.b, parents: previous.map { [$0.id] } ?? [], time: Int64(n))
+            history.add(record)
+            previous = record
+        }
+        #expect(history.heads == [previous!] && history.winner == previous && history.conflicts.isEmpty)
     }
 
     @Test func commonAncestorOfTwoConcurrentEditsIsTheirParent() {
