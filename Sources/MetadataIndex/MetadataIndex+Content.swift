@@ -53,8 +53,6 @@ extension MetadataIndex {
     }
 
     private func bulkLoad(container: String, _ db: Database, _ load: (BulkLoad) throws -> Void) throws {
-        try db.execute(sql: "PRAGMA cache_size = -\(Self.bulkCacheKiB)")
-        defer { try? db.execute(sql: "PRAGMA cache_size = -2000") }  // SQLite's default again
         let emptyTable = try Bool.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM items)") ?? false
         let newContainer = try Bool.fetchOne(
             db, sql: "SELECT NOT EXISTS (SELECT 1 FROM items WHERE container = ?)", arguments: [container]) ?? false
@@ -70,9 +68,6 @@ extension MetadataIndex {
 
     /// SQLite's default: a commit checkpoints once the WAL holds this many pages.
     static let autocheckpointPages = 1000
-
-    /// The bulk load's page cache, in KiB.
-    static let bulkCacheKiB = 8 * 1024
 }
 
 /// One container's bulk load in progress (`MetadataIndex.applyInOneTransaction`): writes,

@@ -29,8 +29,16 @@ public final class MetadataIndex: Sendable {
         pool = try DatabasePool(path: path, configuration: configuration)
         self.root = root
         try Schema.migrator().migrate(pool)
+        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA cache_size = -\(Self.writerCacheKiB)") }
         try pool.write { db in try Self.adopt(root: root, db) }
     }
+
+    /// The writer's page cache, in KiB (SQLite's default is 2,000). A batch of changes
+    /// touches rows all over the table; with 16 KiB pages, the default held 125 of them,
+    /// and a batch that needed more spilled pages to the WAL mid-transaction and read them
+    /// back. 1,000 edited files of a 100,000-file container: 160–180 MiB read per batch
+    /// with the default, 50–70 MiB with this (32 MiB of cache: 30–40 MiB).
+    static let writerCacheKiB = 8 * 1024
 
     private static func adopt(root: RawPath, _ db: Database) throws {
         let recorded = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'root'")

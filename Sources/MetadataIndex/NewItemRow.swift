@@ -6,7 +6,7 @@ import GRDB
 /// SQLite cost about as much as SQLite's own insert (100,000 rows: about a second each).
 public struct NewItemRow: Sendable, Equatable {
     public let item: ItemSnapshot
-    /// The values of `IndexWriter.insertSQL`, in its column order.
+    /// The values of `IndexWriter.insertedColumns`, in their order.
     let values: [DatabaseValue]
 
     /// Builds rows in order, reusing the folded parent folder between siblings

@@ -29,6 +29,25 @@ import Testing
         #expect(try fixture.query(#"kMDItemTextContent CONTAINS "old""#).isEmpty)
         #expect(try fixture.query(#"kMDItemTextContent CONTAINS "new""#) == ["a.txt"])
         #expect(try fixture.query(#"kMDItemContentTypeTree == "public.plain-text""#).isEmpty)
+        #expect(try fixture.query("kMDItemFSSize == 7") == ["a.txt"])
+        #expect(try fixture.query(#"kMDItemContentType == "public.json""#) == ["a.txt"])
+    }
+
+    /// An update in place rewrites what can change at a path and keeps the names the path
+    /// decides: a file replaced by a folder of the same name gets a folder's URL.
+    @Test func aFileReplacedByAFolderOfTheSameNameIsUpdatedInPlace() throws {
+        let fixture = try IndexFixture()
+        defer { fixture.remove() }
+        try fixture.index.apply([.upsert(IndexFixture.item("Documents/Été", size: 5, modified: 10, text: "gone"))])
+        try fixture.index.apply([.upsert(IndexFixture.item("Documents/Été", size: 0, kind: .folder, modified: 20))])
+        #expect(try fixture.index.counts() == [IndexFixture.container: 1])
+        let folder = try #require(try fixture.index.item(container: IndexFixture.container, relativePath: "Documents/Été"))
+        #expect(folder.attributes["kMDItemURL"] == .string("file:///r/iCloud~org~ubiquity~Default/Documents/%C3%89t%C3%A9/"))
+        #expect(folder.attributes["kMDItemContentType"] == .string("public.folder"))
+        #expect(folder.attributes["kMDItemFSContentChangeDate"] == .date(20))
+        #expect(try fixture.query(#"kMDItemFSName ==[cd] "ete""#) == ["Été"])
+        #expect(try fixture.query(#"kMDItemPath ==[cd] "/r/icloud~org~ubiquity~default/documents/ete""#) == ["Été"])
+        #expect(try fixture.query(#"kMDItemTextContent CONTAINS "gone""#).isEmpty)
     }
 
     @Test func removingAFolderRemovesItsSubtreeButNotLookalikes() throws {
