@@ -100,14 +100,16 @@ struct ContentStore {
     /// the folders the names went into. A reader never sees a partial object.
     ///
     /// A batch of fewer than `wholeFilesystemSyncFrom` objects fsyncs each object and
-    /// folder: `syncfs` would also wait for every other dirty file of the filesystem (a
+    /// folder, from several threads (`ConcurrentSync`; starting every file's writeback
+    /// first, as this did when the fsyncs ran in turn, no longer helped: 250 small files
+    /// took 23 ms with it and 21 ms without, medians of 8): `syncfs` would also wait for every other dirty file of the filesystem (a
     /// 3-file pass after a big copy on the same disk took 1.6 s). A larger batch (a first
     /// sync, a big import) is most of what is dirty, and one `syncfs` then beats thousands
     /// of fsyncs waiting in turn (`make bench-sync`, 100,000 files: 45 s with an fsync each,
     /// 32 s with one `syncfs` per batch).
     func commit(_ objects: [StagedObject]) throws(SyncError) {
         let wholeFilesystem = objects.count >= Self.wholeFilesystemSyncFrom
-        if wholeFilesystem { try syncFilesystem() } else { try Self.fsyncFiles(objects.map(\.staging)) }
+        if wholeFilesystem { try syncFilesystem() } else { try ConcurrentSync.fsync(objects.map(\.staging), folders: false) }
         var folders: Set<String> = [layout.incoming]
         for object in objects {
             let folder = Sys.parent(of: object.object)
@@ -118,21 +120,6 @@ struct ContentStore {
     }
 
     static let wholeFilesystemSyncFrom = 1024
-
-    /// Makes several written files durable. The writing of all of them is started first,
-    /// so the fsyncs that follow wait for pages already on their way (and mostly for one
-    /// journal commit) instead of writing each file in turn (1,000 small files on this
-    /// project's ext4 test machine: 0.10 s instead of 0.23 s).
-    private static func fsyncFiles(_ paths: [String]) throws(SyncError) {
-        if paths.count > 1 {
-            for path in paths {
-                guard let fd = try? Sys.open(path, O_RDONLY | O_NOFOLLOW) else { continue }  // the fsync below reports it
-                Sys.startWriteback(fd)
-                close(fd)
-            }
-        }
-        try ConcurrentSync.fsync(paths, folders: false)
-    }
 
     private func syncFilesystem() throws(SyncError) {
         let fd = try Sys.open(layout.root, O_RDONLY | O_DIRECTORY)
