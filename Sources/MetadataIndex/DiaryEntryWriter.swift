@@ -2,12 +2,15 @@ import GRDB
 import PredicateKit
 
 extension IndexWriter {
-    /// Makes the entry rows of item `itemID` equal to `entries`: an upsert replaces them all
-    /// (a diary is rewritten whole on every save), and a file that is no longer a diary
-    /// (nil) keeps none. Deleting cascades to tags and text.
-    func replaceDiaryEntries(itemID: Int64, entries: [DiaryEntryRecord]?) throws {
+    /// Deletes the entry rows of item `itemID` (a diary is rewritten whole on every save,
+    /// and a file that is no longer a diary keeps none). Deleting cascades to tags and text.
+    func deleteDiaryEntries(itemID: Int64) throws {
         try db.cachedStatement(sql: "DELETE FROM diary_entries WHERE item_id = ?").execute(arguments: [itemID])
-        for (position, entry) in (entries ?? []).enumerated() {
+    }
+
+    /// Adds `entries` as the entry rows of item `itemID`, which has none.
+    func insertDiaryEntries(itemID: Int64, entries: [DiaryEntryRecord]) throws {
+        for (position, entry) in entries.enumerated() {
             try insert(entry, itemID: itemID, position: position)
         }
     }

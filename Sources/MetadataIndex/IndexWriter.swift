@@ -13,8 +13,8 @@ struct IndexWriter {
     var journal: AppliedChanges?
     /// The content types whose tree this writer has stored (once per type and transaction).
     private var storedTrees: Set<String> = []
-    /// Every upsert inserts a new row (a bulk load into an empty table): there is no old
-    /// text or diary entry to delete first.
+    /// Every upsert inserts a new row (a bulk load into a new container): no need to look
+    /// for an existing one first.
     private let insertsOnly: Bool
     private var folds = PathFolds()
     /// The plain insert of new rows, prepared on first use.
@@ -47,7 +47,7 @@ struct IndexWriter {
         guard !insertsOnly, let id = try existingRow(of: item) else { return try insert(item, values) }
         let update = try db.cachedStatement(sql: Self.updateSQL)
         try update.execute(arguments: StatementArguments(databaseValues: Self.updatedColumnIndexes.map { values[$0] } + [id.databaseValue]))
-        try recordRest(of: item, id: id)
+        try recordRest(of: item, id: id, replacing: true)
     }
 
     private func existingRow(of item: ItemSnapshot) throws -> Int64? {
@@ -65,15 +65,25 @@ struct IndexWriter {
         let insert = try valueInsert ?? ValueInsert(db, sql: Self.insertSQL)
         valueInsert = insert
         try insert.execute(values)
-        try recordRest(of: item, id: db.lastInsertedRowID)
+        try recordRest(of: item, id: db.lastInsertedRowID, replacing: false)
     }
 
-    /// What an item stores beside its row: its type tree, text and diary entries.
-    private mutating func recordRest(of item: ItemSnapshot, id: Int64) throws {
+    /// What an item stores beside its row: its type tree, text and diary entries. With
+    /// `replacing`, the row had text and entries before, deleted first. A new row has none
+    /// (deleting a row deletes them), nor has one still waiting for its content (the write
+    /// that made it wait deleted them): the deletes are skipped there. Inside a
+    /// transaction, a DELETE that may remove several rows or fire a trigger keeps a
+    /// statement journal and makes every full-text table flush what it holds so far:
+    /// inserting 20,000 texts took 1.01 s with a diary DELETE before each, 0.40 s without.
+    private mutating func recordRest(of item: ItemSnapshot, id: Int64, replacing: Bool) throws {
         journal?.recordTouch(id)
         try storeTree(of: item)
-        try replaceText(id: id, text: item.textContent)
-        if !insertsOnly || item.diaryEntries != nil { try replaceDiaryEntries(itemID: id, entries: item.diaryEntries) }
+        if replacing {
+            try db.cachedStatement(sql: "DELETE FROM item_text WHERE rowid = ?").execute(arguments: [id])
+            try deleteDiaryEntries(itemID: id)
+        }
+        try insertText(id: id, text: item.textContent)
+        try insertDiaryEntries(itemID: id, entries: item.diaryEntries ?? [])
     }
 
     /// Stores the item's type tree under its content type. Rewritten (not ignored) the
@@ -96,7 +106,7 @@ struct IndexWriter {
         guard let id = try pendingRow(of: item) else { return }
         try db.cachedStatement(sql: "UPDATE items SET content_type = ?, read_error = ?, content_pending = ? WHERE id = ?")
             .execute(arguments: [item.contentType, item.readError, item.contentPending, id])
-        try recordRest(of: item, id: id)
+        try recordRest(of: item, id: id, replacing: false)
     }
 
     /// The id of the item's row if it still waits for its content and still has the
@@ -114,8 +124,7 @@ struct IndexWriter {
         return try Int64.fetchOne(statement, arguments: arguments)
     }
 
-    private func replaceText(id: Int64, text: String?) throws {
-        if !insertsOnly { try db.cachedStatement(sql: "DELETE FROM item_text WHERE rowid = ?").execute(arguments: [id]) }
+    private func insertText(id: Int64, text: String?) throws {
         guard let text, !text.isEmpty else { return }
         try db.cachedStatement(sql: "INSERT INTO item_text(rowid, content) VALUES (?, ?)").execute(arguments: [id, Self.searchable(text)])
     }

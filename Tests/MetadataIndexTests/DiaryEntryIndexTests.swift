@@ -77,6 +77,24 @@ import Testing
         #expect(try fixture.query(nil) == ["Diary.archive"])
     }
 
+    /// Filling a waiting row's content adds text and entries without deleting any first:
+    /// the change that made the row wait must have removed the old ones.
+    @Test func aDiaryThatChangesLosesItsEntriesUntilItsContentIsReadAgain() throws {
+        let fixture = try IndexFixture()
+        defer { fixture.remove() }
+        try fixture.index.apply([.upsert(Self.diary("Documents/Diary.archive", [Self.soup, Self.walk]))])
+        var waiting = Self.diary("Documents/Diary.archive", nil, size: 11)
+        waiting.contentPending = true
+        try fixture.index.apply([.upsert(waiting)])
+        #expect(try fixture.entryTitles(nil).isEmpty)
+        #expect(try fixture.entryTitles(#"kMDItemTextContent CONTAINS "tomatoes""#).isEmpty)
+        var edited = Self.soup
+        edited.title = "Pumpkin soup"
+        try fixture.index.apply([.fillContent(Self.diary("Documents/Diary.archive", [edited], size: 11))])
+        #expect(try fixture.entryTitles(nil) == ["Pumpkin soup"])
+        #expect(try fixture.index.pendingContentCount() == 0)
+    }
+
     @Test func removingTheDiaryOrItsFolderRemovesItsEntriesAndTheirText() throws {
         let fixture = try IndexFixture()
         defer { fixture.remove() }
