@@ -126,7 +126,7 @@ let package = Package(
         .testTarget(name: "IgnoreRulesTests", dependencies: ["IgnoreRules"]),
         .testTarget(name: "DiaryTests", dependencies: ["Diary", "KeyedArchive", "TestSupport"]),
         .testTarget(name: "UbiquitySettingsTests", dependencies: ["UbiquitySettings"]),
-        .testTarget(name: "ContentTypesTests", dependencies: ["ContentTypes"]),
+        .testTarget(name: "ContentTypesTests", dependencies: ["ContentTypes", "TestSupport"]),
         .testTarget(name: "MetadataIndexTests", dependencies: ["MetadataIndex", "PredicateKit", "APIModel", grdb]),
         .testTarget(name: "IndexingTests", dependencies: ["Indexing", "MetadataIndex", "Diary", "KeyedArchive", "Coordination", "TestSupport", logging]),
         .testTarget(name: "CoordinationTests", dependencies: ["Coordination"]),

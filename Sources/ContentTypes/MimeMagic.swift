@@ -2,12 +2,14 @@
 // update-mime-database writes beside `globs2`, and how its rules match the first bytes of
 // a file. GIO and Qt sniff with these rules; they are plain byte comparisons, where
 // libmagic runs dozens of regular expressions, compiled anew on each call, over any text
-// (about 1 ms per text file here, against a few microseconds).
+// (about 1 ms per text file here, against 15 µs for all of these rules).
 //
 // File format, after the `MIME-Magic\0\n` header:
 //   [priority:mime/type]\n
 //   [indent]>offset=<2-byte big-endian length><value>[&<mask>][~word-size][+range]\n
 // A line indented one more than the line before is a sub-rule of it.
+
+import Glibc
 
 /// One rule: `value` (under `mask`) somewhere in `offset ..< offset + range`, and, if it
 /// has sub-rules, at least one of them too.
@@ -19,21 +21,40 @@ struct MagicRule: Sendable {
     var subRules: [MagicRule] = []
 
     func matches(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { matches($0) }
+    }
+
+    private func matches(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard value.count > 0, found(in: bytes) else { return false }
         return subRules.isEmpty || subRules.contains { $0.matches(bytes) }
     }
 
-    private func found(in bytes: [UInt8]) -> Bool {
+    /// Whether the value is at some start in its range. Most rules fail on every byte of
+    /// a text file, some over a range of thousands (`<?xml` within 256 bytes, say), so the
+    /// scan skips to each place its first byte occurs (memchr) before comparing the rest;
+    /// comparing array slices at every start cost 60–90 µs per text file.
+    private func found(in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let last = min(offset + range, bytes.count - value.count + 1)
-        guard offset < last else { return false }
-        for start in offset..<last where matches(at: start, in: bytes) { return true }
-        return false
+        guard offset < last, let base = bytes.baseAddress else { return false }
+        return value.withUnsafeBufferPointer { value in
+            guard let mask else { return foundUnmasked(value, in: base, from: offset, to: last) }
+            return mask.withUnsafeBufferPointer { mask in
+                (offset..<last).contains { start in
+                    value.indices.allSatisfy { base[start + $0] & mask[$0] == value[$0] & mask[$0] }
+                }
+            }
+        }
     }
 
-    private func matches(at start: Int, in bytes: [UInt8]) -> Bool {
-        guard let mask else { return bytes[start..<start + value.count].elementsEqual(value) }
-        for index in value.indices where bytes[start + index] & mask[index] != value[index] & mask[index] { return false }
-        return true
+    private func foundUnmasked(_ value: UnsafeBufferPointer<UInt8>, in base: UnsafePointer<UInt8>, from first: Int, to last: Int) -> Bool {
+        var start = first
+        while start < last {
+            guard let hit = memchr(base + start, Int32(value[0]), last - start) else { return false }
+            start = UnsafePointer<UInt8>(hit.assumingMemoryBound(to: UInt8.self)) - base
+            if memcmp(base + start, value.baseAddress!, value.count) == 0 { return true }
+            start += 1
+        }
+        return false
     }
 }
 

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 
 @testable import ContentTypes
 
@@ -27,6 +28,29 @@ struct MimeMagicTests {
         #expect(magic.mimeType(of: Self.bytes(".....hello")) == "text/x-greeting", "offset 5 = 2 + range 4 - 1")
         #expect(magic.mimeType(of: Self.bytes("......hello")) == nil, "offset 6 is past the range")
         #expect(magic.mimeType(of: Self.bytes("..hell")) == nil, "the sample ends inside the value")
+        #expect(magic.mimeType(of: Self.bytes("..hhehello")) == "text/x-greeting", "first bytes that start no match are skipped")
+    }
+
+    /// The scan skips to each occurrence of a value's first byte; it must find exactly
+    /// what comparing at every start of the range finds, masks included.
+    @Test(arguments: 0..<30)
+    func theScanFindsWhatAComparisonAtEveryStartFinds(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        let alphabet: [UInt8] = [0x00, 0x41, 0x42, 0x43, 0xFF]
+        func some(_ count: Int) -> [UInt8] { (0..<count).map { _ in alphabet[random.below(alphabet.count)] } }
+        for _ in 0..<50 {
+            let value = some(1 + random.below(3))
+            let mask = random.below(2) == 0 ? nil : some(value.count)
+            let (offset, range) = (random.below(6), 1 + random.below(8))
+            let sample = some(random.below(16))
+            let rule = MagicRule(offset: offset, range: range, value: value, mask: mask)
+            let expected = (offset..<(offset + range)).contains { start in
+                start + value.count <= sample.count && value.indices.allSatisfy {
+                    sample[start + $0] & (mask?[$0] ?? 0xFF) == value[$0] & (mask?[$0] ?? 0xFF)
+                }
+            }
+            #expect(rule.matches(sample) == expected, "value \(value) mask \(String(describing: mask)) at \(offset)+\(range) in \(sample)")
+        }
     }
 
     @Test func aRuleWithSubRulesNeedsOneOfThemToo() {
