@@ -101,12 +101,12 @@ struct ContentStore {
     ///
     /// A batch of fewer than `wholeFilesystemSyncFrom` objects fsyncs each object and
     /// folder, from several threads (`ConcurrentSync`; starting every file's writeback
-    /// first, as this did when the fsyncs ran in turn, no longer helped: 250 small files
-    /// took 23 ms with it and 21 ms without, medians of 8): `syncfs` would also wait for every other dirty file of the filesystem (a
-    /// 3-file pass after a big copy on the same disk took 1.6 s). A larger batch (a first
-    /// sync, a big import) is most of what is dirty, and one `syncfs` then beats thousands
-    /// of fsyncs waiting in turn (`make bench-sync`, 100,000 files: 45 s with an fsync each,
-    /// 32 s with one `syncfs` per batch).
+    /// first, as this did when the fsyncs ran in turn, no longer helps: 250 small files
+    /// took 23 ms with it and 21 ms without, medians of 8). `syncfs` would also wait for
+    /// every other dirty file of the filesystem (a 3-file pass after a big copy on the
+    /// same disk took 1.6 s). A larger batch (a first sync, a big import) is most of what
+    /// is dirty, and one `syncfs` then beats thousands of fsyncs waiting in turn (`make
+    /// bench-sync`, 100,000 files: 45 s with an fsync each, 32 s with one `syncfs` per batch).
     func commit(_ objects: [StagedObject]) throws(SyncError) {
         let wholeFilesystem = objects.count >= Self.wholeFilesystemSyncFrom
         if wholeFilesystem { try syncFilesystem() } else { try ConcurrentSync.fsync(objects.map(\.staging), folders: false) }
