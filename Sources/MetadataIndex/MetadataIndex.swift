@@ -36,7 +36,7 @@ public final class MetadataIndex: Sendable {
     /// The writer's page cache, in KiB (SQLite's default is 2,000). A batch of changes
     /// touches rows all over the table; with 16 KiB pages, the default held 125 of them,
     /// and a batch that needed more spilled pages to the WAL mid-transaction and read them
-    /// back. Indexing 1,000 edited files of a 100,000-file container read 160–180 MiB
+    /// back. Indexing 1,000 edited files of a 100,000-file container read 156–174 MiB
     /// with the default, 53–68 MiB with this (16 MiB of cache: 30–49 MiB).
     static let writerCacheKiB = 8 * 1024
 
