@@ -75,7 +75,7 @@ struct HistoryTests {
             let parents = records.isEmpty ? [] : (0..<Int.random(in: 0...2, using: &random)).map { _ in records.randomElement(using: &random)!.id }
             let device = ["A", "B", "C"].randomElement(using: &random)!
             let state: EntryState? = Bool.random(using: &random) ? F.a : (Bool.random(using: &random) ? F.b : nil)
-            records.append(F.record(F.id(device, UInt64(n + 1)), state, parents: Array(Set(parents)), time: Int64.random(in: 0...5, using: &random)))
+            records.append(F.record(F.id(device, UInt64(n + 1)), state, parents: Set(parents).sorted(), time: Int64.random(in: 0...5, using: &random)))
         }
         var history = PathHistory(path: F.path)
         for record in records.shuffled(using: &random) { history.add(record) }
