@@ -68,6 +68,9 @@ public struct PathHistory: Sendable, Equatable {
         return headIDs.sorted().compactMap { table[$0] }
     }
 
+    /// How many heads there are: 1 unless versions were made side by side (0 when empty).
+    public var headCount: Int { only != nil ? 1 : headIDs.count }
+
     /// The current version: the winner among the heads.
     public var winner: VersionRecord? {
         if let only { return only }

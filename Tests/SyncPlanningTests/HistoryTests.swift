@@ -82,6 +82,7 @@ struct HistoryTests {
         let named = Set(records.flatMap(\.parents))
         let expectedHeads = records.filter { !named.contains($0.id) }.sorted { $0.id < $1.id }
         #expect(history.heads == expectedHeads)
+        #expect(history.headCount == expectedHeads.count)
         #expect(history.winner == WinnerRule.winner(of: expectedHeads))
         var inOrder = PathHistory(path: F.path)
         for record in records { inOrder.add(record) }
