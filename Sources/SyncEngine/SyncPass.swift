@@ -87,14 +87,15 @@ struct SyncPass {
         return report
     }
 
-    /// Whether another round could only plan nothing: this round published and adopted, and
-    /// each version it published is its path's only head. The next round's plan differs
-    /// from this one's only where this round changed its inputs: the base (now the disk's
-    /// state) and the histories at those paths. A second head there, a version from
-    /// elsewhere that this publish met, is what the next round resolves (the winner rule,
-    /// a conflict kept); a download or a followed rename may also leave work for it. On a
+    /// Whether another round could only plan nothing, for a round that applied and followed
+    /// nothing: each version it published is its path's only head. The next round's plan
+    /// differs from this one's only where this round changed its inputs: the base (now the
+    /// disk's state) and the histories at those paths. A second head there, a version from
+    /// elsewhere that this publish met, is what the next round resolves (the winner rule, a
+    /// conflict kept); a download or a followed rename may also leave work for it. On a
     /// first sync of 100,000 files (tmpfs), the round that found nothing (a scan of the
-    /// whole tree, the whole base read, a plan of every path) cost 1.3-2.2 s of the pass's 15 s of CPU.
+    /// whole tree, the whole base read, a plan of every path) cost 1.3-2.2 s of the pass's
+    /// 15 s of CPU.
     private func metNothing(_ plan: SyncPlan, unfinished: Set<String>) -> Bool {
         plan.actions.allSatisfy { action in
             guard case .publish(let path, _, _, _) = action, !unfinished.contains(path) else { return true }
