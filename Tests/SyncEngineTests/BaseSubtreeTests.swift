@@ -1,0 +1,48 @@
+import Foundation
+import SyncPlanning
+import Testing
+@testable import SyncEngine
+
+/// A pass reads only the base entries at and below its roots: an entry outside them would
+/// look deleted on disk, since the pass does not scan there.
+@Suite struct BaseSubtreeTests {
+    static let paths = [
+        "a", "a/b", "a/c/d", "a b", "a.txt", "a-1/x", "a0", "ab", "b", "é", "é/x", "éa",
+    ]
+
+    static func database() throws -> (SyncDatabase, String) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("base-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let database = try SyncDatabase(path: folder + "/sync.sqlite")
+        let state = EntryState.file(sha256: String(repeating: "a", count: 64), size: 1)
+        let commits = paths.enumerated().map { offset, path in
+            BaseCommit("publish", path: path, version: VersionID(device: "d", sequence: UInt64(offset + 1)), state: state, signature: nil)
+        }
+        try database.commit(container: "c", commits)
+        try database.commit(container: "other", [commits[1]])
+        return (database, folder)
+    }
+
+    @Test(arguments: [
+        (["a"], ["a", "a/b", "a/c/d"]),
+        (["a/c"], ["a/c/d"]),
+        (["a b", "ab"], ["a b", "ab"]),
+        (["a0"], ["a0"]),
+        (["é"], ["é", "é/x"]),  // base paths are NFC: bytes compared, as SQLite does
+        (["missing"], []),
+    ])
+    func aRootFindsItselfAndWhatIsBelowItOnly(roots: [String], expected: [String]) throws {
+        let (database, folder) = try Self.database()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let found = try database.base(container: "c", under: roots)
+        #expect(found.keys.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
+            == expected.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) })
+    }
+
+    @Test func withoutRootsEveryEntryOfTheContainerOnly() throws {
+        let (database, folder) = try Self.database()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(try database.base(container: "c").count == Self.paths.count)
+        #expect(try database.base(container: "other").keys.sorted() == ["a/b"])
+    }
+}
