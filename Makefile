@@ -6,7 +6,7 @@ BUILD_FLAGS ?=
 PREFIX ?= $(HOME)/.local
 BINDIR ?= $(PREFIX)/bin
 
-.PHONY: run test build bootstrap bench bench-sync bench-live install uninstall man clean
+.PHONY: run test build bootstrap bench bench-sync bench-live fuzz install uninstall man clean
 
 run: bootstrap
 	$(SWIFT) build $(BUILD_FLAGS) --product ubqd
@@ -32,6 +32,14 @@ bench-sync: bootstrap
 # Live queries under load: 50 `ubq ls --watch` clients while 10,000 files change (release build).
 bench-live: bootstrap
 	bin=$$(SWIFT=$(SWIFT) scripts/build-release.sh) && Benchmarks/live/watch_load.py --bin "$$bin"
+
+# libFuzzer + AddressSanitizer over the keyed-archive decoder and the predicate parser,
+# FUZZ_SECONDS each (CI: a short smoke run, which also keeps the harnesses building).
+# Findings land in FUZZ_WORK's crashes/ (see each Fuzz/*/run.sh).
+FUZZ_SECONDS ?= 60
+fuzz:
+	Fuzz/ArchiveFuzz/run.sh $(FUZZ_SECONDS)
+	Fuzz/PredicateFuzz/run.sh $(FUZZ_SECONDS)
 
 # Release ubqd and ubq in BINDIR (~/.local/bin), the user unit, completions for bash, zsh
 # and fish, the manual pages (scripts/install.sh says where). PREFIX, BINDIR and DESTDIR

@@ -11,7 +11,9 @@ work="${FUZZ_WORK:-$(mktemp -d /tmp/archive-fuzz.XXXXXX)}"
 mkdir -p "$work/corpus" "$work/crashes"
 cp "$root/../shared/fixtures/keyedarchive/archives/"* "$work/corpus/" 2>/dev/null || true
 
-swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name ArchiveFuzz \
+source "$here/../dependencies.sh"
+build_dependencies "$root" "$work" CivilCalendar
+swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name ArchiveFuzz "${dependency_flags[@]}" \
     "$root"/Sources/KeyedArchive/*.swift "$here/main.swift" -o "$work/archive-fuzz"
 
 "$work/archive-fuzz" "$work/corpus" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \

@@ -22,7 +22,9 @@ for line in open(sys.argv[1], encoding="utf-8"):
 PY
 fi
 
-swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name PredicateFuzz \
+source "$here/../dependencies.sh"
+build_dependencies "$root" "$work" CivilCalendar
+swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name PredicateFuzz "${dependency_flags[@]}" \
     "$root"/Sources/PredicateKit/*.swift "$here/main.swift" -o "$work/predicate-fuzz"
 
 cd "$work"
