@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "cstatx.h"
 #include <fcntl.h>
+#include <stdio.h>
 #include <sys/stat.h>
 
 int ubq_file_status_at(int dirfd, const char *path, ubq_file_status *status) {
@@ -27,6 +28,10 @@ int ubq_file_status_at(int dirfd, const char *path, ubq_file_status *status) {
 
 int ubq_syncfs(int fd) {
     return syncfs(fd);
+}
+
+int ubq_rename_noreplace(const char *from, const char *to) {
+    return renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE);
 }
 
 int ubq_start_writeback(int fd, int64_t offset, int64_t length) {

@@ -128,13 +128,14 @@ struct ContentStore {
     }
 
     /// Copies object `sha256` to `destination` (a new file), checking its hash on the way:
-    /// a damaged or truncated object is refused, never handed to the user.
+    /// a damaged or truncated object is refused, never handed to the user, and removed.
     func fetch(_ sha256: String, to destination: String, mode: mode_t) throws(SyncError) {
         let object = layout.object(sha256)
         let source = try Sys.open(object, O_RDONLY | O_NOFOLLOW)
         defer { close(source) }
         let result = try DurableFile.write(destination, mode: mode) { fd throws(SyncError) in
-            try ContentHashing.stream(from: source, path: object, to: fd, destinationPath: destination)
+            fchmod(fd, mode)  // the mode the version names, whatever the umask
+            return try ContentHashing.stream(from: source, path: object, to: fd, destinationPath: destination)
         }
         guard result.sha256 == sha256 else {
             unlink(destination)

@@ -4,13 +4,18 @@ import Glibc
 /// renames the file into place and fsyncs the folder.
 enum DurableFile {
     /// Creates `path` (it must not exist), lets `body` write to it, fsyncs (unless the
-    /// caller syncs a whole batch later) and closes it.
+    /// caller syncs a whole batch later) and closes it. On failure the partial file is removed.
     static func write<T>(_ path: String, mode: mode_t, sync: Bool = true, _ body: (Int32) throws(SyncError) -> T) throws(SyncError) -> T {
         let fd = try Sys.open(path, O_WRONLY | O_CREAT | O_EXCL, mode)
         defer { close(fd) }
-        let result = try body(fd)
-        if sync { try Sys.fsync(fd, path: path) }
-        return result
+        do {
+            let result = try body(fd)
+            if sync { try Sys.fsync(fd, path: path) }
+            return result
+        } catch {
+            unlink(path)
+            throw error
+        }
     }
 
     /// A staging name beside `path`, in the same folder (so the final rename is atomic),

@@ -42,7 +42,8 @@ extension Executor {
             guard Self.unchanged(origin, since: source) else { return .skipped("\(origin) changed since it was read") }
             guard Self.unchanged(target, since: expected) else { return .skipped("\(target) changed since it was read") }
             try Sys.makeFolders(Sys.parent(of: target))
-            try Sys.rename(origin, target)
+            let placed = try place(origin, at: target, replacing: expected, mode: nil)
+            guard placed.outcome == .done else { return placed.outcome }
             try Sys.fsyncFolder(Sys.parent(of: target))
             if Sys.parent(of: origin) != Sys.parent(of: target) { try Sys.fsyncFolder(Sys.parent(of: origin)) }
             return .done
@@ -54,8 +55,7 @@ extension Executor {
         try coordinator.write(target) { () throws -> Outcome in
             guard Self.unchanged(target, since: expected) else { return .skipped("\(target) changed since it was read") }
             try Sys.makeFolders(Sys.parent(of: target))
-            try write(state, at: target, renamingFrom: nil)
-            return .done
+            return try install(state, at: target, replacing: expected, renamingFrom: nil).outcome
         }
     }
 

@@ -52,14 +52,16 @@ struct Executor {
         let content = try store.store(bytes: bytes)
         let state = EntryState.file(sha256: content.sha256, size: content.size, mode: mode)
         let absolute = containerFolder.appending(local.rawPath).readable
+        var signature: LocalSignature?
         let outcome = try coordinator.write(absolute) { () throws -> Outcome in
             guard Self.unchanged(absolute, since: local) else { return .skipped("\(absolute) changed since it was read") }
             try DurableFile.replace(absolute, with: bytes, mode: mode_t(mode))
+            // Read under the claim: a save right after it would otherwise be taken for the merge.
+            signature = Sys.lstat(absolute).map(LocalSignature.init(stat:))
             return .done
         }
         guard outcome == .done else { throw SyncError(.changedMeanwhile, "\(absolute) changed while its conflict was merged") }
         let record = VersionRecord(id: batch.nextID(), path: path, parents: parents, state: state, time: SyncClock.nowMilliseconds())
-        let signature = Sys.lstat(absolute).map(LocalSignature.init(stat:))
         batch.record(record, base: BaseCommit("merge", path: path, version: record.id, state: state, signature: signature))
     }
 
@@ -71,21 +73,22 @@ struct Executor {
     func apply(_ version: VersionRecord, expected: LocalEntry?, movedFromLocal: LocalEntry?, batch: ChangeBatch) throws -> Outcome {
         let raw = expected?.rawPath ?? RawPath(version.path)
         let absolute = containerFolder.appending(raw).readable
+        var signature: LocalSignature?
         let outcome = try coordinator.write(absolute) { () throws -> Outcome in
             // A deletion whose item is gone already is done: typically a rename this pass
             // applied took the file away (`movedFromLocal`) before its old path's turn came.
             if version.state == nil, Sys.lstat(absolute) == nil { return .done }
+            // Checked here so that a changed file costs no download; `install` checks again
+            // as the new item goes in.
             guard Self.unchanged(absolute, since: expected) else { return .skipped("\(absolute) changed since it was read") }
             try Sys.makeFolders(Sys.parent(of: absolute))
-            switch version.state {
-            case nil: return try remove(absolute, expected: expected)
-            case let state?: try write(state, at: absolute, renamingFrom: movedFromLocal)
-            }
-            return .done
+            guard let state = version.state else { return try remove(absolute, expected: expected) }
+            let installed = try install(state, at: absolute, replacing: expected, renamingFrom: movedFromLocal)
+            signature = installed.signature
+            return installed.outcome
         }
         guard outcome == .done else { return outcome }
         try faults?.checkpoint("apply: disk written, base not committed")
-        let signature = version.state == nil ? nil : Sys.lstat(absolute).map(LocalSignature.init(stat:))
         batch.commit(BaseCommit(
             version.state == nil ? "delete-local" : "download", path: version.path, version: version.id, state: version.state,
             signature: signature))
@@ -104,41 +107,6 @@ struct Executor {
         }
         try Sys.fsyncFolder(Sys.parent(of: absolute))
         return .done
-    }
-
-    func write(_ state: EntryState, at absolute: String, renamingFrom origin: LocalEntry?) throws {
-        switch state.kind {
-        case .folder:
-            if let info = Sys.lstat(absolute), info.st_mode & S_IFMT != S_IFDIR { unlink(absolute) }
-            try Sys.makeFolders(absolute, mode: mode_t(state.mode))
-            chmod(absolute, mode_t(state.mode))
-            return
-        case .symlink:
-            let staging = DurableFile.stagingPath(beside: absolute)
-            guard symlink(state.linkTarget ?? "", staging) == 0 else { throw SyncError.system("symlink", staging) }
-            try replace(absolute, with: staging)
-        case .file:
-            let source = origin.map { containerFolder.appending($0.rawPath).readable }
-            if let origin, let source, origin.state.sha256 == state.sha256, Self.unchanged(source, since: origin) {
-                try Sys.rename(source, absolute)
-                chmod(absolute, mode_t(state.mode))
-                try Sys.fsyncFolder(Sys.parent(of: source))
-            } else {
-                let staging = DurableFile.stagingPath(beside: absolute)
-                try store.fetch(state.sha256 ?? "", to: staging, mode: mode_t(state.mode))
-                try replace(absolute, with: staging)
-            }
-        }
-        try Sys.fsyncFolder(Sys.parent(of: absolute))
-    }
-
-    private func replace(_ absolute: String, with staging: String) throws {
-        do {
-            try Sys.rename(staging, absolute)
-        } catch {
-            unlink(staging)
-            throw error
-        }
     }
 
     /// Whether the item at `absolute` is still what the scan saw (`nil`: still absent).

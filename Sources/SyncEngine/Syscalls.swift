@@ -67,6 +67,22 @@ enum Sys {
         guard Glibc.rename(from, to) == 0 else { throw .system("rename", "\(from) → \(to)") }
     }
 
+    /// Renames `from` to `to` only if nothing is at `to`, atomically: false (nothing
+    /// renamed) if something is. A check before a plain rename would leave a moment in
+    /// which a file saved at `to` is replaced. Where the filesystem has no
+    /// RENAME_NOREPLACE, link then unlink give the same guarantee.
+    static func renameNoReplace(_ from: String, _ to: String) throws(SyncError) -> Bool {
+        if ubq_rename_noreplace(from, to) == 0 { return true }
+        if errno == EEXIST { return false }
+        guard errno == EINVAL || errno == ENOSYS else { throw .system("rename", "\(from) → \(to)") }
+        if Glibc.link(from, to) != 0 {
+            if errno == EEXIST { return false }
+            throw .system("link", "\(from) → \(to)")
+        }
+        guard unlink(from) == 0 else { throw .system("unlink", from) }
+        return true
+    }
+
     /// Creates `path` and its missing parents; an existing folder is fine.
     static func makeFolders(_ path: String, mode: mode_t = 0o755) throws(SyncError) {
         if mkdir(path, mode) == 0 || errno == EEXIST { return }

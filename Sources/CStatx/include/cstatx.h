@@ -47,6 +47,11 @@ long ubq_copy_file_range(int in_fd, int out_fd, unsigned long length);
 /// ioctl. Returns 0, or -1 with errno set (EOPNOTSUPP, EXDEV, EINVAL where it cannot).
 int ubq_clone_file(int dest_fd, int src_fd);
 
+/// renameat2(2) with RENAME_NOREPLACE: renames `from` to `to` only if nothing is at `to`
+/// (EEXIST otherwise), atomically. Filesystems without it give EINVAL. Glibc's Swift module
+/// leaves it out (it needs _GNU_SOURCE).
+int ubq_rename_noreplace(const char *from, const char *to);
+
 /// The filesystem type of `path` (statfs f_type), or 0 when it cannot be read.
 long ubq_filesystem_type(const char *path);
 

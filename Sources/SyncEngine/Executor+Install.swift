@@ -1,0 +1,97 @@
+import Glibc
+import SyncPlanning
+
+/// Putting a new item in place of what the scan saw. The slow part (fetching the content
+/// from the mirror: seconds for a large file on a network mount) happens first, beside
+/// the target; the check that the target is still what the scan saw comes after it, just
+/// before the rename. Editors that do not coordinate (vim, gedit, `cp`) may save at any
+/// moment: a check made before the fetch would let the rename replace a save made during it.
+extension Executor {
+    /// What `install` did, and the signature the new item has on disk (nil when it cannot
+    /// vouch for it: the next scan then hashes the file rather than trust the signature).
+    struct Installed {
+        var outcome: Outcome
+        var signature: LocalSignature?
+    }
+
+    /// Makes `absolute` hold `state`, if it still holds `expected` (nil: nothing). A file
+    /// comes from `origin` when that local file already has the content (a rename another
+    /// device made), else from the store. Call holding a write claim on `absolute`.
+    func install(_ state: EntryState, at absolute: String, replacing expected: LocalEntry?, renamingFrom origin: LocalEntry?) throws -> Installed {
+        let installed: Installed
+        switch state.kind {
+        case .folder:
+            if let info = Sys.lstat(absolute), info.st_mode & S_IFMT != S_IFDIR { unlink(absolute) }
+            try Sys.makeFolders(absolute, mode: mode_t(state.mode))
+            chmod(absolute, mode_t(state.mode))
+            return Installed(outcome: .done, signature: nil)
+        case .symlink:
+            let staging = DurableFile.stagingPath(beside: absolute)
+            guard symlink(state.linkTarget ?? "", staging) == 0 else { throw SyncError.system("symlink", staging) }
+            installed = try placeStaged(staging, at: absolute, replacing: expected)
+        case .file:
+            if let origin, origin.state.sha256 == state.sha256 {
+                let source = containerFolder.appending(origin.rawPath).readable
+                // The user's own file: left where it is if it changed or the target did.
+                guard Self.unchanged(source, since: origin) else { return Installed(outcome: .skipped("\(source) changed since it was read")) }
+                installed = try place(source, at: absolute, replacing: expected, mode: mode_t(state.mode))
+                if installed.outcome == .done { try Sys.fsyncFolder(Sys.parent(of: source)) }
+            } else {
+                let staging = DurableFile.stagingPath(beside: absolute)
+                try store.fetch(state.sha256 ?? "", to: staging, mode: mode_t(state.mode))
+                installed = try placeStaged(staging, at: absolute, replacing: expected)
+            }
+        }
+        if installed.outcome == .done { try Sys.fsyncFolder(Sys.parent(of: absolute)) }
+        return installed
+    }
+
+    /// The checkpoint between writing the new item beside its target and putting it in place.
+    static let stagedCheckpoint = "install: new item beside the target, not in place"
+
+    /// `place` for an item written under a staging name: removed unless it went in.
+    private func placeStaged(_ staging: String, at absolute: String, replacing expected: LocalEntry?) throws -> Installed {
+        try faults?.checkpoint(Self.stagedCheckpoint)
+        do {
+            let installed = try place(staging, at: absolute, replacing: expected, mode: nil)
+            if installed.outcome != .done { unlink(staging) }
+            return installed
+        } catch {
+            unlink(staging)
+            throw error
+        }
+    }
+
+    /// Renames `item` to `absolute` if `absolute` still holds `expected`; with nothing
+    /// expected, only if nothing is there (`renameNoReplace`: a file saved there meanwhile
+    /// stays). With something expected, a save that lands between the check and the
+    /// rename (microseconds, under our write claim: only from a process that does not
+    /// coordinate) is still replaced; Linux has no rename that checks the target's content.
+    func place(_ item: String, at absolute: String, replacing expected: LocalEntry?, mode: mode_t?) throws -> Installed {
+        guard let before = Sys.lstat(item) else { throw SyncError.system("lstat", item) }
+        guard Self.unchanged(absolute, since: expected) else { return Installed(outcome: .skipped("\(absolute) changed since it was read")) }
+        if expected == nil {
+            guard try Sys.renameNoReplace(item, absolute) else { return Installed(outcome: .skipped("\(absolute) appeared since it was read")) }
+        } else {
+            try Sys.rename(item, absolute)
+        }
+        if let mode { chmod(absolute, mode) }
+        return Installed(outcome: .done, signature: Self.signature(of: absolute, asPlaced: before))
+    }
+
+    /// The signature of the item now at `absolute`, if it is still the item `before`
+    /// describes: same inode, size and modification time (the rename and a chmod change
+    /// only its change time). Anything else means someone wrote it since: nil.
+    static func signature(of absolute: String, asPlaced before: stat) -> LocalSignature? {
+        guard let after = Sys.lstat(absolute) else { return nil }
+        let placed = LocalSignature(stat: before), now = LocalSignature(stat: after)
+        guard now.inode == placed.inode, now.size == placed.size, now.modifiedNanoseconds == placed.modifiedNanoseconds else { return nil }
+        return now
+    }
+}
+
+extension Executor.Installed {
+    init(outcome: Executor.Outcome) {
+        self.init(outcome: outcome, signature: nil)
+    }
+}
