@@ -46,8 +46,8 @@ extension SyncEngine {
         case .all:
             for loser in history.conflicts { try copyBeside(loser, container: container) }
         }
-        try writeLocal(kept, container: container)
-        try supersede(heads: history.heads.map(\.id), with: kept, container: container, id: id)
+        let signature = try writeLocal(kept, container: container)
+        try supersede(heads: history.heads.map(\.id), with: kept, signature: signature, container: container, id: id)
     }
 
     /// Brings back an old version as a new change (the history keeps everything between).
@@ -55,7 +55,7 @@ extension SyncEngine {
         let history = try history(id, path)
         let record = try keptVersion(version, of: history, now: now)
         guard let container = container(id) else { return }
-        try writeLocal(record, container: container)
+        _ = try writeLocal(record, container: container)
         passAll()
     }
 
@@ -83,14 +83,35 @@ extension SyncEngine {
     }
 
     /// Puts `record`'s content at its path on disk, atomically, under a coordinated write
-    /// (a document open in an app is saved or released first).
-    private func writeLocal(_ record: VersionRecord, container: ContainerSync) throws(SyncError) {
-        guard let state = record.state, state.kind == .file, let content = state.sha256 else { return }
+    /// (a document open in an app is saved or released first), if the disk holds what was
+    /// last synced there: an edit not synced yet exists nowhere else, so it is never
+    /// replaced (the user syncs, then resolves or restores again). Returns the signature
+    /// of the file as placed.
+    private func writeLocal(_ record: VersionRecord, container: ContainerSync) throws(SyncError) -> LocalSignature? {
+        guard let state = record.state, state.kind == .file, let content = state.sha256 else { return nil }
         let absolute = container.folder.appending(record.path).readable
+        let synced: BaseRow?
+        do {
+            synced = try database.base(container: container.id, under: [record.path])[record.path]
+        } catch {
+            throw SyncError(.system(EIO), "reading the sync state of \(record.path): \(error)")
+        }
         let staging = DurableFile.stagingPath(beside: absolute)
         try ContentStore(layout: layout, device: device.id).fetch(content, to: staging, mode: mode_t(state.mode))
         do {
-            try coordinator.write(absolute) { try Sys.rename(staging, absolute) }
+            return try coordinator.write(absolute) { () throws -> LocalSignature? in
+                guard let placed = Sys.lstat(staging) else { throw SyncError.system("lstat", staging) }
+                guard try Self.disk(at: absolute, holds: synced) else {
+                    throw SyncError(.changedMeanwhile, "\(absolute) has changes that are not synced yet; nothing was changed: run `ubq sync`, then try again")
+                }
+                if Sys.lstat(absolute) == nil {
+                    guard try Sys.renameNoReplace(staging, absolute) else { throw SyncError(.changedMeanwhile, "\(absolute) appeared meanwhile; nothing was changed") }
+                } else {
+                    try Sys.rename(staging, absolute)
+                }
+                try Sys.fsyncFolder(Sys.parent(of: absolute))
+                return Executor.signature(of: absolute, asPlaced: placed)
+            }
         } catch let error as SyncError {
             unlink(staging)
             throw error
@@ -98,20 +119,43 @@ extension SyncEngine {
             unlink(staging)
             throw SyncError(.changedMeanwhile, "\(absolute): could not coordinate the write: \(error)")
         }
-        try Sys.fsyncFolder(Sys.parent(of: absolute))
     }
 
+    /// Whether the item at `absolute` is what the base says was last synced there (nothing,
+    /// if nothing was): its recorded signature, or else its content, tells.
+    private static func disk(at absolute: String, holds synced: BaseRow?) throws(SyncError) -> Bool {
+        guard let info = Sys.lstat(absolute) else { return synced?.entry.state == nil }
+        guard let state = synced?.entry.state else { return false }
+        if synced?.signature == LocalSignature(stat: info) { return true }
+        guard state.kind == .file, info.st_mode & S_IFMT == S_IFREG else { return false }
+        return try ContentHashing.hash(path: absolute, refusingWriters: false).sha256 == state.sha256
+    }
+
+    /// Puts a copy of `loser` beside its file, named for its device and day, never over
+    /// an existing file: a second copy with the same name gets a number.
     private func copyBeside(_ loser: VersionRecord, container: ContainerSync) throws(SyncError) {
         guard let content = loser.state?.sha256 else { return }
-        let name = ConflictName.make(for: loser.path, device: deviceNames()[loser.id.device] ?? loser.id.device, time: loser.time)
-        let absolute = container.folder.appending(name).readable
-        let staging = DurableFile.stagingPath(beside: absolute)
-        try ContentStore(layout: layout, device: device.id).fetch(content, to: staging, mode: mode_t(loser.state?.mode ?? 0o644))
-        try Sys.rename(staging, absolute)
+        let device = deviceNames()[loser.id.device] ?? loser.id.device
+        let staging = DurableFile.stagingPath(beside: container.folder.appending(loser.path).readable)
+        try ContentStore(layout: layout, device: self.device.id).fetch(content, to: staging, mode: mode_t(loser.state?.mode ?? 0o644))
+        do throws(SyncError) {
+            for number in 1...Self.largestConflictNumber {
+                let name = ConflictName.make(for: loser.path, device: device, time: loser.time, number: number)
+                if try Sys.renameNoReplace(staging, container.folder.appending(name).readable) { return }
+            }
+            throw SyncError(.changedMeanwhile, "\(loser.path): \(Self.largestConflictNumber) conflict copies are beside it already; nothing was changed")
+        } catch {
+            unlink(staging)
+            throw error
+        }
     }
 
+    private static let largestConflictNumber = 100
+
     /// Appends a version naming every head as parent: the conflict is over on every device.
-    private func supersede(heads: [VersionID], with kept: VersionRecord, container: ContainerSync, id: ContainerID) throws(SyncError) {
+    private func supersede(
+        heads: [VersionID], with kept: VersionRecord, signature: LocalSignature?, container: ContainerSync, id: ContainerID
+    ) throws(SyncError) {
         do {
             var writer = try container.logWriter()
             let record = VersionRecord(id: writer.nextID, path: kept.path, parents: heads, state: kept.state, time: SyncClock.nowMilliseconds())
@@ -119,8 +163,6 @@ extension SyncEngine {
             container.updateWriter(writer)
             container.add(record)
             container.appendedOwn(span)
-            let absolute = container.folder.appending(kept.path).readable
-            let signature = Sys.lstat(absolute).map(LocalSignature.init(stat:))
             try database.commit(
                 container: id.identifier,
                 [BaseCommit("resolve", path: kept.path, version: record.id, state: kept.state, signature: signature)])
@@ -153,7 +195,8 @@ extension SyncEngine {
 /// `notes (conflict from laptop 2026-11-22).txt`: where `ubq resolve --keep all` puts a
 /// losing version, as iCloud Drive and Dropbox name them.
 enum ConflictName {
-    static func make(for path: String, device: String, time: Int64) -> String {
+    /// `number` 2 and up tell apart copies that would otherwise have the same name.
+    static func make(for path: String, device: String, time: Int64, number: Int = 1) -> String {
         let folderEnd = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
         let name = path[folderEnd...]
         let dot = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : $0 }
@@ -162,6 +205,7 @@ enum ConflictName {
         let day = ISO8601DateFormatter.string(
             from: Date(timeIntervalSince1970: Double(time) / 1000), timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withFullDate])
         let safeDevice = device.replacingOccurrences(of: "/", with: "-")
-        return String(path[..<folderEnd]) + "\(stem) (conflict from \(safeDevice) \(day))\(ext)"
+        let suffix = number > 1 ? " \(number)" : ""
+        return String(path[..<folderEnd]) + "\(stem) (conflict from \(safeDevice) \(day)\(suffix))\(ext)"
     }
 }

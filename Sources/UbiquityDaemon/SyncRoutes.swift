@@ -75,13 +75,15 @@ struct SyncRoutes: Sendable {
         return try await body(worker)
     }
 
-    /// Runs a call whose `SyncError` is the user's to read (an unknown path or version).
+    /// Runs a call whose `SyncError` is the user's to read: an unknown path or version
+    /// (404), or a file with changes not synced yet, which the call left alone (409).
     private func answering(_ body: @escaping (SyncWorker) async throws -> some Encodable) async throws -> Response {
         try await withWorker { worker in
             do {
                 return JSONResponse.encode(try await body(worker))
             } catch let error as SyncError {
-                return JSONResponse.error(.notFound, APIError(error: "sync", message: error.message))
+                let status: HTTPResponse.Status = error.code == .changedMeanwhile ? .conflict : .notFound
+                return JSONResponse.error(status, APIError(error: "sync", message: error.message))
             }
         }
     }
