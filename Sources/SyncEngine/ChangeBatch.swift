@@ -63,7 +63,13 @@ final class ChangeBatch {
             try faults?.checkpoint("batch: objects stored, log not appended")
         }
         if !records.isEmpty {
-            let span = try writer.append(contentsOf: records)
+            let span: LogWriter.Span
+            do {
+                span = try writer.append(contentsOf: records, faults: faults)
+            } catch {
+                container.discardWriter()
+                throw error
+            }
             container.updateWriter(writer)
             for record in records { container.add(record) }
             container.appendedOwn(span)

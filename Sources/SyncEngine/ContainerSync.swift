@@ -119,6 +119,10 @@ final class ContainerSync {
 
     func updateWriter(_ updated: LogWriter) { writer = updated }
 
+    /// An append failed: the next writer is opened afresh, after the next `readLogs`, and
+    /// numbers on from what the log holds then.
+    func discardWriter() { writer = nil }
+
     /// This device appended `span` to its log, holding records `add` was given already:
     /// the next `readLogs` need not read and decode them again (a first sync appends a
     /// record per file). Before this log was ever read, its reader starts past them.

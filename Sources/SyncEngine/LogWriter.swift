@@ -33,11 +33,18 @@ struct LogWriter {
     }
 
     /// Appends `records` (numbered on from `nextID`, without gaps) with one write and one
-    /// fsync: a torn write leaves a partial last line, which readers skip and the next
-    /// start cuts off. Returns where they landed (only this device writes the file, so its
-    /// size before the write is where the write starts).
+    /// fsync: a torn write (a crash) leaves a partial last line, which readers skip and the
+    /// next start cuts off. Returns where they landed (only this device writes the file, so
+    /// its size before the write is where the write starts).
+    ///
+    /// A write or fsync that fails (a full disk, EIO) may have put part of the batch in
+    /// the file: it is cut back to where the batch began, since a later batch written
+    /// after a fragment would make one unreadable line, and after whole lines would reuse
+    /// their numbers. Callers drop this writer on failure all the same
+    /// (`ContainerSync.discardWriter`): if the cut failed too, the next writer numbers on
+    /// from what the log then holds.
     @discardableResult
-    mutating func append(contentsOf records: [VersionRecord]) throws(SyncError) -> Span {
+    mutating func append(contentsOf records: [VersionRecord], faults: FaultInjection? = nil) throws(SyncError) -> Span {
         var bytes: [UInt8] = []
         for (offset, record) in records.enumerated() {
             precondition(record.id == VersionID(device: device, sequence: nextSequence + UInt64(offset)), "records are appended in order")
@@ -48,8 +55,17 @@ struct LogWriter {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw .system("fstat", path) }
-        try Sys.writeAll(fd, bytes, path: path)
-        try Sys.fsync(fd, path: path)
+        do throws(SyncError) {
+            if let code = faults?.failure(of: "log write") {
+                try Sys.writeAll(fd, Array(bytes.prefix(bytes.count / 2 + 1)), path: path)  // as a full disk tears it
+                throw SyncError.system("write", path, errno: code)
+            }
+            try Sys.writeAll(fd, bytes, path: path)
+            try Sys.fsync(fd, path: path)
+        } catch {
+            _ = ftruncate(fd, info.st_size)
+            throw error
+        }
         nextSequence += UInt64(records.count)
         return Span(start: Int64(info.st_size), end: Int64(info.st_size) + Int64(bytes.count), lines: records.count)
     }

@@ -159,7 +159,13 @@ extension SyncEngine {
         do {
             var writer = try container.logWriter()
             let record = VersionRecord(id: writer.nextID, path: kept.path, parents: heads, state: kept.state, time: SyncClock.nowMilliseconds())
-            let span = try writer.append(record)
+            let span: LogWriter.Span
+            do {
+                span = try writer.append(record)
+            } catch {
+                container.discardWriter()
+                throw error
+            }
             container.updateWriter(writer)
             container.add(record)
             container.appendedOwn(span)

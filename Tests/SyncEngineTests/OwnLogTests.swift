@@ -39,4 +39,40 @@ import Testing
         reader.skip(try writer.append(contentsOf: [record(2)]))  // line 1 is still unread: no skip
         #expect(try reader.readNew().records.map(\.id.sequence) == [1, 2])
     }
+
+    /// A full disk tears an append: nothing of it may stay, or the next append would
+    /// follow a fragment (one unreadable line) or reuse the numbers of whole lines.
+    @Test func aFailedAppendLeavesTheLogAsItWas() throws {
+        var writer = try LogWriter(path: path, device: "d1", lastSequence: 0)
+        try writer.append(contentsOf: [record(1)])
+        let before = try #require(FileManager.default.contents(atPath: path))
+        let faults = FaultInjection()
+        faults.fail("log write", with: ENOSPC)
+        #expect(throws: SyncError.self) { try writer.append(contentsOf: [record(2), record(3)], faults: faults) }
+        #expect(FileManager.default.contents(atPath: path) == before)
+        try writer.append(contentsOf: [record(2)])
+        var reader = LogReader(path: path, device: "d1")
+        let (records, problems) = try reader.readNew()
+        #expect(records.map(\.id.sequence) == [1, 2])
+        #expect(problems.isEmpty, "\(problems)")
+    }
+
+    /// The same through a pass: the change that met the full disk is published by the next
+    /// pass, and the other device reads every line of the log.
+    @Test func aChangeWhoseLogAppendFailedSyncsOnceTheDiskHasRoom() throws {
+        let devices = try scratch.devices("a", "b")
+        let (a, b) = (devices[0], devices[1])
+        try a.write("one.txt", "1")
+        a.sync()
+        let faults = FaultInjection()
+        faults.fail("log write", with: ENOSPC)
+        a.engine.faults = faults
+        try a.write("two.txt", "2")
+        #expect(!a.sync().problems.isEmpty, "the pass says it could not record the change")
+        a.engine.faults = nil
+        a.sync()
+        let report = b.sync()
+        #expect(b.tree() == ["one.txt": "1", "two.txt": "2"])
+        #expect(report.problems.isEmpty, "no unreadable line in a's log")
+    }
 }
