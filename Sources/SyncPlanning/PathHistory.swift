@@ -105,6 +105,20 @@ public struct PathHistory: Sendable, Equatable {
         return nil
     }
 
+    /// Whether a version holding `state` lies strictly between `base` (nil: the start of
+    /// the history) and `head`: it descends from `base` and `head` descends from it. A
+    /// version older than the base is not one: going back to it is a change (a revert).
+    public func passes(_ state: EntryState?, from base: VersionID?, to head: VersionID) -> Bool {
+        var stack = record(head)?.parents ?? []
+        var seen: Set<VersionID> = []
+        while let next = stack.popLast() {
+            guard next != base, seen.insert(next).inserted, let record = record(next) else { continue }
+            if record.state == state, base.map({ ancestors(of: next).contains($0) }) ?? true { return true }
+            stack.append(contentsOf: record.parents)
+        }
+        return false
+    }
+
     private func ancestors(of id: VersionID) -> Set<VersionID> {
         var found: Set<VersionID> = []
         var stack = [id]

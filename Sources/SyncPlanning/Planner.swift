@@ -50,6 +50,13 @@ public enum Planner {
         let winner = history?.winner
         if local != base?.state {
             if let winner, winner.state == local { return .adopt(path: path, version: winner.id, state: local) }
+            // A version the mirror has already, newer than the base and replaced since: no
+            // change of this device's. It finds one after a crash between writing a download
+            // to the disk and recording its base; publishing it again would undo the newer
+            // versions on every device.
+            if let winner, winner.id != base?.version, history?.passes(local, from: base?.version, to: winner.id) == true {
+                return .apply(version: winner, expectedLocal: local)
+            }
             return .publish(path: path, state: local, parents: base.map { [$0.version] } ?? [], movedFrom: nil)
         }
         guard let winner else {

@@ -25,6 +25,9 @@ enum Fixture {
     static let deletedOnB = record(id("B", 1), nil, parents: [v0.id], time: 2_000)
     static let cOnC = record(id("C", 1), c, parents: [v0.id], time: 3_000)  // concurrent with bOnB, later
     static let agreed = BaseEntry(version: v0.id, state: a)
+    static let cAfterB = record(id("C", 2), c, parents: [bOnB.id], time: 4_000)  // edited after bOnB
+    static let remadeAfterDeletion = record(id("C", 2), c, parents: [deletedOnB.id], time: 4_000)
+    static let mergedAfterBoth = record(id("D", 1), a, parents: [bOnB.id, cOnC.id], time: 5_000)
 }
 
 /// One row: the three trees at one path, and what the planner must do.
@@ -104,6 +107,22 @@ struct PlannerTests {
             PlannerCase(
                 name: "file replaced by a folder here", local: .folder(), base: F.agreed, history: F.history(F.v0),
                 expected: .publish(path: p, state: .folder(), parents: [F.v0.id])),
+            PlannerCase(
+                name: "a crash left a download on disk, its base unrecorded, and the mirror moved on",
+                local: F.b, base: F.agreed, history: F.history(F.v0, F.bOnB, F.cAfterB),
+                expected: .apply(version: F.cAfterB, expectedLocal: F.b)),
+            PlannerCase(
+                name: "the same for a downloaded deletion, the file made again since",
+                local: nil, base: F.agreed, history: F.history(F.v0, F.deletedOnB, F.remadeAfterDeletion),
+                expected: .apply(version: F.remadeAfterDeletion, expectedLocal: nil)),
+            PlannerCase(
+                name: "going back to a version older than the base is a change",
+                local: F.a, base: BaseEntry(version: F.bOnB.id, state: F.b), history: F.history(F.v0, F.bOnB),
+                expected: .publish(path: p, state: F.a, parents: [F.bOnB.id])),
+            PlannerCase(
+                name: "a version on a line that does not start at the base is a change",
+                local: F.b, base: BaseEntry(version: F.cOnC.id, state: F.c), history: F.history(F.v0, F.bOnB, F.cOnC, F.mergedAfterBoth),
+                expected: .publish(path: p, state: F.b, parents: [F.cOnC.id])),
             PlannerCase(
                 name: "symlink from the mirror", local: nil, base: nil,
                 history: F.history(F.record(F.id("B", 3), .symlink(to: "../../etc/passwd"))),
