@@ -92,8 +92,12 @@ extension Parser {
     mutating func parseTimeExpression() throws(PredicateParseError) -> TimeExpression? {
         guard case .identifier(let name, false) = next.kind, let kind = TimeExpression.Kind(rawValue: name) else { return nil }
         index += 2
+        if kind == .iso {
+            // Its date is not optional: a bare `$time.iso` named no time at all.
+            guard accept("(") else { throw error("expected ( and a date after $time.iso, such as $time.iso(2024-01-31T09:00:00Z)", expected: ["("]) }
+            return try parseISODate()
+        }
         guard accept("(") else { return TimeExpression(kind: kind, offset: 0) }
-        if kind == .iso { return try parseISODate() }
         let negative = accept("-")
         if !negative { _ = accept("+") }
         // Bounded so that calendar arithmetic on it can never overflow.

@@ -27,8 +27,9 @@ import PredicateKit
 }
 
 extension TimeExpressionTests {
-    /// Found by libFuzzer: arbitrary text inside `$time.iso(…)` printed back unparseable.
-    @Test(arguments: ["d == $time.iso(+*.txt\"cdw2024-x)", "d == $time.iso(2024-13-01)", "d == $time.iso()"])
+    /// Found by libFuzzer: arbitrary text inside `$time.iso(…)`, and a bare `$time.iso`,
+    /// printed back unparseable.
+    @Test(arguments: ["d == $time.iso(+*.txt\"cdw2024-x)", "d == $time.iso(2024-13-01)", "d == $time.iso()", "d == $time.iso", "se= $time.iso "])
     func malformedISODateIsAParseError(_ input: String) {
         #expect(throws: PredicateParseError.self) { try Predicate(format: input) }
     }
