@@ -117,7 +117,16 @@ public final class Indexer {
         var reads: [(file: ItemInspector.File, isNew: Bool)] = []
         for location in located {
             let signature = known[location.container.identifier]?[location.relativePath]
-            switch try look(location, known: signature) {
+            let looked: Look
+            do {
+                looked = try look(location, known: signature)
+            } catch let error as IndexingError {
+                // One item that cannot be read (a folder we may not search, a path past
+                // PATH_MAX) keeps the row it had; the rest of the batch is indexed.
+                logger.warning("not indexed: \(error)")
+                continue
+            }
+            switch looked {
             case .nothing: break
             case .change(let change): pending.append(change)
             case .snapshot(let status):
