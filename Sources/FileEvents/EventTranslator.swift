@@ -32,8 +32,10 @@ public struct EventTranslator: Sendable {
     public mutating func translate(_ event: KernelEvent) -> [Action] {
         var actions = resolvePendingMove(before: event)
         if event.mask.contains(.queueOverflow) {
-            actions.append(.emit(.rescan(RawPath())))
-            return actions
+            // The lost events may be the ones that keep the table true (folders made,
+            // renamed, removed): every watch goes, and the whole tree is watched and
+            // rescanned anew, as watchman recrawls.
+            return actions + [.unwatch(table.removeAll()), .watchSubtree(RawPath())]
         }
         guard let folder = table.path(of: event.watch) else { return actions }
         if event.name.isEmpty {

@@ -22,6 +22,12 @@ public struct WatchTable: Sendable {
         pathByWatch.removeValue(forKey: watch)
     }
 
+    /// Empties the table; returns every watch it held.
+    public mutating func removeAll() -> [Int32] {
+        defer { pathByWatch = [:] }
+        return Array(pathByWatch.keys)
+    }
+
     /// The watches on `folder` and every folder below it.
     public func watches(under folder: RawPath) -> [Int32] {
         pathByWatch.filter { $0.value.isSame(orBelow: folder) }.map(\.key)

@@ -56,8 +56,17 @@ final class WatcherThread: @unchecked Sendable {
                 pollUnwatchedFolders()
                 continue
             }
-            perform(translator.translate(copy(event)))
+            let kernelEvent = copy(event)
+            if kernelEvent.mask.contains(.queueOverflow) { warnAboutOverflow() }
+            perform(translator.translate(kernelEvent))
         }
+    }
+
+    private func warnAboutOverflow() {
+        let limit = (try? String(contentsOfFile: "/proc/sys/fs/inotify/max_queued_events", encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
+        logger.warning(
+            "inotify queue overflowed (fs.inotify.max_queued_events = \(limit)): events were lost, so every folder is watched and rescanned again. If this repeats: sudo sysctl fs.inotify.max_queued_events=65536")
     }
 
     private func copy(_ event: UnsafeMutablePointer<inotify_event>) -> KernelEvent {
@@ -86,6 +95,9 @@ final class WatcherThread: @unchecked Sendable {
             case .emit(let event):
                 output.yield(event)
             case .watchSubtree(let path):
+                // The whole tree (after a queue overflow): folders polled so far are polled
+                // again only if the walk finds them out of watches again.
+                if path.isEmpty { polledFolders.removeAll() }
                 watchSubtree(path)
                 output.yield(.rescan(path))
             case .unwatch(let watches):

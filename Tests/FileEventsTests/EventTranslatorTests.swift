@@ -57,9 +57,20 @@ import Testing
         #expect(translator.flushPendingMove().isEmpty)
     }
 
-    @Test func queueOverflowRescansEverything() {
+    /// The lost events may have made, renamed or removed folders: the table cannot be
+    /// trusted, so every watch goes and the whole tree is watched and rescanned anew.
+    @Test func queueOverflowRewatchesAndRescansEverything() {
         var translator = translator()
-        #expect(translator.translate(KernelEvent(watch: -1, mask: .queueOverflow)) == [.emit(.rescan(""))])
+        let before = translator.table.count
+        #expect(before > 0)
+        let actions = translator.translate(KernelEvent(watch: -1, mask: .queueOverflow))
+        guard case .unwatch(let dropped)? = actions.first else {
+            Issue.record("no unwatch first: \(actions)")
+            return
+        }
+        #expect(dropped.count == before)
+        #expect(Array(actions.dropFirst()) == [.watchSubtree("")])
+        #expect(translator.table.count == 0)
     }
 
     @Test func cookieInRootIsRecognisedOnlyThere() {
