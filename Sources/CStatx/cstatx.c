@@ -79,3 +79,51 @@ int ubq_fd_has_writer(int fd) {
     }
     return errno == EAGAIN ? 1 : -1;
 }
+
+#include <linux/openat2.h>
+#include <string.h>
+#include <sys/syscall.h>
+
+/// The folder `parent` below `rootfd`, opened O_PATH with no symlink followed on the way.
+static int open_folder_beneath(int rootfd, const char *parent) {
+    struct open_how how = {.flags = O_PATH | O_DIRECTORY | O_CLOEXEC, .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS};
+    int fd = (int)syscall(SYS_openat2, rootfd, parent, &how, sizeof how);
+    if (fd >= 0 || (errno != ENOSYS && errno != EPERM)) return fd;
+    // No openat2 (before Linux 5.6, or a seccomp filter): one component at a time.
+    char copy[PATH_MAX];
+    if (strlen(parent) >= sizeof copy) { errno = ENAMETOOLONG; return -1; }
+    strcpy(copy, parent);
+    int current = dup(rootfd);
+    for (char *save = NULL, *part = strtok_r(copy, "/", &save); part && current >= 0; part = strtok_r(NULL, "/", &save)) {
+        int next = strcmp(part, "..") == 0 ? (errno = EXDEV, -1) : openat(current, part, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        int saved = errno;
+        close(current);
+        errno = saved;
+        current = next;
+    }
+    return current;
+}
+
+int ubq_file_status_beneath(const char *root, const char *relative, ubq_file_status *status) {
+    int rootfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (rootfd < 0) return -1;
+    const char *slash = strrchr(relative, '/');
+    int folder = rootfd;
+    if (slash) {
+        char parent[PATH_MAX];
+        size_t length = (size_t)(slash - relative);
+        if (length >= sizeof parent) { close(rootfd); errno = ENAMETOOLONG; return -1; }
+        memcpy(parent, relative, length);
+        parent[length] = 0;
+        folder = open_folder_beneath(rootfd, parent);
+        int saved = errno;
+        close(rootfd);
+        errno = saved;
+        if (folder < 0) return -1;
+    }
+    int result = ubq_file_status_at(folder, slash ? slash + 1 : relative, status);
+    int saved = errno;
+    close(folder);
+    errno = saved;
+    return result;
+}

@@ -31,7 +31,7 @@ public final class ContentReader {
         for item in items {
             guard let container = try? ContainerID(item.container) else { continue }
             let names = ContainerNames(container, layout: layout)
-            guard let status = try? FileStatus.read(names.folder.appending(item.relativePath)), status.signature.kind == .file else {
+            guard let status = try? FileStatus.read(item.relativePath, beneath: names.folder), status.signature.kind == .file else {
                 continue
             }
             files.append((item.relativePath, names, status))

@@ -24,6 +24,20 @@ public struct FileStatus: Sendable {
         return FileStatus(raw)
     }
 
+    /// Reads the status of `relative` below `folder` without following any symlink on the
+    /// way, nor a final one; nil if it is gone, or if the way there now passes through a
+    /// symlink (a folder replaced by a link to `/etc` must not show `/etc`'s files as the
+    /// folder's).
+    public static func read(_ relative: RawPath, beneath folder: RawPath) throws(IndexingError) -> FileStatus? {
+        var raw = ubq_file_status()
+        let result = folder.withCString { folderPath in relative.withCString { ubq_file_status_beneath(folderPath, $0, &raw) } }
+        guard result == 0 else {
+            if [ENOENT, ENOTDIR, ELOOP, EXDEV].contains(errno) { return nil }
+            throw IndexingError(path: folder.appending(relative), operation: "statx", errno: errno)
+        }
+        return FileStatus(raw)
+    }
+
     /// Reads the status of `name` inside an open folder; nil if it is gone.
     static func read(folderFD: Int32, name: [UInt8]) -> FileStatus? {
         var raw = ubq_file_status()

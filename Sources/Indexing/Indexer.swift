@@ -164,7 +164,8 @@ public final class Indexer {
             try reconcile(location.container, RawPath())
             return .nothing
         }
-        guard let status = try FileStatus.read(layout.absolute(location)), !isIgnored(location, status) else {
+        let container = layout.folder(of: location.container)
+        guard let status = try FileStatus.read(location.relativePath, beneath: container), !isIgnored(location, status) else {
             guard known != nil else { return .nothing }
             journal.note(.removed(layout.absolute(location)))
             return .change(.remove(container: location.container.identifier, relativePath: location.relativePath))
@@ -172,6 +173,12 @@ public final class Indexer {
         if status.signature.kind == .folder && known?.kind != .folder {
             try reconcile(location.container, location.relativePath)
             journal.note(.appeared(layout.absolute(location)))
+            return .nothing
+        }
+        if known?.kind == .folder && status.signature.kind != .folder {
+            // A folder replaced by a file or a link: the rows below it go too. No event
+            // names them (a folder moved out of the tree reports nothing of what it held).
+            try reconcile(location.container, location.relativePath)
             return .nothing
         }
         return known == status.signature ? .nothing : .snapshot(status)

@@ -23,6 +23,12 @@ typedef struct {
 /// symlink. Returns 0, or -1 with errno set.
 int ubq_file_status_at(int dirfd, const char *path, ubq_file_status *status);
 
+/// The status of `relative` below the folder `root`, like `ubq_file_status_at`, but no
+/// symlink is followed on the way there (openat2 with RESOLVE_BENEATH and
+/// RESOLVE_NO_SYMLINKS, or one component at a time where the kernel lacks it): a folder
+/// replaced by a symlink leads nowhere (-1 with ELOOP, ENOTDIR or EXDEV), never outside.
+int ubq_file_status_beneath(const char *root, const char *relative, ubq_file_status *status);
+
 /// syncfs(2): commits the whole filesystem holding `fd`. Glibc's Swift module leaves it
 /// out (it needs _GNU_SOURCE), so it is wrapped here, like the calls below.
 int ubq_syncfs(int fd);

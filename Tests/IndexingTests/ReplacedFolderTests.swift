@@ -1,0 +1,47 @@
+import FileEvents
+import Foundation
+import RawPaths
+import Testing
+
+@testable import Indexing
+
+/// A folder replaced, between two looks, by a file or by a symlink: the index must show
+/// what is there now, nothing that was below the folder, and nothing the link points at.
+@Suite struct ReplacedFolderTests {
+    static let documents = RawPath("iCloud~org~ubiquity~Default/Documents")
+
+    @Test func aFolderReplacedByAFileTakesItsRowsAlong() throws {
+        let tree = try DeferredContentIndexingTests.Tree()
+        try FileManager.default.createDirectory(atPath: tree.documents + "/proj", withIntermediateDirectories: true)
+        try tree.write("proj/a.txt", Array("a".utf8))
+        try tree.write("proj/b.txt", Array("b".utf8))
+        try tree.indexer.reconcileEverything()
+        #expect(try tree.names("kMDItemFSName LIKE '*.txt'") == ["a.txt", "b.txt"])
+
+        try FileManager.default.removeItem(atPath: tree.documents + "/proj")  // as `mv proj /tmp/` would
+        try tree.write("proj", Array("now a file".utf8))
+        try tree.indexer.apply([.look(Self.documents.appending("proj"))])
+        #expect(try tree.names("kMDItemFSName LIKE '*.txt'") == [])
+        #expect(try tree.names("kMDItemFSName == 'proj' AND kMDItemFSSize == 10") == ["proj"])
+    }
+
+    @Test func aFolderReplacedByALinkShowsNothingOfWhereItPoints() throws {
+        let tree = try DeferredContentIndexingTests.Tree()
+        let outside = tree.root + "/outside"
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        try Data("secret".utf8).write(to: URL(fileURLWithPath: outside + "/hosts.txt"))
+        try FileManager.default.createDirectory(atPath: tree.documents + "/d", withIntermediateDirectories: true)
+        try tree.write("d/hosts.txt", Array("mine".utf8))
+        try tree.indexer.reconcileEverything()
+
+        try FileManager.default.removeItem(atPath: tree.documents + "/d")
+        try FileManager.default.createSymbolicLink(atPath: tree.documents + "/d", withDestinationPath: outside)
+        // The removal of d/hosts.txt settles first, as a look at the path.
+        try tree.indexer.apply([.look(Self.documents.appending("d/hosts.txt"))])
+        #expect(try tree.names("kMDItemFSName == 'hosts.txt'") == [], "the row went: nothing is at d/hosts.txt inside the container")
+        #expect(try tree.names("kMDItemTextContent CONTAINS 'secret'") == [])
+        try tree.indexer.apply([.look(Self.documents.appending("d"))])
+        #expect(try tree.names("kMDItemFSName == 'hosts.txt'") == [])
+        #expect(try tree.names("kMDItemFSName == 'd'") == ["d"])
+    }
+}
