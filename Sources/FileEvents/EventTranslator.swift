@@ -13,6 +13,10 @@ public struct EventTranslator: Sendable {
         /// Watch this folder and every folder below it, then rescan it (files created right
         /// after `mkdir` came before the watch existed).
         case watchSubtree(RawPath)
+        /// Watch the folders below this watched folder that have no watch yet: made there
+        /// while the watcher was behind, their own creation looked for them elsewhere (the
+        /// folder was renamed meanwhile: `mkdir w/c && mv w v`).
+        case watchFoldersBelow(RawPath)
         /// Drop these watches: their folders left the tree.
         case unwatch([Int32])
         /// The library's own name map must follow a rename.
@@ -92,7 +96,10 @@ public struct EventTranslator: Sendable {
             if let pending = pendingFolderMove, pending.cookie == event.cookie {
                 pendingFolderMove = nil
                 table.move(from: pending.path, to: path)
-                return [.renameInLibrary(from: pending.path, to: path), .emit(.moved(from: pending.path, to: path))]
+                // The watches first: the move's reconcile then sees what came before them.
+                return [
+                    .renameInLibrary(from: pending.path, to: path), .watchFoldersBelow(path), .emit(.moved(from: pending.path, to: path)),
+                ]
             }
             return [.watchSubtree(path)]
         }

@@ -100,6 +100,8 @@ final class WatcherThread: @unchecked Sendable {
                 if path.isEmpty { polledFolders.removeAll() }
                 watchSubtree(path)
                 output.yield(.rescan(path))
+            case .watchFoldersBelow(let path):
+                watchSubfolders(of: path, reporting: nil)  // a folder watched already keeps its watch
             case .unwatch(let watches):
                 for watch in watches { inotifytools_remove_watch_by_wd(watch) }
                 polledFolders = polledFolders.filter { !isGone($0) }

@@ -36,7 +36,10 @@ import Testing
         var translator = translator()
         #expect(translator.translate(KernelEvent(watch: 2, mask: [.movedFrom, .isDirectory], cookie: 7, name: name("sub"))).isEmpty)
         let actions = translator.translate(KernelEvent(watch: 2, mask: [.movedTo, .isDirectory], cookie: 7, name: name("renamed")))
-        #expect(actions == [.renameInLibrary(from: "c/Documents/sub", to: "c/Documents/renamed"), .emit(.moved(from: "c/Documents/sub", to: "c/Documents/renamed"))])
+        #expect(actions == [
+            .renameInLibrary(from: "c/Documents/sub", to: "c/Documents/renamed"), .watchFoldersBelow("c/Documents/renamed"),
+            .emit(.moved(from: "c/Documents/sub", to: "c/Documents/renamed")),
+        ])
         #expect(translator.table.path(of: 3) == "c/Documents/renamed")
         let later = translator.translate(KernelEvent(watch: 3, mask: .closeWrite, name: name("f")))
         #expect(later == [.emit(.touched("c/Documents/renamed/f", stillOpen: false))])

@@ -1,0 +1,47 @@
+import Foundation
+import Glibc
+import Testing
+
+/// The watcher reads events some time after they happen (ubqd is stopped here, with
+/// SIGSTOP, to make that time long). Whatever happened meanwhile, the daemon must then see
+/// changes everywhere, not only the state its rescans found.
+@Suite(.serialized) struct WatcherFallsBehindTests {
+    /// A burst larger than the kernel's inotify queue overflows it: the events lost may be
+    /// the ones that keep the watches true (a folder made, a folder renamed).
+    @Test func afterAnOverflowNewAndRenamedFoldersAreWatched() throws {
+        let daemon = try DaemonHarness()
+        try daemon.start()
+        try daemon.shell("mkdir a burst && echo old > a/old.txt")
+        try daemon.expectIndexMatchesDisk()
+        let pid = try #require(daemon.process?.processIdentifier)
+        // Stopped, the daemon reads nothing: with at least one event a file, this many
+        // files overflow the queue, and the folder events after them are lost.
+        let queue = Int((try? String(contentsOfFile: "/proc/sys/fs/inotify/max_queued_events", encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 16_384
+        kill(pid, SIGSTOP)
+        defer { kill(pid, SIGCONT) }
+        try daemon.shell("for i in $(seq \(queue + 1000)); do echo $i > burst/f$i; done && mkdir new && mv a b")
+        kill(pid, SIGCONT)
+        try daemon.waitForLog("inotify queue overflowed")
+        try daemon.expectIndexMatchesDisk()
+        try daemon.shell("echo n > new/n.txt && echo m > b/m.txt && rm b/old.txt")
+        try daemon.expectIndexMatchesDisk()
+    }
+
+    /// `mkdir w/c && mv w v` faster than the watcher reads: when it comes to the creation
+    /// of `c`, `w/c` is gone, so `c` is watched only if the move looks below `v`.
+    @Test func aFolderMadeJustBeforeItsParentWasRenamedIsWatched() throws {
+        let daemon = try DaemonHarness()
+        try daemon.start()
+        try daemon.shell("mkdir w")
+        try daemon.expectIndexMatchesDisk()
+        let pid = try #require(daemon.process?.processIdentifier)
+        kill(pid, SIGSTOP)
+        defer { kill(pid, SIGCONT) }
+        try daemon.shell("mkdir w/c && mv w v")
+        kill(pid, SIGCONT)
+        try daemon.expectIndexMatchesDisk()
+        try daemon.shell("echo later > v/c/later.txt")
+        try daemon.expectIndexMatchesDisk()
+    }
+}
