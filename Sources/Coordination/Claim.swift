@@ -42,7 +42,7 @@ final class Claim {
             } else {
                 do {
                     file = try LockFile(directory: directory, name: request.name, pool: pool, create: request.createsFile)
-                } catch where error.rawValue == ENOENT && !request.createsFile {
+                } catch where error.rawValue == ENOENT && !request.createsFile && !LockFolder.isRemoved(directory) {
                     done += 1  // no lock file: nobody holds a claim there
                     continue
                 } catch {

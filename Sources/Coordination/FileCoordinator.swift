@@ -35,7 +35,7 @@ public final class FileCoordinator: Sendable {
     /// (the Ubiquity library's relay goes through ubqd); nil: locks only.
     public let relay: (any PresenterRelay)?
 
-    private let directory: Int32
+    private let folder: LockFolder
     private let identity = HolderIdentity()
     private let pool = DescriptorPool()
     private let cancellations = Atomic<UInt64>(0)
@@ -46,26 +46,17 @@ public final class FileCoordinator: Sendable {
         self.lockDirectory = lockDirectory
         defaultTimeout = timeout
         self.relay = relay
-        let path = lockDirectory.path
-        do {
-            try FileManager.default.createDirectory(
-                at: lockDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw CoordinationError(
-                code: .systemCallFailed,
-                message: "cannot create the lock directory \(path): \(error.localizedDescription)",
-                path: path, syscall: "mkdir")
-        }
-        do {
-            directory = try Sys.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
-        } catch {
-            throw .syscall("open", error, path: path, detail: "the lock directory")
-        }
+        folder = try LockFolder(path: lockDirectory.path)
     }
 
-    deinit { Sys.close(directory) }  // the pool closes its own descriptors
+    /// The lock directory, made again if it was removed (`LockFolder`).
+    var directory: Int32 {
+        get throws(CoordinationError) { try folder.descriptor() }
+    }
 
-    var lockDirectoryDescriptor: Int32 { directory }
+    var lockDirectoryDescriptor: Int32 {
+        get throws(CoordinationError) { try directory }
+    }
 
     /// Fails every call of this coordinator that is waiting for a claim now with
     /// `CoordinationError.Code.cancelled` (within one backoff step, at most 5 ms). Accessors
@@ -83,8 +74,8 @@ public final class FileCoordinator: Sendable {
         blockedCalls.add(1, ordering: .sequentiallyConsistent)
     }
 
-    func makeClaim(_ plan: LockPlan) -> Claim {
-        Claim(plan: plan, directory: directory, identity: identity, pool: pool)
+    func makeClaim(_ plan: LockPlan) throws(CoordinationError) -> Claim {
+        Claim(plan: plan, directory: try directory, identity: identity, pool: pool)
     }
 
     /// Records that the item at `oldURL` now lives at `newURL`. Call it inside the accessor
@@ -95,6 +86,7 @@ public final class FileCoordinator: Sendable {
         let new = try ItemPath(url: newURL, resolvingFinalLink: false)
         let record = MoveRecord(nanoseconds: Sys.clockNanoseconds(CLOCK_REALTIME), from: old.bytes, to: new.bytes)
         let name = LockName(path: old)
+        let directory = try self.directory
         do {
             try LockFile(directory: directory, name: name).writeMove(record)
         } catch {

@@ -23,9 +23,10 @@ extension FileCoordinator {
         let ageNanoseconds = age.components.seconds * 1_000_000_000 + age.components.attoseconds / 1_000_000_000
         let cutoff = Sys.clockNanoseconds(CLOCK_REALTIME) - ageNanoseconds
         var deleted = 0
+        let directory = try lockDirectoryDescriptor
         for name in names where LockName.isFileName(name) {
             do {
-                if try LockFile.deleteIfIdle(directory: lockDirectoryDescriptor, name: name, writtenBefore: cutoff) {
+                if try LockFile.deleteIfIdle(directory: directory, name: name, writtenBefore: cutoff) {
                     deleted += 1
                 }
             } catch {

@@ -50,7 +50,7 @@ final class Session {
             items.append((path, item.access))
             urls.append(item.access.resolvesFinalLink ? path.url : item.url)
         }
-        claim = coordinator.makeClaim(LockPlan(items: items))
+        claim = try coordinator.makeClaim(LockPlan(items: items))
     }
 
     private var displayPath: String { items.map(\.path.description).joined(separator: " and ") }
@@ -139,7 +139,7 @@ final class Session {
         }
         if moved {
             claim.release()
-            claim = coordinator.makeClaim(LockPlan(items: items))
+            claim = try coordinator.makeClaim(LockPlan(items: items))
         }
         return moved
     }
