@@ -57,12 +57,24 @@ extension LockFile {
             throw error
         }
         defer { Sys.close(fd) }  // closing drops our exclusive lock
+        return try deleteIfIdle(opened: fd, directory: directory, name: name, writtenBefore: cutoff)
+    }
+
+    /// `deleteIfIdle` of the file open at `fd`, opened by `name` some time ago.
+    static func deleteIfIdle(opened fd: Int32, directory: Int32, name: String, writtenBefore cutoff: Int64) throws(Errno) -> Bool {
         let info = try Sys.fstat(fd)
         let written = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
         guard written < cutoff else { return false }
         do {
             _ = try Sys.lock(fd, OFDCommand.setLock, type: F_WRLCK, start: 0, length: turnstile + 1)
         } catch where error.isContended {
+            return false
+        }
+        // Another pruner may have unlinked this file after we opened it, and a claim made
+        // a new one under the name since: the name is unlinked only if it is still this
+        // file. (Only the holder of this exclusive lock unlinks it, so it cannot change
+        // between the check and the unlink.)
+        guard let named = try? Sys.fstatat(directory, name), named.st_dev == info.st_dev, named.st_ino == info.st_ino else {
             return false
         }
         try Sys.unlinkat(directory, name)

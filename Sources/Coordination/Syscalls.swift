@@ -89,6 +89,13 @@ enum Sys {
         return info
     }
 
+    /// The status of `name` in the folder `dirfd`, not following a final symlink.
+    static func fstatat(_ dirfd: Int32, _ name: UnsafePointer<CChar>) throws(Errno) -> stat {
+        var info = stat()
+        _ = try retryingEINTR { Glibc.fstatat(dirfd, name, &info, AT_SYMLINK_NOFOLLOW) }
+        return info
+    }
+
     static func unlinkat(_ dirfd: Int32, _ name: UnsafePointer<CChar>) throws(Errno) {
         _ = try retryingEINTR { Glibc.unlinkat(dirfd, name, 0) }
     }

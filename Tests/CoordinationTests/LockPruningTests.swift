@@ -38,4 +38,29 @@ struct LockPruningTests {
         }
         try pooled.coordinate(readingItemAt: url, timeout: .zero) { _ in }
     }
+
+    /// Two pruners open the same idle file; the first deletes it and a claim makes a new one
+    /// under the name. The second must not delete that one: a later claim would make a
+    /// third file and get in beside the holder of the second.
+    @Test("a pruner that opened a file another pruner deleted leaves the new file alone")
+    func secondPrunerLeavesTheNewFile() throws {
+        let sandbox = try Sandbox()
+        let holder = try FileCoordinator(lockDirectory: sandbox.locks)
+        let other = try FileCoordinator(lockDirectory: sandbox.locks)
+        let url = sandbox.url("a/y")
+        try holder.coordinate(writingItemAt: url) { _ in }
+        let name = LockName(path: try ItemPath(url: url, resolvingFinalLink: false)).description
+        let directory = try holder.lockDirectoryDescriptor
+        let late = try Sys.openat(directory, name, O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0)  // the second pruner's open
+        defer { Sys.close(late) }
+        let now = Int64.max
+        #expect(try LockFile.deleteIfIdle(directory: directory, name: name, writtenBefore: now))  // the first pruner
+        try holder.coordinate(writingItemAt: url) { _ in
+            #expect((try? LockFile.deleteIfIdle(opened: late, directory: directory, name: name, writtenBefore: now)) == false)
+            #expect((try? sandbox.lockFiles())?.contains(name) == true)
+            #expect(throws: CoordinationError.self) {
+                try other.coordinate(readingItemAt: url, timeout: .zero) { _ in }
+            }
+        }
+    }
 }
