@@ -17,6 +17,8 @@ public struct CoordinationError: Error, Sendable, CustomStringConvertible {
         public static let systemCallFailed = Code("systemCallFailed")
         /// The URL is not a file URL.
         public static let invalidURL = Code("invalidURL")
+        /// The lock directory, or the folder holding it, is not private to this user.
+        public static let untrustedLockDirectory = Code("untrustedLockDirectory")
     }
 
     public var code: Code

@@ -54,10 +54,27 @@ final class LockFolder: Sendable {
                 code: .systemCallFailed, message: "cannot create the lock directory \(path): \(error.localizedDescription)",
                 path: path, syscall: "mkdir")
         }
+        try requirePrivate(path)
+        try requirePrivate((path as NSString).deletingLastPathComponent)
         do {
-            return try Sys.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
+            return try Sys.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW, 0)
         } catch {
             throw .syscall("open", error, path: path, detail: "the lock directory")
+        }
+    }
+
+    /// Locks in a folder another user owns or may write to are theirs to break: they can
+    /// hold a lock nobody else gets past, or delete held lock files (the `/tmp` fallback of
+    /// a session without XDG_RUNTIME_DIR is where they could prepare one). Group write is
+    /// allowed: with a umask of 002, folders are made so, and the group is the user's own.
+    private static func requirePrivate(_ folder: String) throws(CoordinationError) {
+        var info = stat()
+        guard lstat(folder, &info) == 0 else { throw .syscall("lstat", .current, path: folder, detail: "the lock directory") }
+        guard info.st_mode & S_IFMT == S_IFDIR, info.st_uid == geteuid(), info.st_mode & 0o002 == 0 else {
+            throw CoordinationError(
+                code: .untrustedLockDirectory,
+                message: "\(folder) is not a folder of yours that others may not write to (owner uid \(info.st_uid), mode \(String(info.st_mode & 0o7777, radix: 8))): another user could hold or break the locks in it. Remove it, or set XDG_RUNTIME_DIR or UBQ_RUNTIME_DIR to a private folder.",
+                path: folder, syscall: "lstat")
         }
     }
 }
