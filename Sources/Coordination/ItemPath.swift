@@ -8,8 +8,10 @@ struct ItemPath: Hashable, Sendable, CustomStringConvertible {
 
     init(canonicalBytes: [UInt8]) { bytes = canonicalBytes }
 
-    /// Canonicalizes `raw`. `..` is applied lexically before links are resolved. With
-    /// `resolvingFinalLink` a symbolic link at the path itself is followed too.
+    /// Canonicalizes `raw`. `..` is resolved as the kernel does, physically: `l/..` with `l`
+    /// a link to `e/f` names `e`, not the folder holding `l`. Only in the part of the path
+    /// that does not exist yet is `..` applied lexically. With `resolvingFinalLink` a
+    /// symbolic link at the path itself is followed too.
     init(raw: [UInt8], resolvingFinalLink: Bool) throws(CoordinationError) {
         var folders = ResolvedFolders()
         try self.init(raw: raw, resolvingFinalLink: resolvingFinalLink, folders: &folders)
@@ -28,8 +30,8 @@ struct ItemPath: Hashable, Sendable, CustomStringConvertible {
                 throw .syscall("getcwd", error, path: ItemPath.display(raw), detail: "the working directory")
             }
         }
-        let components = ItemPath.normalizedComponents(absolute)
-        guard !resolvingFinalLink, let name = components.last else {
+        let components = ItemPath.components(absolute)
+        guard !resolvingFinalLink, let name = components.last, !ItemPath.isParent(name) else {
             bytes = try ItemPath.resolve(components, resolvingFinalLink: resolvingFinalLink)
             return
         }
@@ -95,17 +97,31 @@ struct ItemPath: Hashable, Sendable, CustomStringConvertible {
         return bytes.count == other.bytes.count || bytes[other.bytes.count] == UInt8(ascii: "/")
     }
 
-    private static func normalizedComponents(_ absolute: [UInt8]) -> [ArraySlice<UInt8>] {
-        var components: [ArraySlice<UInt8>] = []
-        for component in absolute.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true) {
-            if component.elementsEqual([UInt8(ascii: ".")]) { continue }
-            if component.elementsEqual([UInt8(ascii: "."), UInt8(ascii: ".")]) {
-                _ = components.popLast()
-                continue
+    /// The path's components without empty and `.` ones; `..` is kept for `resolve`, since
+    /// only the filesystem knows which folder it leads to.
+    private static func components(_ absolute: [UInt8]) -> [ArraySlice<UInt8>] {
+        absolute.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true)
+            .filter { !$0.elementsEqual([UInt8(ascii: ".")]) }
+    }
+
+    private static func isParent(_ component: ArraySlice<UInt8>) -> Bool {
+        component.elementsEqual([UInt8(ascii: "."), UInt8(ascii: ".")])
+    }
+
+    /// `components` with each `..` taking away the component before it: for paths (or
+    /// their tails) that do not exist, where there is no link to follow.
+    private static func lexical(_ components: some Collection<ArraySlice<UInt8>>, below base: [UInt8] = []) -> [UInt8] {
+        var path = base
+        for component in components {
+            if isParent(component) {
+                let cut = path.lastIndex(of: UInt8(ascii: "/")) ?? 0
+                path.removeSubrange(cut...)
+            } else {
+                path.append(UInt8(ascii: "/"))
+                path.append(contentsOf: component)
             }
-            components.append(component)
         }
-        return components
+        return path.isEmpty ? [UInt8(ascii: "/")] : path
     }
 
     private static func join(_ components: some Collection<ArraySlice<UInt8>>) -> [UInt8] {
@@ -117,25 +133,21 @@ struct ItemPath: Hashable, Sendable, CustomStringConvertible {
         return joined.isEmpty ? [UInt8(ascii: "/")] : joined
     }
 
-    /// Resolves links in the deepest existing folder of the path with `realpath(3)` and
-    /// appends the components that do not exist (yet) unchanged.
+    /// Resolves links and `..` in the deepest existing folder of the path with
+    /// `realpath(3)` and appends the components that do not exist (yet), `..` lexically.
     private static func resolve(_ components: [ArraySlice<UInt8>], resolvingFinalLink: Bool) throws(CoordinationError) -> [UInt8] {
         var existing = resolvingFinalLink ? components.count : max(components.count - 1, 0)
         while true {
             let prefix = join(components[..<existing])
             do {
-                var resolved = try prefix.withCString { (pointer) throws(Errno) in try Sys.realpath(pointer) }
-                for component in components[existing...] {
-                    if resolved != [UInt8(ascii: "/")] { resolved.append(UInt8(ascii: "/")) }
-                    resolved.append(contentsOf: component)
-                }
-                return resolved
+                let resolved = try prefix.withCString { (pointer) throws(Errno) in try Sys.realpath(pointer) }
+                return lexical(components[existing...], below: resolved == [UInt8(ascii: "/")] ? [] : resolved)
             } catch let error where error.rawValue == ENOENT || error.rawValue == ENOTDIR || error.rawValue == ENAMETOOLONG {
-                if existing == 0 { return join(components) }
+                if existing == 0 { return lexical(components) }
                 existing -= 1
             } catch {
                 // Unreadable folders (EACCES, ELOOP): fall back to the lexical path.
-                return join(components)
+                return lexical(components)
             }
         }
     }

@@ -28,6 +28,24 @@ struct LockNamingTests {
         #expect(spelled == plain)
     }
 
+    /// The kernel resolves `l/..` physically: with `l` a link to `e/f/g`, `l/../x` is `e/f/x`.
+    /// Applying `..` first, lexically, would lock the folder holding `l` instead, and two
+    /// writers of `e/f/x` would not exclude each other.
+    @Test("`..` after a linked folder leads where the kernel goes")
+    func parentOfLinkIsPhysical() throws {
+        let sandbox = try Sandbox()
+        try FileManager.default.createDirectory(at: sandbox.url("e/f/g"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: sandbox.url("l"), withDestinationURL: sandbox.url("e/f/g"))
+        let target = try ItemPath(url: sandbox.url("e/f/x"), resolvingFinalLink: false)
+        for spelling in ["l/../x", "l/../x/", "l/../../f/x", "l/missing/../../x"] {
+            let raw = Array((sandbox.documents.path + "/" + spelling).utf8)
+            #expect(try ItemPath(raw: raw, resolvingFinalLink: false) == target, "\(spelling)")
+            #expect(try ItemPath(raw: raw, resolvingFinalLink: true) == target, "\(spelling)")
+        }
+        let parentItself = Array((sandbox.documents.path + "/l/..").utf8)
+        #expect(try ItemPath(raw: parentItself, resolvingFinalLink: false) == (try ItemPath(url: sandbox.url("e/f"), resolvingFinalLink: false)))
+    }
+
     /// One claim on several items resolves each folder once (`ResolvedFolders`): every
     /// item must come out as it does alone, through a linked folder, a missing one, `..`,
     /// a link as the item itself (not followed) and the root's own children.
