@@ -20,6 +20,8 @@ final class Claim {
     private var pending: LockFile?
     /// Encoded holder records, one per (item, lock mode): most locks of a claim share one.
     private var records: [(item: ItemPath, exclusive: Bool, bytes: [UInt8])] = []
+    /// The lock directory's device and inode, read when first needed (`EnclosingClaims`).
+    private lazy var folderIdentity = HeldLockFile.folderIdentity(directory)
 
     init(plan: LockPlan, directory: Int32, identity: HolderIdentity, pool: DescriptorPool) {
         self.plan = plan
@@ -52,7 +54,7 @@ final class Claim {
             pending = file
             do {
                 guard try file.tryLock(
-                    exclusive: request.exclusive, yieldsToWriters: request.isItemLock,
+                    exclusive: request.exclusive, yieldsToWriters: request.isItemLock && !isHeldByEnclosingClaim(request.name),
                     preferredSlot: identity.preferredSlot())
                 else { return false }
             } catch {
@@ -71,6 +73,20 @@ final class Claim {
             pending = nil
         }
         return true
+    }
+
+    /// The lock files this claim holds, for the claims its accessor makes (`EnclosingClaims`).
+    var heldLockFiles: Set<HeldLockFile> {
+        guard let folder = folderIdentity else { return [] }
+        return Set(held.map { HeldLockFile(folderDevice: folder.device, folderInode: folder.inode, name: $0.name) })
+    }
+
+    /// Whether a claim whose accessor runs this code holds `name` already: then a writer
+    /// waiting for it cannot go first, and queueing behind it would deadlock.
+    private func isHeldByEnclosingClaim(_ name: LockName) -> Bool {
+        let enclosing = EnclosingClaims.held
+        guard !enclosing.isEmpty, let folder = folderIdentity else { return false }
+        return enclosing.contains(HeldLockFile(folderDevice: folder.device, folderInode: folder.inode, name: name))
     }
 
     /// A lock file pruned while we held its descriptor: drop it, so the next turn opens

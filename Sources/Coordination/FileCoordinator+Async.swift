@@ -23,7 +23,12 @@ extension FileCoordinator {
                     if nanoseconds > 0 { try? await Task.sleep(nanoseconds: UInt64(nanoseconds)) }
                 case .ready(let claim, let urls):
                     let result: Result<T, any Error>
-                    do { result = .success(try await body(urls)) } catch { result = .failure(error) }
+                    do {
+                        let enclosing = EnclosingClaims.held.union(claim.heldLockFiles)
+                        result = .success(try await EnclosingClaims.$held.withValue(enclosing) { try await body(urls) })
+                    } catch {
+                        result = .failure(error)
+                    }
                     outcome = session.finish(claim, reporting: ticket != nil)
                     if let relay, let ticket { await relay.accessDidEnd(ticket, outcome) }
                     return try result.get()

@@ -8,8 +8,10 @@ import Synchronization
 /// Claims are OFD locks on lock files in `lockDirectory` (the daemon passes
 /// `$UBQ_RUNTIME_DIR/locks`), never on the documents, which editors replace by rename. Every
 /// process that coordinates the same items must use the same lock directory. The kernel
-/// drops a process's claims the moment it dies. Claims do not nest: inside an accessor, do
-/// not ask for a conflicting claim on the same item (use the two-item forms instead).
+/// drops a process's claims the moment it dies. Claims nest as long as they are compatible:
+/// inside a read's accessor, reading the item (or a folder above it) again is fine, even
+/// with a writer waiting (`EnclosingClaims`); asking for a conflicting claim on the same
+/// item (a write inside a read) waits for itself: use the two-item forms instead.
 ///
 /// - Naming: a path is canonicalized (see `ItemPath`) and its lock file is named by the
 ///   128-bit FNV-1a hash of its bytes (`LockName`).
@@ -20,7 +22,8 @@ import Synchronization
 ///   so two coordinators never deadlock, whatever the order of the URLs.
 /// - Waiting: `F_OFD_SETLK` polled with a backoff of 50 µs to 5 ms (`Session`), which makes
 ///   timeouts and `cancel()` plain checks between attempts. A waiting writer holds a
-///   turnstile byte of its item's lock file, and new readers of that item queue behind it.
+///   turnstile byte of its item's lock file, and new readers of that item queue behind it,
+///   except those made inside an accessor whose claim already holds that lock file.
 /// - Holders: each lock holder writes who it is next to the byte it locked (`LockFile`), so
 ///   a timeout names the pid, program, access and item of the conflicting claim.
 ///
@@ -107,7 +110,9 @@ public final class FileCoordinator: Sendable {
             case .wait(let nanoseconds):
                 if nanoseconds > 0 { Sys.sleep(nanoseconds: nanoseconds) }
             case .ready(let claim, let urls):
-                let result = Result { try body(urls) }
+                let result = Result {
+                    try EnclosingClaims.$held.withValue(EnclosingClaims.held.union(claim.heldLockFiles)) { try body(urls) }
+                }
                 outcome = session.finish(claim, reporting: ticket != nil)
                 return try result.get()
             }
