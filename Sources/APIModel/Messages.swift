@@ -14,9 +14,15 @@ public struct DaemonStatus: Codable, Sendable, Equatable {
     /// Items whose content (sniffed type, text, diary entries) is still to be read after
     /// the start-up scan.
     public var contentPending: Int
+    /// Why the index could not take the latest changes (a full disk), while they wait to
+    /// be applied again; absent when the index is keeping up.
+    public var indexError: String?
     public var summary: String
 
-    public init(version: String, pid: Int32, root: String, containers: Int, items: Int, pending: Int, watchedFolders: Int, polledFolders: Int, contentPending: Int = 0, summary: String) {
+    public init(
+        version: String, pid: Int32, root: String, containers: Int, items: Int, pending: Int, watchedFolders: Int, polledFolders: Int,
+        contentPending: Int = 0, indexError: String? = nil, summary: String
+    ) {
         self.version = version
         self.pid = pid
         self.root = root
@@ -26,6 +32,7 @@ public struct DaemonStatus: Codable, Sendable, Equatable {
         self.watchedFolders = watchedFolders
         self.polledFolders = polledFolders
         self.contentPending = contentPending
+        self.indexError = indexError
         self.summary = summary
     }
 }

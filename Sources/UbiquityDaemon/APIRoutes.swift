@@ -42,11 +42,13 @@ struct APIRoutes: Sendable {
         let items = counts.values.reduce(0, +)
         let containerCount = settings.containers(discovered: ContainerDiscovery.folderNames(in: RawPath(settings.root))).count
         let contentPending = try index.pendingContentCount()
+        let indexError = await pipeline.indexError
         return JSONResponse.encode(DaemonStatus(
             version: DaemonVersion.current, pid: getpid(), root: settings.root, containers: containerCount, items: items,
             pending: pending, watchedFolders: watcher.watchedFolderCount,
-            polledFolders: watcher.polledFolderCount, contentPending: contentPending,
-            summary: StatusLine.text(containers: containerCount, items: items, pending: pending, contentPending: contentPending)))
+            polledFolders: watcher.polledFolderCount, contentPending: contentPending, indexError: indexError,
+            summary: StatusLine.text(
+                containers: containerCount, items: items, pending: pending, contentPending: contentPending, indexError: indexError)))
     }
 
     private func containers() throws -> Response {

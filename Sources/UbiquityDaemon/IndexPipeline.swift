@@ -26,6 +26,8 @@ actor IndexPipeline {
     private var contentPassRunning = false
     private var contentWaiters: [CheckedContinuation<Void, Never>] = []
     private var outcomeObserver: (@Sendable ([PathOutcome]) -> Void)?
+    /// Changes the index could not take (a full disk): applied again after a delay.
+    private var failed = FailedChanges()
 
     init(indexer: Indexer, index: MetadataIndex, root: RawPath, settleMilliseconds: Int, logger: Logger) {
         self.indexer = indexer
@@ -44,7 +46,7 @@ actor IndexPipeline {
     /// Returns what it changed.
     func reconcileEverything(alongside watcher: InotifyWatcher) -> ReconcileStatistics {
         let walk = watcher.walk
-        run { try indexer.reconcileEverything(readingContent: false, beforeReading: { walk.waitUntilWatched($0) }) }
+        run([.rescan(RawPath())]) { try indexer.reconcileEverything(readingContent: false, beforeReading: { walk.waitUntilWatched($0) }) }
         contentPassRunning = true
         retryDeferred()
         return indexer.takeStatistics()
@@ -53,7 +55,8 @@ actor IndexPipeline {
     /// Records content the `ContentService` read, for the items that still wait for it.
     func fillContent(_ snapshots: [ItemSnapshot]) {
         guard !snapshots.isEmpty else { return }
-        run { try indexer.fillContent(snapshots) }
+        // Content that cannot be written stays pending in the index; the next start reads it.
+        run([]) { try indexer.fillContent(snapshots) }
         liveQueries.publish(indexer.takeAppliedChanges(), index: index)
         indexer.journalsChanges = !liveQueries.isEmpty
     }
@@ -89,23 +92,28 @@ actor IndexPipeline {
     /// Uses new extra ignore patterns (a reloaded configuration): every container is
     /// reconciled with them, and live queries see the items that came and went.
     func replaceIgnorePatterns(_ patterns: [String]) -> ReconcileStatistics {
-        run { try indexer.replaceExtraIgnorePatterns(patterns) }
+        run([.rescan(RawPath())]) { try indexer.replaceExtraIgnorePatterns(patterns) }
         liveQueries.publish(indexer.takeAppliedChanges(), index: index)
         indexer.journalsChanges = !liveQueries.isEmpty
         return indexer.takeStatistics()
     }
 
-    /// Applies every path that has settled by now.
+    /// Applies every path that has settled by now, and failed changes that are due again.
     func applySettled() {
-        apply(settler.takeSettled(at: Self.now()))
+        let now = Self.now()
+        apply(failed.takeDue(at: now) + settler.takeSettled(at: now))
     }
 
-    /// Nanoseconds from now until the next path settles, if any is pending.
+    /// Nanoseconds from now until the next path settles or failed changes are due, if any.
     func nanosecondsUntilNextDeadline() -> UInt64? {
-        guard let deadline = settler.nextDeadline else { return nil }
+        let deadlines = [settler.nextDeadline, failed.retryAt].compactMap { $0 }
+        guard let deadline = deadlines.min() else { return nil }
         let now = Self.now()
         return deadline > now ? deadline - now : 0
     }
+
+    /// Why the index could not take the latest changes, while some still wait to be applied again.
+    var indexError: String? { failed.lastError }
 
     var pendingCount: Int { settler.pendingCount }
 
@@ -132,7 +140,7 @@ actor IndexPipeline {
     }
 
     private func applyStep(_ changes: [SettledChange]) {
-        run { try indexer.apply(changes) }
+        run(changes) { try indexer.apply(changes) }
         liveQueries.publish(indexer.takeAppliedChanges(), index: index)
         indexer.journalsChanges = !liveQueries.isEmpty  // publishing may have dropped the last client
         changeObserver?(changes)
@@ -182,8 +190,18 @@ actor IndexPipeline {
         indexer.journalsChanges = !liveQueries.isEmpty
     }
 
-    private func run(_ work: () throws -> Void) {
-        do { try work() } catch { logger.error("indexing failed: \(error)") }
+    /// Runs `work`, which applies `changes`. If it fails, they are kept to be applied
+    /// again later (`FailedChanges`): the index must not stay behind the disk for good
+    /// because a write failed once (a full disk, an I/O error).
+    private func run(_ changes: [SettledChange], _ work: () throws -> Void) {
+        do {
+            try work()
+            failed.succeeded()
+        } catch {
+            guard !changes.isEmpty else { return logger.error("indexing failed: \(error)") }
+            let delay = failed.failed(changes, error: "\(error)", at: Self.now())
+            logger.error("indexing failed: \(error); \(failed.changes.count) changes are applied again in \(delay / 1_000_000_000) s")
+        }
     }
 
     /// A fresh cookie name for `createCookieAndWait` (watchman's sync cookies).

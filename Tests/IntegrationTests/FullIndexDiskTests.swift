@@ -1,0 +1,63 @@
+import APIModel
+import Foundation
+import Glibc
+import Testing
+
+/// The index's disk fills up (its state folder here is a small tmpfs, filled to the last
+/// block): changes made meanwhile cannot be written. The daemon must keep running, say so
+/// in its status, and bring the index up to date once there is space again, without a
+/// restart and without any further change on disk to prompt it.
+@Suite(.serialized, .enabled(if: SmallDisk.canMount, "needs root to mount a small tmpfs"))
+struct FullIndexDiskTests {
+    @Test func theIndexCatchesUpOnceTheDiskHasSpaceAgain() throws {
+        let daemon = try DaemonHarness()
+        let state = daemon.base + "/state"
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        guard mount("tmpfs", state, "tmpfs", 0, "size=8m") == 0 else { throw HarnessError("mount tmpfs on \(state): errno \(errno)") }
+        defer {
+            daemon.stop()
+            umount2(state, Int32(MNT_DETACH))
+        }
+        try daemon.start()
+        try daemon.shell("echo before > before.txt")
+        try daemon.expectIndexMatchesDisk()
+        // Every block of the state folder taken: large pieces first, then the rest.
+        try daemon.shell("dd if=/dev/zero of=\(state)/filler bs=64k 2>/dev/null; dd if=/dev/zero of=\(state)/filler2 bs=4k 2>/dev/null; true")
+        // More than the write-ahead log's free pages can hold: text content is indexed too.
+        try daemon.shell("mkdir meanwhile && for i in $(seq 3000); do printf 'file %s %0400d\\n' $i 0 > meanwhile/f$i.txt; done")
+        let failing = try waitForStatus(daemon) { $0.indexError != nil }
+        #expect(failing.summary.contains("index behind the disk"), "\(failing.summary)")
+        #expect(daemon.process?.isRunning == true)
+
+        try FileManager.default.removeItem(atPath: state + "/filler")
+        try FileManager.default.removeItem(atPath: state + "/filler2")
+        _ = try waitForStatus(daemon) { $0.indexError == nil && $0.pending == 0 }
+        try daemon.expectIndexMatchesDisk()
+        try daemon.shell("echo after > after.txt")
+        try daemon.expectIndexMatchesDisk()
+    }
+
+    /// Polls `ubq status --json` until `condition` holds (a minute at most).
+    private func waitForStatus(_ daemon: DaemonHarness, _ condition: (DaemonStatus) -> Bool) throws -> DaemonStatus {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while true {
+            let output = try daemon.ubq(["status", "--json"])
+            let status = try JSONDecoder().decode(DaemonStatus.self, from: output.output)
+            if condition(status) { return status }
+            guard ContinuousClock.now < deadline else { throw HarnessError("status never came: \(status)\nlog:\n\(daemon.log())") }
+            usleep(100_000)
+        }
+    }
+}
+
+/// Whether this process may mount a tmpfs (root, as in CI): the test's small disk.
+enum SmallDisk {
+    static let canMount: Bool = {
+        let probe = FileManager.default.temporaryDirectory.appendingPathComponent("ubq-mount-probe-\(getpid())").path
+        try? FileManager.default.createDirectory(atPath: probe, withIntermediateDirectories: true)
+        defer { rmdir(probe) }
+        guard mount("tmpfs", probe, "tmpfs", 0, "size=64k") == 0 else { return false }
+        umount(probe)
+        return true
+    }()
+}
