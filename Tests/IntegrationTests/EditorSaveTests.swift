@@ -45,6 +45,32 @@ import Testing
         #expect(try daemon.indexedItems()[daemon.documents + "/poem.txt"] == 20)
     }
 
+    /// Other editors' saves, step by step as they make them (strace of each), with
+    /// their lock and temporary files: the index ends with the saved text, nothing else.
+    @Test(arguments: [
+        // emacs: lock symlink while modified, first save renames the original to a backup.
+        ("emacs", "ln -s 'me@host.4242:1700000000' '.#doc.txt' && mv doc.txt doc.txt~ && printf 'emacs saved\\n' > doc.txt && rm '.#doc.txt'"),
+        // gedit (GIO): a hidden temporary beside the file, renamed over it.
+        ("gedit", "printf 'gedit saved\\n' > .goutputstream-K2Q4XZ && mv .goutputstream-K2Q4XZ doc.txt"),
+        // LibreOffice: a lock file while open, a lu*.tmp written and renamed over the file.
+        ("libreoffice", "printf 'lock' > '.~lock.doc.txt#' && printf 'libreoffice saved\\n' > lu4242abc.tmp && mv lu4242abc.tmp doc.txt && rm '.~lock.doc.txt#'"),
+        // Kate and other Qt editors (QSaveFile): NAME.XXXXXX, then a rename over the file.
+        ("kate", "printf 'kate saved\\n' > doc.txt.aBc123 && mv doc.txt.aBc123 doc.txt"),
+        // VS Code by default: truncated and written in place.
+        ("vscode", "printf 'vscode saved\\n' > doc.txt"),
+    ])
+    func otherEditorsSaves(editor: String, save: String) throws {
+        let daemon = try DaemonHarness()
+        try daemon.start()
+        try daemon.shell("printf 'first draft\\n' > doc.txt")
+        try daemon.expectIndexMatchesDisk()
+        try daemon.shell(save)
+        try daemon.expectIndexMatchesDisk()
+        let saved = try daemon.indexedItems(predicate: #"kMDItemTextContent CONTAINS "\#(editor) saved""#)
+        #expect(Array(saved.keys) == [daemon.documents + "/doc.txt"], "\(editor)")
+        #expect(try daemon.indexedItems(predicate: #"kMDItemTextContent CONTAINS "draft""#).isEmpty, "\(editor)")
+    }
+
     @Test func rsyncWritesATempFileThenRenames() throws {
         let daemon = try DaemonHarness()
         try daemon.start()
