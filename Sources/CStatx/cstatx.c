@@ -21,6 +21,7 @@ int ubq_file_status_at(int dirfd, const char *path, ubq_file_status *status) {
     status->has_birth_time = (info.stx_mask & STATX_BTIME) != 0;
     status->birth_seconds = info.stx_btime.tv_sec;
     status->birth_nanoseconds = info.stx_btime.tv_nsec;
+    status->link_count = info.stx_nlink;
     return 0;
 }
 

@@ -10,6 +10,9 @@ public struct FileStatus: Sendable {
     public var modified: Double
     /// Permission bits (`st_mode & 07777`).
     public var permissions: UInt32
+    /// How many names (hard links) the item has: a file with more than one changes under
+    /// all of them when it changes under one.
+    public var linkCount: UInt32
 
     /// Seconds between 1970 and 2001 (NSDate's reference date).
     static let referenceOffset: Double = 978_307_200
@@ -53,6 +56,7 @@ public struct FileStatus: Sendable {
             size: raw.size, modifiedNanoseconds: mtime, changedNanoseconds: ctime)
         modified = Double(mtime) / 1e9 - Self.referenceOffset
         permissions = raw.mode & 0o7777
+        linkCount = raw.link_count
         if raw.has_birth_time != 0 {
             created = Double(raw.birth_seconds) + Double(raw.birth_nanoseconds) / 1e9 - Self.referenceOffset
         }

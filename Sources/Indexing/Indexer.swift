@@ -32,6 +32,8 @@ public final class Indexer {
     public var journalsChanges = false
     private var applied = AppliedChanges()
     private var journal = IndexerJournal()
+    /// Other names of hard-linked files that changed (`takeOtherNamesChanged()`).
+    private var otherNamesChanged: [RawPath] = []
 
     /// Record what each applied change did to its item (`takeOutcomes()`).
     public var recordsOutcomes: Bool {
@@ -107,7 +109,11 @@ public final class Indexer {
     /// as an event on the entry. Files whose content must be read are read together, in
     /// groups under one claim (`ItemInspector.snapshotsInGroups`): a burst of saves costs
     /// one claim per group, not one per file.
-    private func look(_ rootRelativePaths: [RawPath]) throws {
+    ///
+    /// A file with several names (hard links) changes under all of them, and inotify names
+    /// only the one written through: with `followingLinks`, the index's other names of each
+    /// such file are looked at too.
+    private func look(_ rootRelativePaths: [RawPath], followingLinks: Bool = true) throws {
         guard !rootRelativePaths.isEmpty else { return }
         var seen = Set<RawPath>()
         let withParents = rootRelativePaths.flatMap { [$0, $0.removingLastComponent()] }.filter { seen.insert($0).inserted }
@@ -139,6 +145,28 @@ public final class Indexer {
             pending.append(change)
         }
         try write(pending)
+        let linked = reads.map(\.file.status).filter { $0.signature.kind == .file && $0.linkCount > 1 }
+        if followingLinks && !linked.isEmpty {
+            try lookAtOtherNames(of: Set(linked.map { FileIdentity(device: $0.signature.device, inode: $0.signature.inode) }), besides: seen)
+        }
+    }
+
+    /// Looks at the index's other names of `files`, which changed under a name in `looked`.
+    private func lookAtOtherNames(of files: Set<FileIdentity>, besides looked: Set<RawPath>) throws {
+        let others = try index.items(withFiles: files).compactMap { container, relativePath -> RawPath? in
+            guard let id = try? ContainerID(container) else { return nil }
+            return RawPath(id.folderName).appending(relativePath)
+        }.filter { !looked.contains($0) }
+        guard !others.isEmpty else { return }
+        otherNamesChanged.append(contentsOf: others)
+        try look(others, followingLinks: false)
+    }
+
+    /// Returns and resets the root-relative paths looked at because they are other names of
+    /// a hard-linked file that changed (no event named them: the sync service hears of them here).
+    public func takeOtherNamesChanged() -> [RawPath] {
+        defer { otherNamesChanged = [] }
+        return otherNamesChanged
     }
 
     /// What looking at one settled path calls for.

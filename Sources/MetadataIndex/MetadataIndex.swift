@@ -95,6 +95,25 @@ public final class MetadataIndex: Sendable {
 
 extension MetadataIndex {
     /// The signatures of the items at these paths (those the index has), in one read.
+    /// The items recorded with one of these files (device and inode): the other names of
+    /// hard-linked files. One pass over the table (no index on inodes: the bulk load of a
+    /// first start would pay for it, and only changes to files with several names ask).
+    public func items(withFiles files: Set<FileIdentity>) throws -> [(container: String, relativePath: RawPath)] {
+        guard !files.isEmpty else { return [] }
+        let inodes = Set(files.map(\.inode))
+        return try pool.read { db in
+            let placeholders = Array(repeating: "?", count: inodes.count).joined(separator: ",")
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT container, rel, device, inode FROM items WHERE inode IN (\(placeholders))",
+                arguments: StatementArguments(inodes.map { Int64(bitPattern: $0) }))
+            return rows.compactMap { row in
+                let file = FileIdentity(device: UInt64(bitPattern: row["device"]), inode: UInt64(bitPattern: row["inode"]))
+                guard files.contains(file) else { return nil }
+                return (row["container"], RawPath(bytes: [UInt8](row["rel"] as Data)))
+            }
+        }
+    }
+
     public func signatures(of items: [(container: String, relativePath: RawPath)]) throws -> [String: [RawPath: FileSignature]] {
         try pool.read { db in
             let statement = try db.cachedStatement(sql: "SELECT kind, device, inode, size, mtime_ns, ctime_ns FROM items WHERE container = ? AND rel = ?")
@@ -105,5 +124,16 @@ extension MetadataIndex {
             }
             return result
         }
+    }
+}
+
+/// One file on one filesystem, whatever its names.
+public struct FileIdentity: Hashable, Sendable {
+    public var device: UInt64
+    public var inode: UInt64
+
+    public init(device: UInt64, inode: UInt64) {
+        self.device = device
+        self.inode = inode
     }
 }

@@ -143,7 +143,8 @@ actor IndexPipeline {
         run(changes) { try indexer.apply(changes) }
         liveQueries.publish(indexer.takeAppliedChanges(), index: index)
         indexer.journalsChanges = !liveQueries.isEmpty  // publishing may have dropped the last client
-        changeObserver?(changes)
+        // Other names of hard-linked files that changed: no event named them.
+        changeObserver?(changes + indexer.takeOtherNamesChanged().map(SettledChange.look))
         let outcomes = indexer.takeOutcomes()
         if !outcomes.isEmpty { outcomeObserver?(outcomes) }
         retryDeferred()

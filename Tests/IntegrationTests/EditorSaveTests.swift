@@ -71,6 +71,21 @@ import Testing
         #expect(try daemon.indexedItems(predicate: #"kMDItemTextContent CONTAINS "draft""#).isEmpty, "\(editor)")
     }
 
+    /// `ln`: one file, two names. Written through one name, it changed under both, though
+    /// inotify reports only the name written through.
+    @Test func aHardLinkedFileChangesUnderEveryName() throws {
+        let daemon = try DaemonHarness()
+        try daemon.start()
+        try daemon.shell("mkdir other && printf 'one\\n' > a.txt && ln a.txt other/b.txt && ln a.txt c.txt")
+        try daemon.expectIndexMatchesDisk()
+        try daemon.shell("printf 'two and more\\n' >> a.txt")
+        try daemon.expectIndexMatchesDisk()
+        let found = try daemon.indexedItems(predicate: #"kMDItemTextContent CONTAINS "more""#)
+        #expect(Set(found.keys) == Set(["a.txt", "other/b.txt", "c.txt"].map { daemon.documents + "/" + $0 }))
+        try daemon.shell("rm a.txt && printf 'three\\n' >> c.txt")
+        try daemon.expectIndexMatchesDisk()
+    }
+
     @Test func rsyncWritesATempFileThenRenames() throws {
         let daemon = try DaemonHarness()
         try daemon.start()

@@ -23,6 +23,23 @@ final class SyncTests {
         #expect(result.status == 0, "ubq sync: \(result.errorText)")
     }
 
+    /// A file with two names (a hard link) edited through one: inotify names only that
+    /// one, yet the other name's content changed too, and must reach the other device.
+    @Test func anEditThroughOneNameOfAHardLinkedFileReachesTheOtherName() throws {
+        let all = try start(2)
+        let (a, b) = (all[0], all[1])
+        try a.shell("mkdir sub && echo one > x.txt && ln x.txt sub/y.txt")
+        try sync(a)
+        try sync(b)
+        #expect(b.documentsTree() == a.documentsTree())
+        try a.shell("echo two >> x.txt")
+        try sync(a)
+        try sync(b)
+        #expect(b.documentsTree()["sub/y.txt"] == "one\ntwo\n")
+        #expect(b.documentsTree() == a.documentsTree())
+        try a.expectIndexMatchesDisk()
+    }
+
     @Test func createEditRenameDeleteConvergeOnThreeDevices() throws {
         let all = try start(3)
         let (a, b, c) = (all[0], all[1], all[2])

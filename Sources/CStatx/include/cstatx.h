@@ -17,6 +17,8 @@ typedef struct {
     int has_birth_time;
     int64_t birth_seconds;
     uint32_t birth_nanoseconds;
+    /* How many names the item has (hard links). */
+    uint32_t link_count;
 } ubq_file_status;
 
 /// The status of `path` (relative to `dirfd`, or absolute), not following a final
