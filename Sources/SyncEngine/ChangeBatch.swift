@@ -63,16 +63,7 @@ final class ChangeBatch {
             try faults?.checkpoint("batch: objects stored, log not appended")
         }
         if !records.isEmpty {
-            let span: LogWriter.Span
-            do {
-                span = try writer.append(contentsOf: records, faults: faults)
-            } catch {
-                container.discardWriter()
-                throw error
-            }
-            container.updateWriter(writer)
-            for record in records { container.add(record) }
-            container.appendedOwn(span)
+            try container.appendOwn(records, with: &writer, faults: faults)
             try faults?.checkpoint("batch: log appended, base not committed")
         }
         if !commits.isEmpty { try database.commit(container: container.id, commits) }

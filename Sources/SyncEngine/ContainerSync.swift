@@ -117,16 +117,26 @@ final class ContainerSync {
         return opened
     }
 
-    func updateWriter(_ updated: LogWriter) { writer = updated }
-
-    /// An append failed: the next writer is opened afresh, after the next `readLogs`, and
-    /// numbers on from what the log holds then.
-    func discardWriter() { writer = nil }
+    /// Appends this device's `records` to its log with `writer` (from `logWriter()`) and
+    /// adds them to the histories. If the append fails, the writer is dropped: the next one
+    /// is opened afresh, after the next `readLogs`, and numbers on from what the log holds.
+    func appendOwn(_ records: [VersionRecord], with writer: inout LogWriter, faults: FaultInjection? = nil) throws(SyncError) {
+        let span: LogWriter.Span
+        do {
+            span = try writer.append(contentsOf: records, faults: faults)
+        } catch {
+            self.writer = nil
+            throw error
+        }
+        self.writer = writer
+        for record in records { add(record) }
+        skipOwn(span)
+    }
 
     /// This device appended `span` to its log, holding records `add` was given already:
     /// the next `readLogs` need not read and decode them again (a first sync appends a
     /// record per file). Before this log was ever read, its reader starts past them.
-    func appendedOwn(_ span: LogWriter.Span) {
+    private func skipOwn(_ span: LogWriter.Span) {
         if readers[device] == nil && span.start == 0 {
             readers[device] = LogReader(path: layout.log(container: id, device: device), device: device)
         }

@@ -70,10 +70,8 @@ extension Executor {
     func place(_ item: String, at absolute: String, replacing expected: LocalEntry?, mode: mode_t?) throws -> Installed {
         guard let before = Sys.lstat(item) else { throw SyncError.system("lstat", item) }
         guard Self.unchanged(absolute, since: expected) else { return Installed(outcome: .skipped("\(absolute) changed since it was read")) }
-        if expected == nil {
-            guard try Sys.renameNoReplace(item, absolute) else { return Installed(outcome: .skipped("\(absolute) appeared since it was read")) }
-        } else {
-            try Sys.rename(item, absolute)
+        guard try Sys.rename(item, absolute, replacing: expected != nil) else {
+            return Installed(outcome: .skipped("\(absolute) appeared since it was read"))
         }
         if let mode { chmod(absolute, mode) }
         return Installed(outcome: .done, signature: Self.signature(of: absolute, asPlaced: before))

@@ -41,7 +41,7 @@ struct LogWriter {
     /// the file: it is cut back to where the batch began, since a later batch written
     /// after a fragment would make one unreadable line, and after whole lines would reuse
     /// their numbers. Callers drop this writer on failure all the same
-    /// (`ContainerSync.discardWriter`): if the cut failed too, the next writer numbers on
+    /// (`ContainerSync.appendOwn`): if the cut failed too, the next writer numbers on
     /// from what the log then holds.
     @discardableResult
     mutating func append(contentsOf records: [VersionRecord], faults: FaultInjection? = nil) throws(SyncError) -> Span {

@@ -104,10 +104,8 @@ extension SyncEngine {
                 guard try Self.disk(at: absolute, holds: synced) else {
                     throw SyncError(.changedMeanwhile, "\(absolute) has changes that are not synced yet; nothing was changed: run `ubq sync`, then try again")
                 }
-                if Sys.lstat(absolute) == nil {
-                    guard try Sys.renameNoReplace(staging, absolute) else { throw SyncError(.changedMeanwhile, "\(absolute) appeared meanwhile; nothing was changed") }
-                } else {
-                    try Sys.rename(staging, absolute)
+                guard try Sys.rename(staging, absolute, replacing: Sys.lstat(absolute) != nil) else {
+                    throw SyncError(.changedMeanwhile, "\(absolute) appeared meanwhile; nothing was changed")
                 }
                 try Sys.fsyncFolder(Sys.parent(of: absolute))
                 return Executor.signature(of: absolute, asPlaced: placed)
@@ -159,16 +157,7 @@ extension SyncEngine {
         do {
             var writer = try container.logWriter()
             let record = VersionRecord(id: writer.nextID, path: kept.path, parents: heads, state: kept.state, time: SyncClock.nowMilliseconds())
-            let span: LogWriter.Span
-            do {
-                span = try writer.append(record)
-            } catch {
-                container.discardWriter()
-                throw error
-            }
-            container.updateWriter(writer)
-            container.add(record)
-            container.appendedOwn(span)
+            try container.appendOwn([record], with: &writer)
             try database.commit(
                 container: id.identifier,
                 [BaseCommit("resolve", path: kept.path, version: record.id, state: kept.state, signature: signature)])

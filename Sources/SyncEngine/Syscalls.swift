@@ -83,6 +83,14 @@ enum Sys {
         return true
     }
 
+    /// Renames `from` to `to`, over what is there with `replacing`, else only if nothing is
+    /// (`renameNoReplace`). False when nothing was renamed.
+    static func rename(_ from: String, _ to: String, replacing: Bool) throws(SyncError) -> Bool {
+        guard replacing else { return try renameNoReplace(from, to) }
+        try rename(from, to)
+        return true
+    }
+
     /// Creates `path` and its missing parents; an existing folder is fine.
     static func makeFolders(_ path: String, mode: mode_t = 0o755) throws(SyncError) {
         if mkdir(path, mode) == 0 || errno == EEXIST { return }

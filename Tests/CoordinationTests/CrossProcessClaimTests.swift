@@ -119,15 +119,7 @@ struct WriterPreferenceTests {
         let reader = try ProbeProcess.hold(locks: sandbox.locks, [("read", url)])
         try reader.expect("acquired")
         let writer = try FileCoordinator(lockDirectory: sandbox.locks)
-        let outcome = Outcome()
-        Thread {
-            do {
-                try writer.coordinate(writingItemAt: url, timeout: .seconds(30)) { _ in }
-                outcome.finish(nil)
-            } catch {
-                outcome.finish((error as? CoordinationError)?.code ?? CoordinationError.Code("other"))
-            }
-        }.start()
+        let outcome = Outcome.onThread { try writer.coordinate(writingItemAt: url, timeout: .seconds(30)) { _ in } }
         while writer.blockedCallCount == 0 { usleep(200) }  // the writer waits, so it has announced itself
         let late = try ProbeProcess.hold(locks: sandbox.locks, [("read", url)], timeout: 0.2)
         #expect(try late.expect("error").hasPrefix("error timedOut"))

@@ -79,15 +79,7 @@ struct InProcessCoordinationTests {
         try holder.expect("acquired")
         let waiter = try FileCoordinator(lockDirectory: sandbox.locks)
         let url = sandbox.url("a/x")
-        let outcome = Outcome()
-        Thread {
-            do {
-                try waiter.coordinate(readingItemAt: url) { _ in }
-                outcome.finish(nil)
-            } catch {
-                outcome.finish((error as? CoordinationError)?.code ?? CoordinationError.Code("other"))
-            }
-        }.start()
+        let outcome = Outcome.onThread { try waiter.coordinate(readingItemAt: url) { _ in } }
         while waiter.blockedCallCount == 0 { usleep(200) }  // until the call is waiting
         waiter.cancel()
         #expect(outcome.wait() == .cancelled)

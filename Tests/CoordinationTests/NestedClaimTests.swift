@@ -9,15 +9,7 @@ struct NestedClaimTests {
     /// Starts a writer of `url` on a thread of its own and returns once it waits.
     private func waitingWriter(_ url: URL, locks: URL) throws -> Outcome {
         let writer = try FileCoordinator(lockDirectory: locks)
-        let outcome = Outcome()
-        Thread {
-            do {
-                try writer.coordinate(writingItemAt: url, timeout: .seconds(60)) { _ in }
-                outcome.finish(nil)
-            } catch {
-                outcome.finish((error as? CoordinationError)?.code ?? CoordinationError.Code("other"))
-            }
-        }.start()
+        let outcome = Outcome.onThread { try writer.coordinate(writingItemAt: url, timeout: .seconds(60)) { _ in } }
         while writer.blockedCallCount == 0 { usleep(200) }  // it waits, so it holds the turnstile
         return outcome
     }
@@ -25,15 +17,7 @@ struct NestedClaimTests {
     /// What a read of `url` from another thread, outside any accessor, comes to.
     private func readFromAnotherThread(_ url: URL, locks: URL, timeout: Duration) throws -> CoordinationError.Code? {
         let other = try FileCoordinator(lockDirectory: locks)
-        let outcome = Outcome()
-        Thread {
-            do {
-                try other.coordinate(readingItemAt: url, timeout: timeout) { _ in }
-                outcome.finish(nil)
-            } catch {
-                outcome.finish((error as? CoordinationError)?.code ?? CoordinationError.Code("other"))
-            }
-        }.start()
+        let outcome = Outcome.onThread { try other.coordinate(readingItemAt: url, timeout: timeout) { _ in } }
         return outcome.wait()
     }
 

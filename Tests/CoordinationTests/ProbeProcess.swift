@@ -134,6 +134,20 @@ struct Sandbox: ~Copyable {
 
 /// The result of a call made on another thread, handed back once.
 final class Outcome: @unchecked Sendable {
+    /// Runs `call` on a thread of its own; the outcome is its error's code, nil if none.
+    static func onThread(_ call: @escaping @Sendable () throws -> Void) -> Outcome {
+        let outcome = Outcome()
+        Thread {
+            do {
+                try call()
+                outcome.finish(nil)
+            } catch {
+                outcome.finish((error as? CoordinationError)?.code ?? CoordinationError.Code("other"))
+            }
+        }.start()
+        return outcome
+    }
+
     private let done = DispatchSemaphore(value: 0)
     private let lock = NSLock()
     private var code: CoordinationError.Code?

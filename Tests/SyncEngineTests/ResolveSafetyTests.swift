@@ -27,29 +27,19 @@ import Testing
 
     @Test func restoringNeverReplacesAnEditNotSyncedYet() throws {
         let scratch = Scratch()
-        let a = try scratch.devices("a")[0]
-        try a.write("doc.txt", "first")
-        a.sync()
-        try a.write("doc.txt", "second")
-        a.sync()
-        let first = try #require(try a.engine.versions(container: TestDevice.containerID, path: Self.path).last)
+        let (a, first) = try Self.deviceWithTwoVersions(scratch)
         try a.write("doc.txt", "third, not synced yet")
         #expect(throws: SyncError.self) {
-            try a.engine.restore(container: TestDevice.containerID, path: Self.path, version: try #require(VersionID(first.id)))
+            try a.engine.restore(container: TestDevice.containerID, path: Self.path, version: first)
         }
         #expect(a.read("doc.txt") == "third, not synced yet")
     }
 
     @Test func restoringOverASyncedFileStillWorks() throws {
         let scratch = Scratch()
-        let a = try scratch.devices("a")[0]
-        try a.write("doc.txt", "first")
-        a.sync()
-        try a.write("doc.txt", "second")
-        a.sync()
+        let (a, first) = try Self.deviceWithTwoVersions(scratch)
         a.sync()  // a full pass: the base's signature is the file's again
-        let first = try #require(try a.engine.versions(container: TestDevice.containerID, path: Self.path).last)
-        try a.engine.restore(container: TestDevice.containerID, path: Self.path, version: try #require(VersionID(first.id)))
+        try a.engine.restore(container: TestDevice.containerID, path: Self.path, version: first)
         #expect(a.read("doc.txt") == "first")
     }
 
@@ -71,5 +61,16 @@ import Testing
         #expect(copies.count == 2, "\(copies.keys.sorted())")
         #expect(copies.keys.contains { $0.hasSuffix(" 2).txt") }, "\(copies.keys.sorted())")
         #expect(copies[firstCopy.key] == firstCopy.value, "the first copy is left as it was")
+    }
+
+    /// A device whose doc.txt was synced as "first", then as "second"; the first version's id.
+    static func deviceWithTwoVersions(_ scratch: Scratch) throws -> (TestDevice, VersionID) {
+        let a = try scratch.devices("a")[0]
+        try a.write("doc.txt", "first")
+        a.sync()
+        try a.write("doc.txt", "second")
+        a.sync()
+        let first = try #require(try a.engine.versions(container: TestDevice.containerID, path: path).last)
+        return (a, try #require(VersionID(first.id)))
     }
 }
