@@ -1,4 +1,5 @@
 import GRDB
+import Glibc
 import SyncPlanning
 
 /// One row of the base tree: the agreed version and local state of a path, and the local
@@ -58,4 +59,33 @@ struct LocalSignature: Equatable, Sendable {
     var size: Int64
     var modifiedNanoseconds: Int64
     var changedNanoseconds: Int64
+
+    /// How close to a scan a file's last change may be before its signature stops vouching
+    /// for its content. The kernel stamps a change with a clock that advances once a tick
+    /// (up to 10 ms, HZ=100), so a second write of the same size within the tick of the
+    /// first leaves size, mtime and ctime as they were: a signature read in that tick and
+    /// kept would hide the second write for good (git's "racily clean" entries). Kernels
+    /// since 6.13 give a change after a `stat` a finer stamp (multigrain timestamps), so
+    /// there the tick is no longer a window; older ones (Debian 12's 6.1) still have it.
+    static let racyWindowNanoseconds: Int64 = 20_000_000
+
+    /// Now, in nanoseconds on the clock file changes are stamped with (CLOCK_REALTIME).
+    static func now() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+    }
+
+    /// Whether this signature, read after `readAt` (realtime nanoseconds), vouches for the
+    /// content read with it: the last change is a whole `window` older than the read, so
+    /// any later change gets a later stamp.
+    func vouches(readAt: Int64, window: Int64 = Self.racyWindowNanoseconds) -> Bool {
+        Self.isSettled(changedNanoseconds, before: readAt, window: window)
+    }
+
+    /// Whether a change stamped `stamp` is a whole `window` older than `moment`: any
+    /// change after `moment` is stamped later.
+    static func isSettled(_ stamp: Int64, before moment: Int64, window: Int64 = racyWindowNanoseconds) -> Bool {
+        stamp <= moment - window
+    }
 }

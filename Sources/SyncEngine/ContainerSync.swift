@@ -16,6 +16,9 @@ public struct PassReport: Sendable {
     /// Conflicts merged (diaries).
     public var merged = 0
     public var skipped = 0
+    /// Files read to learn their content (their signature did not vouch for the base's),
+    /// over every round of the pass.
+    public var hashed = 0
     /// Deletions held back until `ubq sync --confirm-deletes`.
     public var heldDeletions = 0
     /// Files that changed a moment ago, left for the next pass (container-relative).

@@ -70,20 +70,28 @@ extension Executor {
     func place(_ item: String, at absolute: String, replacing expected: LocalEntry?, mode: mode_t?) throws -> Installed {
         guard let before = Sys.lstat(item) else { throw SyncError.system("lstat", item) }
         guard Self.unchanged(absolute, since: expected) else { return Installed(outcome: .skipped("\(absolute) changed since it was read")) }
+        let renamedAt = LocalSignature.now()
         guard try Sys.rename(item, absolute, replacing: expected != nil) else {
             return Installed(outcome: .skipped("\(absolute) appeared since it was read"))
         }
         if let mode { chmod(absolute, mode) }
-        return Installed(outcome: .done, signature: Self.signature(of: absolute, asPlaced: before))
+        return Installed(outcome: .done, signature: Self.signature(of: absolute, asPlaced: before, renamedAt: renamedAt))
     }
 
     /// The signature of the item now at `absolute`, if it is still the item `before`
     /// describes: same inode, size and modification time (the rename and a chmod change
     /// only its change time). Anything else means someone wrote it since: nil.
-    static func signature(of absolute: String, asPlaced before: stat) -> LocalSignature? {
+    ///
+    /// Nil too when the item was last written too shortly before it was renamed into place
+    /// (at `renamedAt`) for the signature to vouch for it: a save of the same size just
+    /// after the rename could then keep the modification time as well as the change time
+    /// (`LocalSignature.racyWindowNanoseconds`). The next scan reads the file instead.
+    static func signature(of absolute: String, asPlaced before: stat, renamedAt: Int64) -> LocalSignature? {
         guard let after = Sys.lstat(absolute) else { return nil }
         let placed = LocalSignature(stat: before), now = LocalSignature(stat: after)
-        guard now.inode == placed.inode, now.size == placed.size, now.modifiedNanoseconds == placed.modifiedNanoseconds else { return nil }
+        guard now.inode == placed.inode, now.size == placed.size, now.modifiedNanoseconds == placed.modifiedNanoseconds,
+            LocalSignature.isSettled(placed.modifiedNanoseconds, before: renamedAt)
+        else { return nil }
         return now
     }
 }

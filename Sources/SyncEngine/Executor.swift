@@ -42,7 +42,7 @@ struct Executor {
         let record = VersionRecord(
             id: batch.nextID(), path: path, parents: parents, state: state, time: SyncClock.nowMilliseconds(), movedFrom: movedFrom)
         batch.record(record, base: BaseCommit(
-            state == nil ? "publish-delete" : "publish", path: path, version: record.id, state: state, signature: local?.signature))
+            state == nil ? "publish-delete" : "publish", path: path, version: record.id, state: state, signature: local?.lastingSignature))
         return record
     }
 
@@ -52,21 +52,20 @@ struct Executor {
         let content = try store.store(bytes: bytes)
         let state = EntryState.file(sha256: content.sha256, size: content.size, mode: mode)
         let absolute = containerFolder.appending(local.rawPath).readable
-        var signature: LocalSignature?
         let outcome = try coordinator.write(absolute) { () throws -> Outcome in
             guard Self.unchanged(absolute, since: local) else { return .skipped("\(absolute) changed since it was read") }
             try DurableFile.replace(absolute, with: bytes, mode: mode_t(mode))
-            // Read under the claim: a save right after it would otherwise be taken for the merge.
-            signature = Sys.lstat(absolute).map(LocalSignature.init(stat:))
             return .done
         }
         guard outcome == .done else { throw SyncError(.changedMeanwhile, "\(absolute) changed while its conflict was merged") }
         let record = VersionRecord(id: batch.nextID(), path: path, parents: parents, state: state, time: SyncClock.nowMilliseconds())
-        batch.record(record, base: BaseCommit("merge", path: path, version: record.id, state: state, signature: signature))
+        // No signature: the file was written just now, so a save right after it could keep
+        // its signature (`LocalSignature.racyWindowNanoseconds`). The next scan reads it.
+        batch.record(record, base: BaseCommit("merge", path: path, version: record.id, state: state, signature: nil))
     }
 
     func adopt(_ path: String, version: VersionID, state: EntryState?, local: LocalEntry?, batch: ChangeBatch) {
-        batch.commit(BaseCommit("adopt", path: path, version: version, state: state, signature: local?.signature))
+        batch.commit(BaseCommit("adopt", path: path, version: version, state: state, signature: local?.lastingSignature))
     }
 
     /// Makes the disk hold `version`'s state at its path, if the disk still holds `expected`.

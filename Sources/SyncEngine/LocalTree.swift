@@ -12,6 +12,10 @@ struct LocalEntry {
     var rawPath: RawPath
     var state: EntryState
     var signature: LocalSignature
+    /// The signature the base may keep with `state`: nil when the file changed too shortly
+    /// before it was read for it to vouch for the content (`LocalSignature.vouches`), so
+    /// the next scan reads the file again rather than trust it.
+    var lastingSignature: LocalSignature?
 }
 
 /// The local tree of one container, read from the disk. Files whose signature matches the
@@ -26,21 +30,23 @@ struct LocalTree {
     var deferred: [RawPath] = []
     /// Sync's own staging files found in the tree (`DurableFile.isStagingName`).
     var leftovers: [RawPath] = []
-
-    static func nowNanoseconds() -> Int64 {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
-    }
+    /// How many files were read to learn their content (their signature did not vouch for
+    /// the base's).
+    var hashed = 0
 
     /// Reads the whole container, or only the subtrees at `roots` (container-relative):
     /// what changed since the last pass, for a pass that need not look at everything.
     /// Files changed less than `quietNanoseconds` ago are left out this time (they may
     /// still be being written: DESIGN.md, decision 2) and counted in `deferred`, and so
     /// are files a writer still holds open that changed within `writerWindow`.
+    ///
+    /// A file read within `racyWindow` of its last change gets no `lastingSignature`.
     static func scan(
-        containerFolder: RawPath, ignore: IgnoreRules, base: [String: BaseRow], roots: [RawPath]? = nil, quietNanoseconds: Int64 = 0
+        containerFolder: RawPath, ignore: IgnoreRules, base: [String: BaseRow], roots: [RawPath]? = nil, quietNanoseconds: Int64 = 0,
+        racyWindow: Int64 = LocalSignature.racyWindowNanoseconds
     ) -> LocalTree {
+        // Before any status is read: a signature vouches only if its change is a window older.
+        let started = LocalSignature.now()
         var scanner = TreeScanner(ignore: ignore, notice: DurableFile.isStagingName)
         var found: [RawPath: FileStatus] = [:]
         if let roots {
@@ -60,7 +66,7 @@ struct LocalTree {
             tree.problems.append("not synced: \(failure)")
             tree.unknown.append(failure.path.relative(to: containerFolder))
         }
-        let now = Self.nowNanoseconds()
+        let now = LocalSignature.now()
         let settledBefore = now - quietNanoseconds
         for (relative, status) in found.sorted(by: { $0.key < $1.key }) {
             let changed = status.signature.changedNanoseconds
@@ -68,7 +74,9 @@ struct LocalTree {
                 tree.leaveForLater(relative)
                 continue
             }
-            tree.add(relative, status, containerFolder: containerFolder, base: base, recent: changed > now - Self.writerWindow)
+            let vouched = status.signature.kind != .file || LocalSignature(status.signature).vouches(readAt: started, window: racyWindow)
+            tree.add(
+                relative, status, containerFolder: containerFolder, base: base, recent: changed > now - Self.writerWindow, vouched: vouched)
         }
         return tree
     }
@@ -86,8 +94,11 @@ struct LocalTree {
     }
 
     /// `recent`: changed within `writerWindow`, so a writer that still has it open is
-    /// asked about (when it is read, on the descriptor it is hashed from).
-    private mutating func add(_ relative: RawPath, _ status: FileStatus, containerFolder: RawPath, base: [String: BaseRow], recent: Bool) {
+    /// asked about (when it is read, on the descriptor it is hashed from). `vouched`: the
+    /// signature may be kept with the state found.
+    private mutating func add(
+        _ relative: RawPath, _ status: FileStatus, containerFolder: RawPath, base: [String: BaseRow], recent: Bool, vouched: Bool
+    ) {
         guard let path = SyncPath.key(relative) else {
             problems.append("not synced: the name \(relative.readable.debugDescription) is not valid UTF-8")
             return
@@ -99,9 +110,16 @@ struct LocalTree {
         }
         let signature = LocalSignature(status.signature)
         do {
-            guard let state = try Self.state(of: containerFolder.appending(relative), status, signature, known: base[path], recent: recent)
-            else { return }
-            entries[path] = LocalEntry(rawPath: relative, state: state, signature: signature)
+            let known = base[path]
+            let state: EntryState
+            if let kept = Self.keptState(of: status, signature, known: known) {
+                state = kept
+            } else {
+                guard let read = try Self.state(of: containerFolder.appending(relative), status, refusingWriters: recent) else { return }
+                state = read
+                if read.kind == .file { hashed += 1 }
+            }
+            entries[path] = LocalEntry(rawPath: relative, state: state, signature: signature, lastingSignature: vouched ? signature : nil)
         } catch where error.code == .changedMeanwhile {
             leaveForLater(relative)
         } catch {
@@ -110,17 +128,24 @@ struct LocalTree {
         }
     }
 
-    /// The state of one item; nil for what sync does not carry (sockets, FIFOs, devices).
-    static func state(of absolute: RawPath, _ status: FileStatus, _ signature: LocalSignature, known: BaseRow?, recent: Bool) throws(SyncError) -> EntryState? {
+    /// The base's state of a file whose signature is the one the base kept with it: the
+    /// file is not read again.
+    private static func keptState(of status: FileStatus, _ signature: LocalSignature, known: BaseRow?) -> EntryState? {
+        guard status.signature.kind == .file, let known, known.signature == signature, let state = known.entry.state,
+            state.kind == .file, state.mode == status.permissions
+        else { return nil }
+        return state
+    }
+
+    /// The state of one item, read from the disk; nil for what sync does not carry
+    /// (sockets, FIFOs, devices).
+    static func state(of absolute: RawPath, _ status: FileStatus, refusingWriters: Bool = false) throws(SyncError) -> EntryState? {
         switch status.signature.kind {
         case .folder: return .folder(mode: status.permissions)
         case .symlink: return .symlink(to: try readLink(absolute.readable))
         case .other: return nil
         case .file:
-            if let known, known.signature == signature, let state = known.entry.state, state.kind == .file, state.mode == status.permissions {
-                return state
-            }
-            let content = try ContentHashing.hash(path: absolute.readable, refusingWriters: recent)
+            let content = try ContentHashing.hash(path: absolute.readable, refusingWriters: refusingWriters)
             return .file(sha256: content.sha256, size: content.size, mode: status.permissions)
         }
     }

@@ -84,6 +84,23 @@ public final class SyncDatabase: Sendable {
         try queue.read { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM base)") ?? false }
     }
 
+    /// Keeps the signature of each row of `rows` for its path, if the base still holds
+    /// the row's version there. Not a change of the base: no journal line.
+    func refreshSignatures(container: String, _ rows: [BaseRow]) throws {
+        guard !rows.isEmpty else { return }
+        try queue.write { db in
+            let update = try db.cachedStatement(
+                sql: "UPDATE base SET inode = ?, mtime_ns = ?, ctime_ns = ? WHERE container = ? AND path = ? AND version = ?")
+            for row in rows {
+                guard let signature = row.signature else { continue }
+                try update.execute(arguments: [
+                    Int64(bitPattern: signature.inode), signature.modifiedNanoseconds, signature.changedNanoseconds, container, row.path,
+                    row.entry.version.description,
+                ])
+            }
+        }
+    }
+
     /// Records base changes, each replacing the path's row, with its journal line, in
     /// one transaction.
     func commit(container: String, _ commits: [BaseCommit]) throws {

@@ -104,11 +104,12 @@ extension SyncEngine {
                 guard try Self.disk(at: absolute, holds: synced) else {
                     throw SyncError(.changedMeanwhile, "\(absolute) has changes that are not synced yet; nothing was changed: run `ubq sync`, then try again")
                 }
+                let renamedAt = LocalSignature.now()
                 guard try Sys.rename(staging, absolute, replacing: Sys.lstat(absolute) != nil) else {
                     throw SyncError(.changedMeanwhile, "\(absolute) appeared meanwhile; nothing was changed")
                 }
                 try Sys.fsyncFolder(Sys.parent(of: absolute))
-                return Executor.signature(of: absolute, asPlaced: placed)
+                return Executor.signature(of: absolute, asPlaced: placed, renamedAt: renamedAt)
             }
         } catch let error as SyncError {
             unlink(staging)

@@ -21,6 +21,9 @@ public final class SyncEngine: @unchecked Sendable {
     private let logger: Logger
     private var deletionGuard: DeletionGuard
     private let quietNanoseconds: Int64
+    /// How close to a scan a file's change may be for its signature to be kept
+    /// (`LocalSignature.racyWindowNanoseconds`; tests set it to make either side certain).
+    var racyWindowNanoseconds = LocalSignature.racyWindowNanoseconds
     /// How long replaced and deleted versions stay restorable (and their content stored).
     public private(set) var retention: HistoryRetention
     /// Set by crash tests only.
@@ -132,7 +135,7 @@ public final class SyncEngine: @unchecked Sendable {
             container: container, ignore: ignore.rules(for: id), database: database, coordinator: coordinator,
             deletionGuard: deletionGuard, quietNanoseconds: settled ? 0 : quietNanoseconds, deletionQuiet: settled ? .zero : deletionGuard.quiet,
             faults: faults, views: views, confirmDeletes: confirmDeletes, scope: scope, progress: progress,
-            marksUploads: uploadMarker(id))
+            marksUploads: uploadMarker(id), racyWindow: racyWindowNanoseconds)
         do {
             let report = try syncPass.run()
             // Held deletions too: a narrower pass would not see them, so it would report none
@@ -202,7 +205,7 @@ public final class SyncEngine: @unchecked Sendable {
     private func log(_ report: PassReport, container: ContainerID, timer: PassTimer) {
         for problem in report.problems { logger.warning("\(container.identifier): \(problem)") }
         if report.changedAnything {
-            logger.info("synced \(container.identifier): \(report.published) published, \(report.applied) applied, \(report.adopted) adopted, \(report.followed) followed renames, \(report.skipped) skipped \(timer.description)")
+            logger.info("synced \(container.identifier): \(report.published) published, \(report.applied) applied, \(report.adopted) adopted, \(report.followed) followed renames, \(report.skipped) skipped, \(report.hashed) files read \(timer.description)")
         }
         if report.heldDeletions > 0 {
             logger.warning("\(container.identifier): \(report.heldDeletions) deletions wait for `ubq sync --confirm-deletes`")

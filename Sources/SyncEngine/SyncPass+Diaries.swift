@@ -25,13 +25,19 @@ extension SyncPass {
         }
     }
 
-    /// The local file at `path`, if it is still exactly what the base recorded.
+    /// The local file at `path`, if it is still exactly what the base recorded: as the
+    /// signature the base kept says, or else as reading it says (the base keeps none for a
+    /// file written a moment before it was read: `LocalSignature.racyWindowNanoseconds`).
     private func currentLocal(_ path: String, _ agreed: BaseRow) -> LocalEntry? {
         let raw = container.folder.appending(path)
-        guard let state = agreed.entry.state, let info = Sys.lstat(raw.readable), LocalSignature(stat: info) == agreed.signature else {
-            return nil
+        guard let state = agreed.entry.state, state.kind == .file, let info = Sys.lstat(raw.readable) else { return nil }
+        let signature = LocalSignature(stat: info)
+        if signature != agreed.signature {
+            guard (info.st_mode & S_IFMT) == S_IFREG, let content = try? ContentHashing.hash(path: raw.readable, refusingWriters: true),
+                content.sha256 == state.sha256, content.size == state.size
+            else { return nil }
         }
-        return LocalEntry(rawPath: RawPath(path), state: state, signature: LocalSignature(stat: info))
+        return LocalEntry(rawPath: RawPath(path), state: state, signature: signature, lastingSignature: nil)
     }
 
     private func mergedBytes(_ history: PathHistory, winner: VersionRecord, losers: [VersionRecord]) throws -> [UInt8]? {

@@ -30,6 +30,8 @@ struct SyncPass {
     /// before the pass ends, which are done (true), so the index follows a long pass (one
     /// of `marksUploadsFrom` uploads or more).
     var marksUploads: (@Sendable (_ paths: [RawPath], _ uploaded: Bool) -> Void)?
+    /// How close to the scan a file's change may be for its signature to be kept.
+    var racyWindow = LocalSignature.racyWindowNanoseconds
 
     func run() throws -> PassReport {
         var report = PassReport()
@@ -52,7 +54,9 @@ struct SyncPass {
         for round in 0..<3 {
             base = try database.base(container: container.id, under: rootKeys)
             local = LocalTree.scan(
-                containerFolder: container.folder, ignore: ignore, base: base, roots: roots, quietNanoseconds: quietNanoseconds)
+                containerFolder: container.folder, ignore: ignore, base: base, roots: roots, quietNanoseconds: quietNanoseconds,
+                racyWindow: racyWindow)
+            report.hashed += local.hashed
             if round == 0 {
                 report.problems += local.problems + removeLeftovers(local.leftovers)
                 report.deferred = local.deferred
@@ -71,6 +75,7 @@ struct SyncPass {
             if report.published == before.published && report.followed == before.followed { break }
             if report.followed == before.followed && report.applied == before.applied && metNothing(plan, unfinished: unfinished) { break }
         }
+        try database.refreshSignatures(container: container.id, Self.refreshedSignatures(local: local, base: base))
         let pending = lastPlan.map { Self.pending($0.actions, unfinished: unfinished) } ?? PendingActions()
         report.indexState = indexState(local: local, pending: pending, roots: roots)
         touched.formUnion(container.conflicts.keys)  // a diary merge below may change them
@@ -85,6 +90,20 @@ struct SyncPass {
         let unchanged = lastPlan?.actions.isEmpty != false && report.merged == 0
         updateView(touched: touched, base: unchanged && scope == nil ? base : nil, report: &report)
         return report
+    }
+
+    /// The base rows whose file the scan found as the base has it, under a signature the
+    /// base does not keep (touched, or kept with none): with the new one kept, the next
+    /// scan need not read the file again. A row the round's actions changed meanwhile is
+    /// left alone (`SyncDatabase.refreshSignatures` checks its version).
+    static func refreshedSignatures(local: LocalTree, base: [String: BaseRow]) -> [BaseRow] {
+        local.entries.compactMap { path, entry in
+            guard entry.state.kind == .file, let lasting = entry.lastingSignature, var row = base[path], row.entry.state == entry.state,
+                row.signature != lasting
+            else { return nil }
+            row.signature = lasting
+            return row
+        }
     }
 
     /// Whether another round could only plan nothing, for a round that applied and followed
