@@ -105,26 +105,44 @@ static int open_folder_beneath(int rootfd, const char *parent) {
     return current;
 }
 
-int ubq_file_status_beneath(const char *root, const char *relative, ubq_file_status *status) {
+/// The folder holding `relative` below `root`, opened O_PATH with no symlink followed on
+/// the way; `leaf` is set to the last component of `relative`.
+static int open_parent_beneath(const char *root, const char *relative, const char **leaf) {
     int rootfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
     if (rootfd < 0) return -1;
     const char *slash = strrchr(relative, '/');
-    int folder = rootfd;
-    if (slash) {
-        char parent[PATH_MAX];
-        size_t length = (size_t)(slash - relative);
-        if (length >= sizeof parent) { close(rootfd); errno = ENAMETOOLONG; return -1; }
-        memcpy(parent, relative, length);
-        parent[length] = 0;
-        folder = open_folder_beneath(rootfd, parent);
-        int saved = errno;
-        close(rootfd);
-        errno = saved;
-        if (folder < 0) return -1;
-    }
-    int result = ubq_file_status_at(folder, slash ? slash + 1 : relative, status);
+    *leaf = slash ? slash + 1 : relative;
+    if (!slash) return rootfd;
+    char parent[PATH_MAX];
+    size_t length = (size_t)(slash - relative);
+    if (length >= sizeof parent) { close(rootfd); errno = ENAMETOOLONG; return -1; }
+    memcpy(parent, relative, length);
+    parent[length] = 0;
+    int folder = open_folder_beneath(rootfd, parent);
+    int saved = errno;
+    close(rootfd);
+    errno = saved;
+    return folder;
+}
+
+int ubq_file_status_beneath(const char *root, const char *relative, ubq_file_status *status) {
+    const char *leaf;
+    int folder = open_parent_beneath(root, relative, &leaf);
+    if (folder < 0) return -1;
+    int result = ubq_file_status_at(folder, leaf, status);
     int saved = errno;
     close(folder);
     errno = saved;
     return result;
+}
+
+int ubq_open_beneath(const char *root, const char *relative, int flags) {
+    const char *leaf;
+    int folder = open_parent_beneath(root, relative, &leaf);
+    if (folder < 0) return -1;
+    int fd = openat(folder, leaf, flags | O_NOFOLLOW | O_CLOEXEC);
+    int saved = errno;
+    close(folder);
+    errno = saved;
+    return fd;
 }

@@ -5,7 +5,7 @@ extension ItemInspector {
     /// Reads a possible diary whole and, if it is one, records its entries and gives the
     /// file's own text content their titles and bodies. A damaged diary stays a plain file
     /// (with what the first read found) and a warning names it and the reason.
-    func inspectDiary(_ item: inout ItemSnapshot, prefix: [UInt8], wholeFile: Bool) {
+    func inspectDiary(_ item: inout ItemSnapshot, prefix: [UInt8], wholeFile: Bool, in folder: RawPath) {
         guard item.signature.size <= DiaryRecognizer.maximumBytes else {
             logger.debug("\(item.absolutePath.readable): larger than \(DiaryRecognizer.maximumBytes) bytes, not read as a diary")
             return
@@ -14,7 +14,7 @@ extension ItemInspector {
         if wholeFile {
             bytes = prefix
         } else {
-            switch readPrefix(item.absolutePath, count: Int(item.signature.size) + 1) {
+            switch readPrefix(item.relativePath, beneath: folder, count: Int(item.signature.size) + 1) {
             case .success(let read): bytes = read
             case .failure(let error):
                 item.readError = error.description

@@ -1,3 +1,4 @@
+import CStatx
 import ContentTypes
 import Coordination
 import Foundation
@@ -40,9 +41,10 @@ final class ItemInspector {
     ///
     /// `claimed`: the caller holds a read claim on the item already (`snapshots(_:)`).
     func snapshot(
-        container: String, displayName: String, relativePath: RawPath, absolutePath: RawPath, status: FileStatus,
+        container: String, displayName: String, folder: RawPath, relativePath: RawPath, status: FileStatus,
         readingContent: Bool = true, claimed: Bool = false
     ) -> ItemSnapshot? {
+        let absolutePath = folder.appending(relativePath)
         var item = ItemSnapshot(
             container: container, containerDisplayName: displayName, relativePath: relativePath,
             absolutePath: absolutePath, signature: status.signature, created: status.created,
@@ -62,8 +64,8 @@ final class ItemInspector {
                 return item
             }
             if claimed {
-                inspectFile(&item, type)
-            } else if !coordinatedRead({ inspectFile(&item, type) }, absolutePath) {
+                inspectFile(&item, type, in: folder)
+            } else if !coordinatedRead({ inspectFile(&item, type, in: folder) }, absolutePath) {
                 return nil
             }
         }
@@ -92,20 +94,21 @@ final class ItemInspector {
         return true
     }
 
-    private func inspectFile(_ item: inout ItemSnapshot, _ nameType: ContentType) {
+    /// Reads the file `item` describes, below the container folder `folder`.
+    private func inspectFile(_ item: inout ItemSnapshot, _ nameType: ContentType, in folder: RawPath) {
         let name = item.relativePath.lastComponent ?? []
         var type = nameType
         let wanted = type.isText ? Self.maximumTextBytes : Self.sniffBytes
         // Size the buffer from the file: most documents are far below the text limit.
         let count = Int(clamping: min(Int64(wanted), max(item.signature.size, 0) + 1))
-        switch readPrefix(item.absolutePath, count: count) {
+        switch readPrefix(item.relativePath, beneath: folder, count: count) {
         case .success(let bytes):
             if detector.needsContent(fileName: name) {
                 type = detector.contentType(fileName: name, leadingBytes: Array(bytes.prefix(Self.sniffBytes)))
             }
             if type.isText { item.textContent = String(decoding: bytes, as: UTF8.self) }
             if DiaryRecognizer.isCandidate(fileName: name, leadingBytes: bytes.prefix(Self.sniffBytes)) {
-                inspectDiary(&item, prefix: bytes, wholeFile: bytes.count < count)
+                inspectDiary(&item, prefix: bytes, wholeFile: bytes.count < count, in: folder)
             }
         case .failure(let error):
             item.readError = error.description
@@ -117,10 +120,13 @@ final class ItemInspector {
         detector.contentType(fileName: path.lastComponent ?? [], leadingBytes: leadingBytes)
     }
 
-    func readPrefix(_ path: RawPath, count: Int) -> Result<[UInt8], IndexingError> {
-        // O_NOFOLLOW: the item was a regular file at lstat; if it became a symlink since,
-        // do not follow it out of the container. O_NONBLOCK: never hang on a FIFO.
-        let fd = path.withCString { open($0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
+    /// The first `count` bytes of the file `relative` below `folder`. The item was a
+    /// regular file when its status was read; if it, or a folder on the way to it, became
+    /// a symlink since, nothing is followed out of the container (`ubq_open_beneath`).
+    /// O_NONBLOCK: never hang on a FIFO.
+    func readPrefix(_ relative: RawPath, beneath folder: RawPath, count: Int) -> Result<[UInt8], IndexingError> {
+        let path = folder.appending(relative)
+        let fd = folder.withCString { root in relative.withCString { ubq_open_beneath(root, $0, O_RDONLY | O_NONBLOCK) } }
         guard fd >= 0 else { return .failure(IndexingError(path: path, operation: "open", errno: errno)) }
         defer { close(fd) }
         var buffer = [UInt8](repeating: 0, count: count)
@@ -172,8 +178,8 @@ extension ItemInspector {
         _ relativePath: RawPath, in container: ContainerNames, status: FileStatus, readingContent: Bool, claimed: Bool = false
     ) -> ItemSnapshot? {
         snapshot(
-            container: container.identifier, displayName: container.displayName, relativePath: relativePath,
-            absolutePath: container.folder.appending(relativePath), status: status, readingContent: readingContent, claimed: claimed)
+            container: container.identifier, displayName: container.displayName, folder: container.folder, relativePath: relativePath,
+            status: status, readingContent: readingContent, claimed: claimed)
     }
 
     /// The indexer's reads: presenters are not asked to save, no lock file is left behind.

@@ -21,7 +21,7 @@ import UbiquitySettings
         let inspector = ItemInspector(detector: try ContentTypeDetector(), coordinator: try FileCoordinator(lockDirectory: locks), logger: logger)
         let status = try #require(try FileStatus.read(RawPath(file.path)))
         func inspect() -> ItemSnapshot? {
-            inspector.snapshot(container: "c", displayName: "C", relativePath: RawPath("Documents/notes.txt"), absolutePath: RawPath(file.path), status: status)
+            inspector.snapshot(container: "c", displayName: "C", folder: RawPath(folder.path), relativePath: RawPath("notes.txt"), status: status)
         }
 
         let writer = try FileCoordinator(lockDirectory: locks)  // its own descriptors: it excludes the inspector like another process

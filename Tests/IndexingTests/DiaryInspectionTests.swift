@@ -34,8 +34,8 @@ import Testing
             let path = folder + "/" + name
             try Data(bytes).write(to: URL(fileURLWithPath: path))
             let status = try #require(try FileStatus.read(RawPath(path)))
-            return try #require(inspector.snapshot(container: "c", displayName: "C", relativePath: RawPath("Documents/" + name),
-                                                   absolutePath: RawPath(path), status: status))
+            return try #require(inspector.snapshot(container: "c", displayName: "C", folder: RawPath(folder), relativePath: RawPath(name),
+                                                   status: status))
         }
     }
 

@@ -1,3 +1,4 @@
+import ContentTypes
 import FileEvents
 import Foundation
 import RawPaths
@@ -43,5 +44,28 @@ import Testing
         try tree.indexer.apply([.look(Self.documents.appending("d"))])
         #expect(try tree.names("kMDItemFSName == 'hosts.txt'") == [])
         #expect(try tree.names("kMDItemFSName == 'd'") == ["d"])
+    }
+
+    /// The race behind the test above, made certain: the folder is swapped for a link after
+    /// the file's status was read and before its content is. The read must not go through
+    /// the link.
+    @Test func aFolderSwappedForALinkBeforeTheReadIsNotFollowed() throws {
+        let tree = try DeferredContentIndexingTests.Tree()
+        let outside = tree.root + "/outside"
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        try Data("secret".utf8).write(to: URL(fileURLWithPath: outside + "/notes.txt"))
+        try FileManager.default.createDirectory(atPath: tree.documents + "/d", withIntermediateDirectories: true)
+        try tree.write("d/notes.txt", Array("mine".utf8))
+        let container = RawPath(tree.root + "/iCloud~org~ubiquity~Default")
+        let relative = RawPath("Documents/d/notes.txt")
+        let status = try #require(try FileStatus.read(relative, beneath: container))
+
+        try FileManager.default.removeItem(atPath: tree.documents + "/d")
+        try FileManager.default.createSymbolicLink(atPath: tree.documents + "/d", withDestinationPath: outside)
+        let inspector = ItemInspector(detector: try ContentTypeDetector(), logger: tree.logger)
+        let item = try #require(
+            inspector.snapshot(container: "c", displayName: "C", folder: container, relativePath: relative, status: status))
+        #expect(item.textContent == nil, "read through the link: \(item.textContent ?? "")")
+        #expect(item.readError?.contains("open") == true)
     }
 }

@@ -31,6 +31,12 @@ int ubq_file_status_at(int dirfd, const char *path, ubq_file_status *status);
 /// replaced by a symlink leads nowhere (-1 with ELOOP, ENOTDIR or EXDEV), never outside.
 int ubq_file_status_beneath(const char *root, const char *relative, ubq_file_status *status);
 
+/// Opens `relative` below the folder `root` with `flags` (plus O_NOFOLLOW and O_CLOEXEC),
+/// following no symlink on the way, as `ubq_file_status_beneath` does: a folder swapped
+/// for a symlink after its status was read does not lead out of `root`. Returns the
+/// descriptor, or -1 with errno set.
+int ubq_open_beneath(const char *root, const char *relative, int flags);
+
 /// syncfs(2): commits the whole filesystem holding `fd`. Glibc's Swift module leaves it
 /// out (it needs _GNU_SOURCE), so it is wrapped here, like the calls below.
 int ubq_syncfs(int fd);
