@@ -18,7 +18,8 @@ enum Poll {
 /// with an exponential, jittered backoff (50 µs doubling to 5 ms), so a wait costs no CPU
 /// to speak of, notices a released or killed holder within 5 ms, and can be cancelled or
 /// timed out between attempts without signals or helper threads. If a coordinated move
-/// of an item was recorded while this session waited, it claims the new path instead.
+/// of an item was recorded while this session waited, it claims the new path instead; so it
+/// does if a symlinked folder on an item's way was pointed elsewhere while it waited.
 final class Session {
     static let maximumMoveHops = 8
     static let firstDelay = 50_000
@@ -31,6 +32,8 @@ final class Session {
     private let deadline: ContinuousClock.Instant?
     private var items: [(path: ItemPath, access: ItemAccess)]
     private var urls: [URL]
+    /// What each item's path is resolved from: the caller's URL, or where a move took it.
+    private var sources: [URL]
     private var claim: Claim
     private var delay = Session.firstDelay
     private var hops = 0
@@ -44,6 +47,7 @@ final class Session {
         deadline = timeout.map { ContinuousClock.now + $0 }
         items = []
         urls = []
+        sources = requested.map(\.url)
         var folders = ItemPath.ResolvedFolders()
         for item in requested {
             let path = try ItemPath(url: item.url, resolvingFinalLink: item.access.resolvesFinalLink, folders: &folders)
@@ -99,7 +103,7 @@ final class Session {
             throw .cancelled(path: displayPath)
         }
         guard try claim.advance() else { return try waitOrTimeOut() }
-        if hops < Session.maximumMoveHops, try followMoves() {
+        if hops < Session.maximumMoveHops, try aimsElsewhere() {
             hops += 1
             delay = Session.firstDelay
             return .wait(nanoseconds: 0)
@@ -135,6 +139,36 @@ final class Session {
             guard let target = try movedTarget(of: items[index].path) else { continue }
             items[index].path = target
             urls[index] = target.url
+            sources[index] = target.url
+            moved = true
+        }
+        if moved {
+            claim.release()
+            claim = try coordinator.makeClaim(LockPlan(items: items))
+        }
+        return moved
+    }
+
+    /// Whether the claim now aims at other paths than the ones it held: an item moved, or a
+    /// folder link on its way pointed elsewhere.
+    private func aimsElsewhere() throws(CoordinationError) -> Bool {
+        if try followMoves() { return true }
+        return hasWaited ? try followRetargetedLinks() : false
+    }
+
+    /// After a wait: whether a symlinked folder on an item's way points elsewhere now, so
+    /// that the locks held guard the old target while the accessor would reach the new
+    /// one. If so, releases the claim and aims at where each item resolves now. (Without a
+    /// wait the two resolutions are microseconds apart: not worth a second `realpath`.)
+    private func followRetargetedLinks() throws(CoordinationError) -> Bool {
+        var folders = ItemPath.ResolvedFolders()
+        var moved = false
+        for index in items.indices {
+            let resolvesFinalLink = items[index].access.resolvesFinalLink
+            let now = try ItemPath(url: sources[index], resolvingFinalLink: resolvesFinalLink, folders: &folders)
+            guard now != items[index].path else { continue }
+            items[index].path = now
+            if resolvesFinalLink { urls[index] = now.url }
             moved = true
         }
         if moved {
