@@ -1,4 +1,5 @@
 import Dispatch
+import FileEvents
 import Indexing
 import Logging
 import MetadataIndex
@@ -29,14 +30,19 @@ struct ContentService: Service {
         var pending = initial
         // A pass meets each pending item once. Items it could not complete (another
         // process held a claim on them, or they changed and wait for the watcher) get
-        // another pass a moment later, as long as passes still make progress.
+        // another pass a moment later, as long as passes still make progress. Content the
+        // index could not take (a full disk) is read again, after a growing delay, until
+        // it can: the disk may get space any time, and nothing else would prompt it.
+        var retryDelay = FailedChanges.firstDelay
         while pending > 0 && !Task.isCancelled && !Task.isShuttingDownGracefully {
-            await pass(status: &status)
+            let written = await pass(status: &status)
             let left = (try? index.pendingContentCount()) ?? 0
             let progressed = left < pending
             pending = left
-            guard left > 0 && progressed else { break }
-            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(1)) }
+            guard left > 0 && (progressed || !written) else { break }
+            let delay = written ? FailedChanges.firstDelay : retryDelay
+            retryDelay = written ? FailedChanges.firstDelay : min(retryDelay * 2, FailedChanges.longestDelay)
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .nanoseconds(delay)) }
         }
         await pipeline.finishContentPass()
         reportStatus()
@@ -46,10 +52,12 @@ struct ContentService: Service {
 
     /// One pass over the pending items, in id order. A batch is read while the one before
     /// it is written: one after the other, reading and writing took about as long each
-    /// (100,000 items: 12.5 s for the pass, each core half idle).
-    private func pass(status: inout StatusThrottle) async {
+    /// (100,000 items: 12.5 s for the pass, each core half idle). Returns whether every
+    /// batch read could be written.
+    private func pass(status: inout StatusThrottle) async -> Bool {
         var lastID: Int64 = 0
-        var writing: Task<Void, Never>?
+        var writing: Task<Bool, Never>?
+        var written = true
         while !Task.isCancelled && !Task.isShuttingDownGracefully {
             let batch: [PendingContent]
             do {
@@ -61,11 +69,12 @@ struct ContentService: Service {
             guard let last = batch.last else { break }
             lastID = last.id
             let snapshots = await reader.read(batch)
-            await writing?.value  // batches are written in order
+            if await writing?.value == false { written = false }  // batches are written in order
             writing = Task { [pipeline] in await pipeline.fillContent(snapshots) }
             if status.due() { reportStatus() }
         }
-        await writing?.value
+        if await writing?.value == false { written = false }
+        return written
     }
 
     /// What `systemctl --user status` shows while content is read, and once it is.

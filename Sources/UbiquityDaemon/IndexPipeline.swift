@@ -28,6 +28,8 @@ actor IndexPipeline {
     private var outcomeObserver: (@Sendable ([PathOutcome]) -> Void)?
     /// Changes the index could not take (a full disk): applied again after a delay.
     private var failed = FailedChanges()
+    /// Why the latest content write failed; nil once one succeeds.
+    private var contentError: String?
 
     init(indexer: Indexer, index: MetadataIndex, root: RawPath, settleMilliseconds: Int, logger: Logger) {
         self.indexer = indexer
@@ -53,12 +55,23 @@ actor IndexPipeline {
     }
 
     /// Records content the `ContentService` read, for the items that still wait for it.
-    func fillContent(_ snapshots: [ItemSnapshot]) {
-        guard !snapshots.isEmpty else { return }
-        // Content that cannot be written stays pending in the index; the next start reads it.
-        run([]) { try indexer.fillContent(snapshots) }
+    /// Records content read for pending items; false if it could not be written (a full
+    /// disk): the items stay pending, and the content service reads them again later.
+    @discardableResult
+    func fillContent(_ snapshots: [ItemSnapshot]) -> Bool {
+        guard !snapshots.isEmpty else { return true }
+        var written = true
+        do {
+            try indexer.fillContent(snapshots)
+            contentError = nil
+        } catch {
+            written = false
+            if contentError == nil { logger.error("content of \(snapshots.count) items could not be recorded: \(error); read again later") }
+            contentError = "\(error)"
+        }
         liveQueries.publish(indexer.takeAppliedChanges(), index: index)
         indexer.journalsChanges = !liveQueries.isEmpty
+        return written
     }
 
     /// The sync engine changed the ubiquity attributes of these rows: live queries look
@@ -113,7 +126,8 @@ actor IndexPipeline {
     }
 
     /// Why the index could not take the latest changes, while some still wait to be applied again.
-    var indexError: String? { failed.lastError }
+    /// Why the index is behind the disk now: changes or content it could not record.
+    var indexError: String? { failed.lastError ?? contentError }
 
     var pendingCount: Int { settler.pendingCount }
 

@@ -37,6 +37,33 @@ struct FullIndexDiskTests {
         try daemon.expectIndexMatchesDisk()
     }
 
+    /// The start-up scan records names and status first and reads content after READY.
+    /// Content the full disk cannot take stays pending, and must be read again once there is
+    /// room, without a restart: nothing on disk changes to prompt it.
+    @Test func theContentPassCatchesUpOnceTheDiskHasSpaceAgain() throws {
+        let daemon = try DaemonHarness()
+        let state = daemon.base + "/state"
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: daemon.documents, withIntermediateDirectories: true)
+        // 200 items fit in 4 MB; their words (200 texts of 90 KB) do not.
+        try daemon.shell("seq -f 'word%g' 1 10000 > \(daemon.base)/words && for i in $(seq 200); do cp \(daemon.base)/words text$i.txt; done")
+        guard mount("tmpfs", state, "tmpfs", 0, "size=4m") == 0 else { throw HarnessError("mount tmpfs on \(state): errno \(errno)") }
+        defer {
+            daemon.stop()
+            umount2(state, Int32(MNT_DETACH))
+        }
+        try daemon.start()
+        let failing = try waitForStatus(daemon) { $0.indexError != nil }
+        #expect(failing.contentPending > 0, "\(failing)")
+        #expect(daemon.process?.isRunning == true)
+
+        guard mount("tmpfs", state, "tmpfs", UInt(MS_REMOUNT), "size=64m") == 0 else { throw HarnessError("remount \(state): errno \(errno)") }
+        _ = try waitForStatus(daemon) { $0.indexError == nil && $0.contentPending == 0 }
+        let found = try daemon.ubq(["ls", "--json", "kMDItemTextContent CONTAINS 'word9999'"])
+        let items = try JSONSerialization.jsonObject(with: found.output) as? [Any]
+        #expect(items?.count == 200, "\(found.errorText)")
+    }
+
     /// Polls `ubq status --json` until `condition` holds (a minute at most).
     private func waitForStatus(_ daemon: DaemonHarness, _ condition: (DaemonStatus) -> Bool) throws -> DaemonStatus {
         let deadline = ContinuousClock.now + .seconds(60)
