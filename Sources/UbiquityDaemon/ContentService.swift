@@ -40,6 +40,9 @@ struct ContentService: Service {
             let progressed = left < pending
             pending = left
             guard left > 0 && (progressed || !written) else { break }
+            // Queries waiting for the content go ahead meanwhile: better an answer that
+            // misses some text (status says why) than none until the disk has room.
+            if !written { await pipeline.finishContentPass() }
             let delay = written ? FailedChanges.firstDelay : retryDelay
             retryDelay = written ? FailedChanges.firstDelay : min(retryDelay * 2, FailedChanges.longestDelay)
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .nanoseconds(delay)) }

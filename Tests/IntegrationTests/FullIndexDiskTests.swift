@@ -56,6 +56,8 @@ struct FullIndexDiskTests {
         let failing = try waitForStatus(daemon) { $0.indexError != nil }
         #expect(failing.contentPending > 0, "\(failing)")
         #expect(daemon.process?.isRunning == true)
+        // Meanwhile a query on text answers (without all of it) rather than wait for room.
+        try daemon.shell("timeout 60 \(DaemonHarness.binaries)/ubq ls \"kMDItemTextContent CONTAINS 'word1'\" > /dev/null")
 
         guard mount("tmpfs", state, "tmpfs", UInt(MS_REMOUNT), "size=64m") == 0 else { throw HarnessError("remount \(state): errno \(errno)") }
         _ = try waitForStatus(daemon) { $0.indexError == nil && $0.contentPending == 0 }
