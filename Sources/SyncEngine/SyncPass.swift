@@ -75,7 +75,12 @@ struct SyncPass {
             if report.published == before.published && report.followed == before.followed { break }
             if report.followed == before.followed && report.applied == before.applied && metNothing(plan, unfinished: unfinished) { break }
         }
-        try database.refreshSignatures(container: container.id, Self.refreshedSignatures(local: local, base: base))
+        do {
+            try database.refreshSignatures(container: container.id, Self.refreshedSignatures(local: local, base: base))
+        } catch {
+            // It only spares the next scan some reading: the pass's work stands.
+            report.problems.append("new signatures not kept, so these files are read again next time: \(error)")
+        }
         let pending = lastPlan.map { Self.pending($0.actions, unfinished: unfinished) } ?? PendingActions()
         report.indexState = indexState(local: local, pending: pending, roots: roots)
         touched.formUnion(container.conflicts.keys)  // a diary merge below may change them
