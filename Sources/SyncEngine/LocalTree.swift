@@ -139,7 +139,7 @@ struct LocalTree {
 
     /// The state of one item, read from the disk; nil for what sync does not carry
     /// (sockets, FIFOs, devices).
-    static func state(of absolute: RawPath, _ status: FileStatus, refusingWriters: Bool = false) throws(SyncError) -> EntryState? {
+    private static func state(of absolute: RawPath, _ status: FileStatus, refusingWriters: Bool) throws(SyncError) -> EntryState? {
         switch status.signature.kind {
         case .folder: return .folder(mode: status.permissions)
         case .symlink: return .symlink(to: try readLink(absolute.readable))

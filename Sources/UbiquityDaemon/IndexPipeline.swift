@@ -57,7 +57,6 @@ actor IndexPipeline {
     /// Records content the `ContentService` read, for the items that still wait for it.
     /// Records content read for pending items; false if it could not be written (a full
     /// disk): the items stay pending, and the content service reads them again later.
-    @discardableResult
     func fillContent(_ snapshots: [ItemSnapshot]) -> Bool {
         guard !snapshots.isEmpty else { return true }
         var written = true

@@ -28,15 +28,10 @@ import Testing
 
     @Test func aFolderReplacedByALinkShowsNothingOfWhereItPoints() throws {
         let tree = try DeferredContentIndexingTests.Tree()
-        let outside = tree.root + "/outside"
-        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
-        try Data("secret".utf8).write(to: URL(fileURLWithPath: outside + "/hosts.txt"))
-        try FileManager.default.createDirectory(atPath: tree.documents + "/d", withIntermediateDirectories: true)
-        try tree.write("d/hosts.txt", Array("mine".utf8))
+        try Self.folderAndOutside(tree, holding: "hosts.txt")
         try tree.indexer.reconcileEverything()
 
-        try FileManager.default.removeItem(atPath: tree.documents + "/d")
-        try FileManager.default.createSymbolicLink(atPath: tree.documents + "/d", withDestinationPath: outside)
+        try Self.swapFolderForLinkOut(tree)
         // The removal of d/hosts.txt settles first, as a look at the path.
         try tree.indexer.apply([.look(Self.documents.appending("d/hosts.txt"))])
         #expect(try tree.names("kMDItemFSName == 'hosts.txt'") == [], "the row went: nothing is at d/hosts.txt inside the container")
@@ -51,21 +46,31 @@ import Testing
     /// the link.
     @Test func aFolderSwappedForALinkBeforeTheReadIsNotFollowed() throws {
         let tree = try DeferredContentIndexingTests.Tree()
-        let outside = tree.root + "/outside"
-        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
-        try Data("secret".utf8).write(to: URL(fileURLWithPath: outside + "/notes.txt"))
-        try FileManager.default.createDirectory(atPath: tree.documents + "/d", withIntermediateDirectories: true)
-        try tree.write("d/notes.txt", Array("mine".utf8))
+        try Self.folderAndOutside(tree, holding: "notes.txt")
         let container = RawPath(tree.root + "/iCloud~org~ubiquity~Default")
         let relative = RawPath("Documents/d/notes.txt")
         let status = try #require(try FileStatus.read(relative, beneath: container))
 
-        try FileManager.default.removeItem(atPath: tree.documents + "/d")
-        try FileManager.default.createSymbolicLink(atPath: tree.documents + "/d", withDestinationPath: outside)
+        try Self.swapFolderForLinkOut(tree)
         let inspector = ItemInspector(detector: try ContentTypeDetector(), logger: tree.logger)
         let item = try #require(
             inspector.snapshot(container: "c", displayName: "C", folder: container, relativePath: relative, status: status))
         #expect(item.textContent == nil, "read through the link: \(item.textContent ?? "")")
         #expect(item.readError?.contains("open") == true)
+    }
+
+    /// `Documents/d/<name>` holding "mine" in the container, and `outside/<name>` holding
+    /// "secret" beside it (outside the container).
+    private static func folderAndOutside(_ tree: DeferredContentIndexingTests.Tree, holding name: String) throws {
+        try FileManager.default.createDirectory(atPath: tree.root + "/outside", withIntermediateDirectories: true)
+        try Data("secret".utf8).write(to: URL(fileURLWithPath: tree.root + "/outside/" + name))
+        try FileManager.default.createDirectory(atPath: tree.documents + "/d", withIntermediateDirectories: true)
+        try tree.write("d/" + name, Array("mine".utf8))
+    }
+
+    /// Replaces `Documents/d` by a link to `outside`, as another program may at any moment.
+    private static func swapFolderForLinkOut(_ tree: DeferredContentIndexingTests.Tree) throws {
+        try FileManager.default.removeItem(atPath: tree.documents + "/d")
+        try FileManager.default.createSymbolicLink(atPath: tree.documents + "/d", withDestinationPath: tree.root + "/outside")
     }
 }
