@@ -62,7 +62,8 @@ enum Schema {
         """ + itemIndexes.map(\.create).joined(separator: "\n") + "\n"
 
     /// The items table's secondary indexes (for the attributes predicates filter and sort
-    /// by). A bulk load into an empty table drops them and builds them once at the end.
+    /// by). A bulk load into an empty table drops them; they are built once after it
+    /// (`MetadataIndex.buildSecondaryIndexes()`).
     static let itemIndexes: [(name: String, create: String)] = [
         ("items_fs_name", "CREATE INDEX items_fs_name ON items(fs_name);"),
         ("items_fs_name_fold", "CREATE INDEX items_fs_name_fold ON items(fs_name_fold);"),

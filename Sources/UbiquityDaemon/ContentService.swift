@@ -5,8 +5,9 @@ import Logging
 import MetadataIndex
 import ServiceLifecycle
 
-/// Reads, after READY, the content the start-up scan left pending: sniffed types, text
-/// for full-text search, diary entries. Files are read on the reader's own queue, a
+/// Finishes, after READY, what the start-up scan left: first the index's secondary
+/// indexes (a first scan loads the table without them), then the pending content:
+/// sniffed types, text for full-text search, diary entries. Files are read on the reader's own queue, a
 /// batch at a time, so the second core does the reading while the pipeline keeps
 /// applying watcher changes; each batch is recorded through the pipeline, so live
 /// queries see the items change and a file changed meanwhile is not overwritten with
@@ -23,6 +24,7 @@ struct ContentService: Service {
     let batchSize = 256
 
     func run() async throws {
+        await buildSecondaryIndexes()
         let start = ContinuousClock.now
         var status = StatusThrottle()
         reportStatus()
@@ -78,6 +80,22 @@ struct ContentService: Service {
         }
         if await writing?.value == false { written = false }
         return written
+    }
+
+    /// Queries are right without them, only slower; a failure is logged and tried again
+    /// at the next start.
+    private func buildSecondaryIndexes() async {
+        let start = ContinuousClock.now
+        do {
+            let built = try await index.buildSecondaryIndexes()
+            if built > 0 {
+                logger.info("built \(built) of the index's secondary indexes in \(ContinuousClock.now - start)")
+            } else {
+                logger.debug("the index's secondary indexes are all in place")
+            }
+        } catch {
+            logger.error("cannot build the index's secondary indexes (queries scan the table until the next start): \(error)")
+        }
     }
 
     /// What `systemctl --user status` shows while content is read, and once it is.

@@ -33,6 +33,18 @@ import Testing
         try daemon.waitForLog("content of 2002 items read")
     }
 
+    @Test func theFirstStartBuildsTheSecondaryIndexesAfterReadyAndARestartFindsThem() throws {
+        let daemon = try preparedTree(files: 50)
+        try daemon.start()
+        #expect(try names(daemon, "kMDItemFSSize > 0 AND kMDItemFSName BEGINSWITH 'needle'") == ["needle.txt"])
+        try daemon.waitForLog("built 5 of the index's secondary indexes")
+        try daemon.waitForLog("content of 52 items read")
+        daemon.stop()
+        try daemon.start(extraEnvironment: ["UBQ_LOG_LEVEL": "debug"])
+        try daemon.waitForLog("secondary indexes are all in place")  // the log starts anew with each start
+        #expect(!daemon.log().contains("built"), "\(daemon.log())")
+    }
+
     @Test func systemdHearsWhenTheContentIsRead() throws {
         let daemon = try preparedTree(files: 50)
         try daemon.start()
