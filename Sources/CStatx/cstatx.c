@@ -146,3 +146,33 @@ int ubq_open_beneath(const char *root, const char *relative, int flags) {
     errno = saved;
     return fd;
 }
+
+/// One component of `ubq_make_folders_beneath`: the folder `name` in `parent`, made if
+/// missing, opened O_PATH without following a symlink.
+static int make_folder_at(int parent, const char *name, unsigned int mode) {
+    if (strcmp(name, "..") == 0) { errno = EXDEV; return -1; }
+    if (mkdirat(parent, name, (mode_t)mode) != 0 && errno != EEXIST) return -1;
+    int fd = openat(parent, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd >= 0 || errno != ENOTDIR) return fd;
+    struct stat info;
+    if (fstatat(parent, name, &info, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(info.st_mode)) errno = ELOOP;
+    else errno = ENOTDIR;
+    return -1;
+}
+
+int ubq_make_folders_beneath(const char *root, const char *relative, unsigned int mode) {
+    char copy[PATH_MAX];
+    if (strlen(relative) >= sizeof copy) { errno = ENAMETOOLONG; return -1; }
+    strcpy(copy, relative);
+    int current = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    for (char *save = NULL, *part = strtok_r(copy, "/", &save); part && current >= 0; part = strtok_r(NULL, "/", &save)) {
+        int next = make_folder_at(current, part, mode);
+        int saved = errno;
+        close(current);
+        errno = saved;
+        current = next;
+    }
+    if (current < 0) return -1;
+    close(current);
+    return 0;
+}

@@ -41,7 +41,7 @@ extension Executor {
         return try coordinatedMove(from: origin, to: target) { () throws -> Outcome in
             guard Self.unchanged(origin, since: source) else { return .skipped("\(origin) changed since it was read") }
             guard Self.unchanged(target, since: expected) else { return .skipped("\(target) changed since it was read") }
-            try Sys.makeFolders(Sys.parent(of: target))
+            try makeParentFolders(of: target)
             let placed = try place(origin, at: target, replacing: expected, mode: nil)
             guard placed.outcome == .done else { return placed.outcome }
             try Sys.fsyncFolder(Sys.parent(of: target))
@@ -54,7 +54,7 @@ extension Executor {
     private func fetch(_ state: EntryState, to target: String, replacing expected: LocalEntry?) throws -> Outcome {
         try coordinator.write(target) { () throws -> Outcome in
             guard Self.unchanged(target, since: expected) else { return .skipped("\(target) changed since it was read") }
-            try Sys.makeFolders(Sys.parent(of: target))
+            try makeParentFolders(of: target)
             return try install(state, at: target, replacing: expected, renamingFrom: nil).outcome
         }
     }

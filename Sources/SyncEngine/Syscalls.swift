@@ -99,6 +99,13 @@ enum Sys {
         guard mkdir(path, mode) == 0 || errno == EEXIST else { throw .system("mkdir", path) }
     }
 
+    /// `makeFolders` for the folder `relative` below `root`, following no symlink on the
+    /// way (`ubq_make_folders_beneath`): a link where a folder should be fails with ELOOP,
+    /// and nothing is made through it.
+    static func makeFolders(_ relative: String, beneath root: String, mode: mode_t = 0o755) throws(SyncError) {
+        guard ubq_make_folders_beneath(root, relative, UInt32(mode)) == 0 else { throw .system("mkdir", root + "/" + relative) }
+    }
+
     static func lstat(_ path: String) -> stat? {
         var info = stat()
         return Glibc.lstat(path, &info) == 0 ? info : nil

@@ -37,6 +37,12 @@ int ubq_file_status_beneath(const char *root, const char *relative, ubq_file_sta
 /// descriptor, or -1 with errno set.
 int ubq_open_beneath(const char *root, const char *relative, int flags);
 
+/// `mkdir -p` of the folder `relative` below `root`, one component at a time, each made
+/// (with `mode`) or found with no symlink followed: a component that is a symlink fails
+/// with ELOOP, one that is a file with ENOTDIR, and nothing is made past it (so nothing
+/// is made outside `root` through a link). Returns 0, or -1 with errno set.
+int ubq_make_folders_beneath(const char *root, const char *relative, unsigned int mode);
+
 /// syncfs(2): commits the whole filesystem holding `fd`. Glibc's Swift module leaves it
 /// out (it needs _GNU_SOURCE), so it is wrapped here, like the calls below.
 int ubq_syncfs(int fd);
