@@ -176,3 +176,14 @@ int ubq_make_folders_beneath(const char *root, const char *relative, unsigned in
     close(current);
     return 0;
 }
+
+int ubq_is_folder_beneath(const char *root, const char *relative) {
+    int rootfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (rootfd < 0) return 0;
+    int fd = *relative ? open_folder_beneath(rootfd, relative) : dup(rootfd);
+    int saved = errno;
+    close(rootfd);
+    if (fd < 0) { errno = saved; return 0; }
+    close(fd);
+    return 1;
+}

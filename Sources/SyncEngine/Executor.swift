@@ -1,6 +1,7 @@
 import Coordination
 import Foundation
 import Glibc
+import Indexing
 import RawPaths
 import SyncPlanning
 
@@ -36,7 +37,7 @@ struct Executor {
                 staged = try coordinator.read(upload.absolute) { try upload.stage(in: store) }
             }
             if let staged { batch.stage(staged) }
-        } else if state == nil, Sys.lstat(containerFolder.appending(local?.rawPath ?? RawPath(path)).readable) != nil {
+        } else if state == nil, isHere(local?.rawPath ?? RawPath(path)) {
             return nil
         }
         let record = VersionRecord(
@@ -106,6 +107,16 @@ struct Executor {
         }
         try Sys.fsyncFolder(Sys.parent(of: absolute))
         return .done
+    }
+
+    /// Whether the container holds an item at `relative`, reached through no symlink (what
+    /// a link leads to is not the container's); true when its status cannot be read.
+    private func isHere(_ relative: RawPath) -> Bool {
+        do {
+            return try FileStatus.read(relative, beneath: containerFolder) != nil
+        } catch {
+            return true
+        }
     }
 
     /// Makes the folders that hold `absolute`, a path in the container, without going

@@ -51,7 +51,9 @@ struct LocalTree {
         var found: [RawPath: FileStatus] = [:]
         if let roots {
             for root in roots where !root.isEmpty {
-                guard let status = try? FileStatus.read(containerFolder.appending(root)) else { continue }
+                // Beneath: a root below a folder that is a link here (another device's
+                // path) is not in this container, whatever the link leads to.
+                guard let status = try? FileStatus.read(root, beneath: containerFolder) else { continue }
                 let isFolder = status.signature.kind == .folder
                 if ignore.isIgnored(relativePath: root.bytes, isDirectory: isFolder) { continue }
                 found[root] = status

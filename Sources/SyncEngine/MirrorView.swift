@@ -1,3 +1,4 @@
+import CStatx
 import Glibc
 import RawPaths
 import SyncPlanning
@@ -15,11 +16,16 @@ struct MirrorView {
     let layout: MirrorLayout
     let linker: ViewLinker
     let method: ViewLinker.Method
+    /// The view's folders this view found or made as folders, with no symlink on the way
+    /// from `folder`: nothing is written or removed below a link in the view, which would
+    /// reach where the link leads. A base can hold a link with paths below it: a folder
+    /// replaced by a link on one device while a file in it was edited on another.
+    private let plainFolders = PlainFolders()
 
     /// Brings the entries at `paths` in line with `base`: removals first, deepest first (a
     /// folder goes once its children have), then the rest, parents before children.
     func update(_ paths: some Collection<String>, base: [String: BaseRow], problems: inout ViewProblems) throws(SyncError) {
-        for path in paths.sorted(by: >) where base[path]?.entry.state == nil {
+        for path in paths.sorted(by: >) where base[path]?.entry.state == nil && isPlain(Self.parent(of: path)) {
             try problems.attempt(path) { () throws(SyncError) in try Self.removeTree(.init(folder + "/" + path)) }
         }
         for path in paths.sorted() {
@@ -30,6 +36,7 @@ struct MirrorView {
 
     /// Makes the entry at `path` hold `state`, unless it already does.
     func set(_ path: String, to state: EntryState) throws(SyncError) {
+        try makePlain(Self.parent(of: path))
         let target = folder + "/" + path
         let existing = Sys.lstat(target)
         switch state.kind {
@@ -98,6 +105,32 @@ struct MirrorView {
         unlink(temporary)
     }
 
+    /// Whether the view's folder `relative` is a folder reached through no link (false
+    /// when absent: nothing below it to remove).
+    private func isPlain(_ relative: String) -> Bool {
+        if plainFolders.contains(relative) { return true }
+        guard ubq_is_folder_beneath(folder, relative) == 1 else { return false }
+        plainFolders.insert(relative)
+        return true
+    }
+
+    /// Makes the view's folder `relative` and those above it, through no link
+    /// (`Sys.makeFolders(_:beneath:)`).
+    private func makePlain(_ relative: String) throws(SyncError) {
+        guard !plainFolders.contains(relative) else { return }
+        do {
+            try Sys.makeFolders(relative, beneath: folder)
+        } catch where error.code == .system(ELOOP) || error.code == .system(ENOTDIR) {
+            throw SyncError(error.code, "not written: a folder on its way (\(relative)) is a symbolic link or a file in the view")
+        }
+        plainFolders.insert(relative)
+    }
+
+    /// The folder part of a view path, "" for one at the top.
+    static func parent(of path: String) -> String {
+        path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
+    }
+
     /// The text of the symlink at `path`, as bytes; nil if it is not one.
     static func linkText(_ path: String) -> [UInt8]? {
         var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
@@ -131,4 +164,13 @@ struct ViewProblems {
     var summary: [String] {
         failures > lines.count ? lines + ["mirror view: \(failures - lines.count) more entries not updated"] : lines
     }
+}
+
+/// The folders `MirrorView` checked or made, for one view (one pass): a view has far
+/// fewer folders than files, and only this device writes it.
+private final class PlainFolders {
+    private var folders: Set<String> = [""]
+
+    func contains(_ folder: String) -> Bool { folders.contains(folder) }
+    func insert(_ folder: String) { folders.insert(folder) }
 }

@@ -1,10 +1,12 @@
 import Crypto
 import Foundation
+import RawPaths
 import Testing
 
-/// Sync writes through no symbolic link: a version whose path goes through a folder that
-/// is a link on this device is refused and reported, never written where the link leads
-/// (the kind of flaw behind Syncthing's CVE-2017-1000420).
+/// Sync goes through no symbolic link: a version whose path goes through a folder that is
+/// a link on this device is refused and reported, never written where the link leads (the
+/// kind of flaw behind Syncthing's CVE-2017-1000420); what the link leads to is neither
+/// read as the container's nor touched by the mirror view, whose tree has the link too.
 @Suite("Nothing is written through a link")
 struct LinkTraversalTests {
     @Test func filesBelowAFolderThisDeviceMadeALinkAreNotWrittenThroughIt() throws {
@@ -36,4 +38,39 @@ struct LinkTraversalTests {
         let edit = SHA256.hash(data: Data("edited on b".utf8)).map { String(format: "%02x", $0) }.joined()
         #expect(versions.contains { $0.current && $0.sha256 == edit }, "the edit stays in the mirror: \(versions)")
     }
+
+    @Test func aFileBeyondALinkIsNotReadAsTheContainers() throws {
+        let scratch = Scratch()
+        let devices = try scratch.devices("a", "b", "c")
+        let (a, b, c) = (devices[0], devices[1], devices[2])
+        let outside = scratch.path + "/outside"
+        try FileManager.default.createDirectory(atPath: outside + "/sub", withIntermediateDirectories: true)
+        try Data("secret outside".utf8).write(to: URL(fileURLWithPath: outside + "/x.txt"))
+        try Data("secret below".utf8).write(to: URL(fileURLWithPath: outside + "/sub/y.txt"))
+        try a.write("folder/x.txt", "v1")
+        try a.write("folder/sub/y.txt", "v1")
+        a.sync()
+        b.sync()
+        c.sync()
+        try b.write("folder/x.txt", "edited on b")
+        try b.write("folder/sub/y.txt", "edited on b")
+        try FileManager.default.removeItem(atPath: c.documents + "/folder")
+        try FileManager.default.createSymbolicLink(atPath: c.documents + "/folder", withDestinationPath: outside)
+        c.sync(confirmDeletes: true)
+        b.sync()
+        // A scoped pass, as ubqd runs them: it looks at the paths B changed.
+        _ = c.engine.passAll(changed: [TestDevice.containerID: []])
+        c.sync()
+        a.sync()
+
+        for device in [a, b] {
+            #expect(!device.tree().values.contains { $0.hasPrefix("secret") }, "\(device.name): \(device.tree())")
+        }
+        for path in ["folder/x.txt", "folder/sub/y.txt"] {
+            let sizes = try a.engine.versions(container: TestDevice.containerID, path: "Documents/" + path).compactMap(\.size)
+            #expect(!sizes.contains { $0 == 14 || $0 == 12 }, "a version read beyond the link: \(path) \(sizes)")
+        }
+        #expect(TestDevice.tree(at: outside) == ["x.txt": "secret outside", "sub": "<folder>", "sub/y.txt": "secret below"])
+    }
 }
+

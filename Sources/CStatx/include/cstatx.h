@@ -43,6 +43,10 @@ int ubq_open_beneath(const char *root, const char *relative, int flags);
 /// is made outside `root` through a link). Returns 0, or -1 with errno set.
 int ubq_make_folders_beneath(const char *root, const char *relative, unsigned int mode);
 
+/// Whether `relative` (a path below `root`, "" for `root` itself) is a folder reached with
+/// no symlink followed on the way, itself included: 1 if so, 0 if not (errno says why).
+int ubq_is_folder_beneath(const char *root, const char *relative);
+
 /// syncfs(2): commits the whole filesystem holding `fd`. Glibc's Swift module leaves it
 /// out (it needs _GNU_SOURCE), so it is wrapped here, like the calls below.
 int ubq_syncfs(int fd);
