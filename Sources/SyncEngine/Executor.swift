@@ -119,24 +119,12 @@ struct Executor {
         }
     }
 
-    /// Makes the folders that hold `absolute`, a path in the container, without going
-    /// through a symlink: where another device's version has a file below a folder that is
-    /// a link here (a folder replaced by a link on one device, a file in it edited on
-    /// another), writing it would write through the link, maybe outside the container.
-    /// That write is refused and reported instead; the version stays in the mirror.
+    /// Makes the folders that hold `absolute`, a path in the container, through no link
+    /// (`Sys.makeParentFolders(of:beneath:)`).
     func makeParentFolders(of absolute: String) throws(SyncError) {
         let root = containerFolder.readable
         guard absolute.hasPrefix(root + "/") else { throw SyncError(.unknownItem, "\(absolute) is not in \(root)") }
-        let relative = String(absolute.dropFirst(root.count + 1))
-        let folder = relative.lastIndex(of: "/").map { String(relative[..<$0]) } ?? ""
-        do {
-            try Sys.makeFolders(folder, beneath: root)
-        } catch where error.code == .system(ELOOP) || error.code == .system(ENOTDIR) {
-            throw SyncError(
-                error.code,
-                "\(relative) not written: a folder on its way is a symbolic link or a file here (\(folder)), and sync writes through no link; "
-                    + "the version stays in the mirror (`ubq versions`)")
-        }
+        try Sys.makeParentFolders(of: String(absolute.dropFirst(root.count + 1)), beneath: root)
     }
 
     /// Whether the item at `absolute` is still what the scan saw (`nil`: still absent).

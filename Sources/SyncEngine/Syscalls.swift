@@ -106,6 +106,22 @@ enum Sys {
         guard ubq_make_folders_beneath(root, relative, UInt32(mode)) == 0 else { throw .system("mkdir", root + "/" + relative) }
     }
 
+    /// Makes the folders that hold `relative`, a path below the container folder `root`,
+    /// through no symlink (`makeFolders(_:beneath:)`). Where a folder on the way is a link
+    /// (another device made it one while a file below it changed elsewhere), writing there
+    /// would write where the link leads, maybe outside the container: refused, and said so.
+    static func makeParentFolders(of relative: String, beneath root: String) throws(SyncError) {
+        let folder = relative.lastIndex(of: "/").map { String(relative[..<$0]) } ?? ""
+        do {
+            try makeFolders(folder, beneath: root)
+        } catch where error.code == .system(ELOOP) || error.code == .system(ENOTDIR) {
+            throw SyncError(
+                error.code,
+                "\(relative) not written: a folder on its way is a symbolic link or a file here (\(folder)), and sync writes through no link; "
+                    + "the version stays in the mirror (`ubq versions`)")
+        }
+    }
+
     static func lstat(_ path: String) -> stat? {
         var info = stat()
         return Glibc.lstat(path, &info) == 0 ? info : nil

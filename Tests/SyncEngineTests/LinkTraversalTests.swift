@@ -1,6 +1,8 @@
 import Crypto
 import Foundation
 import RawPaths
+@testable import SyncEngine
+import SyncPlanning
 import Testing
 
 /// Sync goes through no symbolic link: a version whose path goes through a folder that is
@@ -71,6 +73,27 @@ struct LinkTraversalTests {
             #expect(!sizes.contains { $0 == 14 || $0 == 12 }, "a version read beyond the link: \(path) \(sizes)")
         }
         #expect(TestDevice.tree(at: outside) == ["x.txt": "secret outside", "sub": "<folder>", "sub/y.txt": "secret below"])
+    }
+
+    @Test func restoringAVersionBelowAFolderThatIsNowALinkIsRefused() throws {
+        let scratch = Scratch()
+        let a = try scratch.devices("a")[0]
+        let outside = scratch.path + "/outside"
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        // What the link leads to even holds what was last synced at the path.
+        try Data("second".utf8).write(to: URL(fileURLWithPath: outside + "/x.txt"))
+        try a.write("folder/x.txt", "first")
+        a.sync()
+        try a.write("folder/x.txt", "second")
+        a.sync()
+        let first = try #require(try a.engine.versions(container: TestDevice.containerID, path: "Documents/folder/x.txt").last)
+        try FileManager.default.removeItem(atPath: a.documents + "/folder")
+        try FileManager.default.createSymbolicLink(atPath: a.documents + "/folder", withDestinationPath: outside)
+
+        #expect(throws: SyncError.self) {
+            try a.engine.restore(container: TestDevice.containerID, path: "Documents/folder/x.txt", version: try #require(VersionID(first.id)))
+        }
+        #expect(TestDevice.tree(at: outside) == ["x.txt": "second"])
     }
 }
 
