@@ -41,8 +41,9 @@ struct LogLine: Codable, Equatable {
             guard let id = VersionID(parent) else { return .failure(LogLineError("parent \"\(parent)\" is not DEVICE:SEQ")) }
             parentIDs.append(id)
         }
-        guard !path.isEmpty, !path.hasPrefix("/"), !path.split(separator: "/").contains(where: { $0 == ".." || $0 == "." }) else {
-            return .failure(LogLineError("path \"\(path)\" is not a relative path inside the container"))
+        for (field, value) in [("path", path), ("movedFrom", movedFrom)] {
+            guard let value, !Self.isInsideTheContainer(value) else { continue }
+            return .failure(LogLineError("\(field) \"\(value)\" is not a relative path inside the container"))
         }
         let state: EntryState?
         switch op {
@@ -57,6 +58,12 @@ struct LogLine: Codable, Equatable {
         return .success(VersionRecord(
             id: VersionID(device: device, sequence: seq), path: path, parents: parentIDs, state: state, time: time,
             movedFrom: movedFrom))
+    }
+
+    /// A path of the container as the format writes it: relative, with no `.` or `..`
+    /// component (a device that wrote one could reach beyond the container).
+    private static func isInsideTheContainer(_ path: String) -> Bool {
+        !path.isEmpty && !path.hasPrefix("/") && !path.split(separator: "/").contains { $0 == ".." || $0 == "." }
     }
 
     private func decodeState() -> Result<EntryState, LogLineError> {

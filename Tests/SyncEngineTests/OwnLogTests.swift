@@ -32,6 +32,25 @@ import Testing
         #expect(problems.count == 1 && problems[0].contains(":5:"), "line numbers count the skipped lines: \(problems)")
     }
 
+    /// A device's log may be hostile: a path or a rename's origin that leaves the
+    /// container is refused, named by file and line, and the rest is read.
+    @Test func pathsThatLeaveTheContainerAreRefused() throws {
+        let lines = [
+            #"{"seq":1,"time":1,"path":"Documents/ok.txt","parents":[],"op":"delete"}"#,
+            #"{"seq":2,"time":1,"path":"Documents/../../etc/passwd","parents":[],"op":"delete"}"#,
+            #"{"seq":3,"time":1,"path":"Documents/moved.txt","parents":[],"op":"delete","movedFrom":"../../../home"}"#,
+            #"{"seq":4,"time":1,"path":"/etc/passwd","parents":[],"op":"delete"}"#,
+            #"{"seq":5,"time":1,"path":"Documents/moved.txt","parents":[],"op":"delete","movedFrom":"Documents/./x"}"#,
+        ]
+        try FileManager.default.createDirectory(atPath: scratch.path + "/log", withIntermediateDirectories: true)
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: path))
+        var reader = LogReader(path: path, device: "d1")
+        let (records, problems) = try reader.readNew()
+        #expect(records.map(\.path) == ["Documents/ok.txt"])
+        #expect(problems.count == 4, "\(problems)")
+        #expect(problems.contains { $0.contains(":3:") && $0.contains("movedFrom \"../../../home\"") }, "\(problems)")
+    }
+
     @Test func aSpanThatIsNotNextIsReadAsUsual() throws {
         var writer = try LogWriter(path: path, device: "d1", lastSequence: 0)
         var reader = LogReader(path: path, device: "d1")
