@@ -187,3 +187,14 @@ int ubq_is_folder_beneath(const char *root, const char *relative) {
     close(fd);
     return 1;
 }
+
+long ubq_readlink_beneath(const char *root, const char *relative, char *buffer, unsigned long size) {
+    const char *leaf;
+    int folder = open_parent_beneath(root, relative, &leaf);
+    if (folder < 0) return -1;
+    long count = (long)readlinkat(folder, leaf, buffer, size);
+    int saved = errno;
+    close(folder);
+    errno = saved;
+    return count;
+}

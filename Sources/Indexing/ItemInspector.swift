@@ -53,7 +53,7 @@ final class ItemInspector {
         case .folder: item.setType(ContentTypeDetector.folder)
         case .symlink:
             item.setType(ContentTypeDetector.symlink)
-            item.symlinkTarget = readLink(absolutePath)
+            item.symlinkTarget = readLink(relativePath, beneath: folder)
         case .other: item.setType(contentType(of: relativePath, leadingBytes: nil))
         case .file:
             let (type, needsContent) = detector.typeByName(relativePath.lastComponent ?? [])
@@ -141,9 +141,10 @@ final class ItemInspector {
         return .success(Array(buffer.prefix(filled)))
     }
 
-    private func readLink(_ path: RawPath) -> [UInt8]? {
+    /// The text of the symlink `relative` below `folder`, read through no other link.
+    private func readLink(_ relative: RawPath, beneath folder: RawPath) -> [UInt8]? {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let n = path.withCString { readlink($0, &buffer, buffer.count - 1) }
+        let n = folder.withCString { root in relative.withCString { ubq_readlink_beneath(root, $0, &buffer, UInt(buffer.count - 1)) } }
         guard n >= 0 else { return nil }
         return buffer.prefix(n).map { UInt8(bitPattern: $0) }
     }

@@ -1,6 +1,7 @@
 import CStatx
 import Crypto
 import Glibc
+import RawPaths
 
 /// Reads a file once, hashing it with SHA-256 and, when asked, writing it elsewhere at the
 /// same time: one pass over the bytes for both the upload and its name.
@@ -18,6 +19,21 @@ enum ContentHashing {
     static func hash(path: String, refusingWriters: Bool) throws(SyncError) -> Result {
         let fd = try Sys.open(path, O_RDONLY | O_NOFOLLOW)
         defer { close(fd) }
+        return try hash(fd, path: path, refusingWriters: refusingWriters)
+    }
+
+    /// `hash(path:refusingWriters:)` of the file `relative` below `folder`, opened through
+    /// no symlink (`ubq_open_beneath`). O_NONBLOCK: a FIFO put in its place since its status
+    /// was read must not hang the pass.
+    static func hash(_ relative: RawPath, beneath folder: RawPath, refusingWriters: Bool) throws(SyncError) -> Result {
+        let path = folder.appending(relative).readable
+        let fd = folder.withCString { root in relative.withCString { ubq_open_beneath(root, $0, O_RDONLY | O_NONBLOCK) } }
+        guard fd >= 0 else { throw .system("open", path) }
+        defer { close(fd) }
+        return try hash(fd, path: path, refusingWriters: refusingWriters)
+    }
+
+    private static func hash(_ fd: Int32, path: String, refusingWriters: Bool) throws(SyncError) -> Result {
         if refusingWriters && ubq_fd_has_writer(fd) == 1 {
             throw SyncError(.changedMeanwhile, "\(path) is still open for writing; it is uploaded once closed")
         }

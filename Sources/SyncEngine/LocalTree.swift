@@ -1,3 +1,4 @@
+import CStatx
 import Foundation
 import Glibc
 import IgnoreRules
@@ -117,7 +118,7 @@ struct LocalTree {
             if let kept = Self.keptState(of: status, signature, known: known) {
                 state = kept
             } else {
-                guard let read = try Self.state(of: containerFolder.appending(relative), status, refusingWriters: recent) else { return }
+                guard let read = try Self.state(of: relative, beneath: containerFolder, status, refusingWriters: recent) else { return }
                 state = read
                 if read.kind == .file { hashed += 1 }
             }
@@ -139,23 +140,24 @@ struct LocalTree {
         return state
     }
 
-    /// The state of one item, read from the disk; nil for what sync does not carry
-    /// (sockets, FIFOs, devices).
-    private static func state(of absolute: RawPath, _ status: FileStatus, refusingWriters: Bool) throws(SyncError) -> EntryState? {
+    /// The state of one item, read from the disk through no symlink (a folder on the way
+    /// swapped for a link since its status was read does not lead the read out of the
+    /// container); nil for what sync does not carry (sockets, FIFOs, devices).
+    private static func state(of relative: RawPath, beneath folder: RawPath, _ status: FileStatus, refusingWriters: Bool) throws(SyncError) -> EntryState? {
         switch status.signature.kind {
         case .folder: return .folder(mode: status.permissions)
-        case .symlink: return .symlink(to: try readLink(absolute.readable))
+        case .symlink: return .symlink(to: try readLink(relative, beneath: folder))
         case .other: return nil
         case .file:
-            let content = try ContentHashing.hash(path: absolute.readable, refusingWriters: refusingWriters)
+            let content = try ContentHashing.hash(relative, beneath: folder, refusingWriters: refusingWriters)
             return .file(sha256: content.sha256, size: content.size, mode: status.permissions)
         }
     }
 
-    static func readLink(_ path: String) throws(SyncError) -> String {
+    static func readLink(_ relative: RawPath, beneath folder: RawPath) throws(SyncError) -> String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink(path, &buffer, buffer.count - 1)
-        guard count >= 0 else { throw .system("readlink", path) }
+        let count = folder.withCString { root in relative.withCString { ubq_readlink_beneath(root, $0, &buffer, UInt(buffer.count - 1)) } }
+        guard count >= 0 else { throw .system("readlink", folder.appending(relative).readable) }
         return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

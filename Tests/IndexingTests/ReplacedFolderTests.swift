@@ -59,6 +59,22 @@ import Testing
         #expect(item.readError?.contains("open") == true)
     }
 
+    @Test func aLinksTextIsNotReadThroughAFolderSwappedForALink() throws {
+        let tree = try DeferredContentIndexingTests.Tree()
+        try Self.folderAndOutside(tree, holding: "other.txt")
+        try FileManager.default.createSymbolicLink(atPath: tree.documents + "/d/link", withDestinationPath: "mine")
+        try FileManager.default.createSymbolicLink(atPath: tree.root + "/outside/link", withDestinationPath: "secret")
+        let container = RawPath(tree.root + "/iCloud~org~ubiquity~Default")
+        let relative = RawPath("Documents/d/link")
+        let status = try #require(try FileStatus.read(relative, beneath: container))
+
+        try Self.swapFolderForLinkOut(tree)
+        let inspector = ItemInspector(detector: try ContentTypeDetector(), logger: tree.logger)
+        let item = try #require(
+            inspector.snapshot(container: "c", displayName: "C", folder: container, relativePath: relative, status: status))
+        #expect(item.symlinkTarget == nil, "read through the link: \(item.symlinkTarget.map { String(decoding: $0, as: UTF8.self) } ?? "")")
+    }
+
     /// `Documents/d/<name>` holding "mine" in the container, and `outside/<name>` holding
     /// "secret" beside it (outside the container).
     private static func folderAndOutside(_ tree: DeferredContentIndexingTests.Tree, holding name: String) throws {

@@ -95,5 +95,27 @@ struct LinkTraversalTests {
         }
         #expect(TestDevice.tree(at: outside) == ["x.txt": "second"])
     }
+
+    /// The scan reads a file or a link's text just after its status: a folder on the way
+    /// swapped for a link in between must not lead the read outside.
+    @Test func readsBelowAFolderSwappedForALinkDoNotLeaveTheContainer() throws {
+        let scratch = Scratch()
+        let container = scratch.path + "/container"
+        let outside = scratch.path + "/outside"
+        for folder in [container + "/Documents", outside] {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        }
+        try Data("secret".utf8).write(to: URL(fileURLWithPath: outside + "/x.txt"))
+        try FileManager.default.createSymbolicLink(atPath: outside + "/link", withDestinationPath: "secret")
+        try FileManager.default.createSymbolicLink(atPath: container + "/Documents/d", withDestinationPath: outside)
+
+        #expect(throws: SyncError.self) { try ContentHashing.hash(RawPath("Documents/d/x.txt"), beneath: RawPath(container), refusingWriters: false) }
+        #expect(throws: SyncError.self) { try LocalTree.readLink(RawPath("Documents/d/link"), beneath: RawPath(container)) }
+        // Where nothing is a link, both read as before.
+        try FileManager.default.removeItem(atPath: container + "/Documents/d")
+        try FileManager.default.copyItem(atPath: outside, toPath: container + "/Documents/d")
+        #expect(try ContentHashing.hash(RawPath("Documents/d/x.txt"), beneath: RawPath(container), refusingWriters: false).size == 6)
+        #expect(try LocalTree.readLink(RawPath("Documents/d/link"), beneath: RawPath(container)) == "secret")
+    }
 }
 

@@ -37,6 +37,11 @@ int ubq_file_status_beneath(const char *root, const char *relative, ubq_file_sta
 /// descriptor, or -1 with errno set.
 int ubq_open_beneath(const char *root, const char *relative, int flags);
 
+/// readlink(2) of the symlink `relative` below `root`, with no symlink followed on the way
+/// (as `ubq_open_beneath`). Returns the length of the text put in `buffer` (not
+/// NUL-terminated), or -1 with errno set.
+long ubq_readlink_beneath(const char *root, const char *relative, char *buffer, unsigned long size);
+
 /// `mkdir -p` of the folder `relative` below `root`, one component at a time, each made
 /// (with `mode`) or found with no symlink followed: a component that is a symlink fails
 /// with ELOOP, one that is a file with ENOTDIR, and nothing is made past it (so nothing
