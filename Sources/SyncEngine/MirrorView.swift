@@ -16,10 +16,11 @@ struct MirrorView {
     let layout: MirrorLayout
     let linker: ViewLinker
     let method: ViewLinker.Method
-    /// The view's folders this view found or made as folders, with no symlink on the way
-    /// from `folder`: nothing is written or removed below a link in the view, which would
-    /// reach where the link leads. A base can hold a link with paths below it: a folder
-    /// replaced by a link on one device while a file in it was edited on another.
+    /// The view's folders this view made or found as folders, with no symlink on the way
+    /// from `folder`, while setting entries: nothing is written or removed below a link in
+    /// the view, which would reach where the link leads. A base can hold a link with paths
+    /// below it: a folder replaced by a link on one device while a file in it was edited
+    /// on another.
     private let plainFolders = PlainFolders()
 
     /// Brings the entries at `paths` in line with `base`: removals first, deepest first (a
@@ -106,12 +107,9 @@ struct MirrorView {
     }
 
     /// Whether the view's folder `relative` is a folder reached through no link (false
-    /// when absent: nothing below it to remove).
+    /// when absent: nothing below it to remove). Not cached: removals change the folders.
     private func isPlain(_ relative: String) -> Bool {
-        if plainFolders.contains(relative) { return true }
-        guard ubq_is_folder_beneath(folder, relative) == 1 else { return false }
-        plainFolders.insert(relative)
-        return true
+        ubq_is_folder_beneath(folder, relative) == 1
     }
 
     /// Makes the view's folder `relative` and those above it, through no link
@@ -166,11 +164,14 @@ struct ViewProblems {
     }
 }
 
-/// The folders `MirrorView` checked or made, for one view (one pass): a view has far
-/// fewer folders than files, and only this device writes it.
+/// The folders `MirrorView.set` checked or made, for one view (one pass): a view has far
+/// fewer folders than files, and only this device writes it. Entries are set in path
+/// order: a folder whose own entry the pass sets (a folder made a link, say) is set before
+/// anything below it is checked, so what the cache holds stays true for the pass.
 private final class PlainFolders {
     private var folders: Set<String> = [""]
 
     func contains(_ folder: String) -> Bool { folders.contains(folder) }
     func insert(_ folder: String) { folders.insert(folder) }
+
 }
