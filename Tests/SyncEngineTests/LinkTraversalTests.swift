@@ -13,20 +13,8 @@ import Testing
 struct LinkTraversalTests {
     @Test func filesBelowAFolderThisDeviceMadeALinkAreNotWrittenThroughIt() throws {
         let scratch = Scratch()
-        let devices = try scratch.devices("a", "b", "c")
-        let (a, b, c) = (devices[0], devices[1], devices[2])
-        let outside = scratch.path + "/outside"
-        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
-        try a.write("folder/x.txt", "v1")
-        a.sync()
-        b.sync()
-        c.sync()
-        // B edits a file in the folder and adds one deeper; meanwhile C replaces the
-        // folder with a link out of the container. The edit beats C's deletion.
-        try b.write("folder/x.txt", "edited on b")
+        let (_, b, c, outside) = try Self.folderMadeALinkWhileEdited(scratch, files: ["x.txt"])
         try b.write("folder/sub/y.txt", "new on b")
-        try FileManager.default.removeItem(atPath: c.documents + "/folder")
-        try FileManager.default.createSymbolicLink(atPath: c.documents + "/folder", withDestinationPath: outside)
         c.sync(confirmDeletes: true)
         b.sync()
         let report = c.sync()
@@ -43,21 +31,8 @@ struct LinkTraversalTests {
 
     @Test func aFileBeyondALinkIsNotReadAsTheContainers() throws {
         let scratch = Scratch()
-        let devices = try scratch.devices("a", "b", "c")
-        let (a, b, c) = (devices[0], devices[1], devices[2])
-        let outside = scratch.path + "/outside"
-        try FileManager.default.createDirectory(atPath: outside + "/sub", withIntermediateDirectories: true)
-        try Data("secret outside".utf8).write(to: URL(fileURLWithPath: outside + "/x.txt"))
-        try Data("secret below".utf8).write(to: URL(fileURLWithPath: outside + "/sub/y.txt"))
-        try a.write("folder/x.txt", "v1")
-        try a.write("folder/sub/y.txt", "v1")
-        a.sync()
-        b.sync()
-        c.sync()
-        try b.write("folder/x.txt", "edited on b")
-        try b.write("folder/sub/y.txt", "edited on b")
-        try FileManager.default.removeItem(atPath: c.documents + "/folder")
-        try FileManager.default.createSymbolicLink(atPath: c.documents + "/folder", withDestinationPath: outside)
+        let (a, b, c, outside) = try Self.folderMadeALinkWhileEdited(
+            scratch, files: ["x.txt", "sub/y.txt"], outside: ["x.txt": "secret outside", "sub/y.txt": "secret below"])
         c.sync(confirmDeletes: true)
         b.sync()
         // A scoped pass, as ubqd runs them: it looks at the paths B changed.
@@ -94,6 +69,28 @@ struct LinkTraversalTests {
             try a.engine.restore(container: TestDevice.containerID, path: "Documents/folder/x.txt", version: try #require(VersionID(first.id)))
         }
         #expect(TestDevice.tree(at: outside) == ["x.txt": "second"])
+    }
+
+    /// Devices a, b and c, synced, each holding `files` (text "v1") in `folder/`; then,
+    /// neither synced yet, b edits each of them and c replaces `folder` with a link to
+    /// `outside`, a folder beside the devices holding `outside` (path: text).
+    private static func folderMadeALinkWhileEdited(
+        _ scratch: Scratch, files: [String], outside contents: [String: String] = [:]
+    ) throws -> (a: TestDevice, b: TestDevice, c: TestDevice, outside: String) {
+        let devices = try scratch.devices("a", "b", "c")
+        let (a, b, c) = (devices[0], devices[1], devices[2])
+        let outside = scratch.path + "/outside"
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        for (path, text) in contents {
+            try FileManager.default.createDirectory(atPath: ((outside + "/" + path) as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: URL(fileURLWithPath: outside + "/" + path))
+        }
+        for file in files { try a.write("folder/" + file, "v1") }
+        for device in devices { device.sync() }
+        for file in files { try b.write("folder/" + file, "edited on b") }  // beats c's deletion
+        try FileManager.default.removeItem(atPath: c.documents + "/folder")
+        try FileManager.default.createSymbolicLink(atPath: c.documents + "/folder", withDestinationPath: outside)
+        return (a, b, c, outside)
     }
 
     /// The scan reads a file or a link's text just after its status: a folder on the way
