@@ -1,5 +1,6 @@
 import ContentTypes
 import FileEvents
+import MetadataIndex
 import Foundation
 import RawPaths
 import Testing
@@ -47,14 +48,7 @@ import Testing
     @Test func aFolderSwappedForALinkBeforeTheReadIsNotFollowed() throws {
         let tree = try DeferredContentIndexingTests.Tree()
         try Self.folderAndOutside(tree, holding: "notes.txt")
-        let container = RawPath(tree.root + "/iCloud~org~ubiquity~Default")
-        let relative = RawPath("Documents/d/notes.txt")
-        let status = try #require(try FileStatus.read(relative, beneath: container))
-
-        try Self.swapFolderForLinkOut(tree)
-        let inspector = ItemInspector(detector: try ContentTypeDetector(), logger: tree.logger)
-        let item = try #require(
-            inspector.snapshot(container: "c", displayName: "C", folder: container, relativePath: relative, status: status))
+        let item = try Self.snapshotAfterSwap(tree, of: "notes.txt")
         #expect(item.textContent == nil, "read through the link: \(item.textContent ?? "")")
         #expect(item.readError?.contains("open") == true)
     }
@@ -64,15 +58,19 @@ import Testing
         try Self.folderAndOutside(tree, holding: "other.txt")
         try FileManager.default.createSymbolicLink(atPath: tree.documents + "/d/link", withDestinationPath: "mine")
         try FileManager.default.createSymbolicLink(atPath: tree.root + "/outside/link", withDestinationPath: "secret")
-        let container = RawPath(tree.root + "/iCloud~org~ubiquity~Default")
-        let relative = RawPath("Documents/d/link")
-        let status = try #require(try FileStatus.read(relative, beneath: container))
-
-        try Self.swapFolderForLinkOut(tree)
-        let inspector = ItemInspector(detector: try ContentTypeDetector(), logger: tree.logger)
-        let item = try #require(
-            inspector.snapshot(container: "c", displayName: "C", folder: container, relativePath: relative, status: status))
+        let item = try Self.snapshotAfterSwap(tree, of: "link")
         #expect(item.symlinkTarget == nil, "read through the link: \(item.symlinkTarget.map { String(decoding: $0, as: UTF8.self) } ?? "")")
+    }
+
+    /// The snapshot of `Documents/d/<name>` made with the status read before `d` was
+    /// swapped for a link out (`swapFolderForLinkOut`), as a scan may meet it.
+    private static func snapshotAfterSwap(_ tree: DeferredContentIndexingTests.Tree, of name: String) throws -> ItemSnapshot {
+        let container = RawPath(tree.root + "/iCloud~org~ubiquity~Default")
+        let relative = RawPath("Documents/d/" + name)
+        let status = try #require(try FileStatus.read(relative, beneath: container))
+        try swapFolderForLinkOut(tree)
+        let inspector = ItemInspector(detector: try ContentTypeDetector(), logger: tree.logger)
+        return try #require(inspector.snapshot(container: "c", displayName: "C", folder: container, relativePath: relative, status: status))
     }
 
     /// `Documents/d/<name>` holding "mine" in the container, and `outside/<name>` holding
