@@ -26,7 +26,7 @@ struct MirrorView {
     /// Brings the entries at `paths` in line with `base`: removals first, deepest first (a
     /// folder goes once its children have), then the rest, parents before children.
     func update(_ paths: some Collection<String>, base: [String: BaseRow], problems: inout ViewProblems) throws(SyncError) {
-        for path in paths.sorted(by: >) where base[path]?.entry.state == nil && isPlain(Self.parent(of: path)) {
+        for path in paths.sorted(by: >) where base[path]?.entry.state == nil && isPlain(Sys.folderPart(of: path)) {
             try problems.attempt(path) { () throws(SyncError) in try Self.removeTree(.init(folder + "/" + path)) }
         }
         for path in paths.sorted() {
@@ -37,7 +37,7 @@ struct MirrorView {
 
     /// Makes the entry at `path` hold `state`, unless it already does.
     func set(_ path: String, to state: EntryState) throws(SyncError) {
-        try makePlain(Self.parent(of: path))
+        try makeParentFolders(of: path)
         let target = folder + "/" + path
         let existing = Sys.lstat(target)
         switch state.kind {
@@ -112,21 +112,13 @@ struct MirrorView {
         ubq_is_folder_beneath(folder, relative) == 1
     }
 
-    /// Makes the view's folder `relative` and those above it, through no link
-    /// (`Sys.makeFolders(_:beneath:)`).
-    private func makePlain(_ relative: String) throws(SyncError) {
-        guard !plainFolders.contains(relative) else { return }
-        do {
-            try Sys.makeFolders(relative, beneath: folder)
-        } catch where error.code == .system(ELOOP) || error.code == .system(ENOTDIR) {
-            throw SyncError(error.code, "not written: a folder on its way (\(relative)) is a symbolic link or a file in the view")
-        }
-        plainFolders.insert(relative)
-    }
-
-    /// The folder part of a view path, "" for one at the top.
-    static func parent(of path: String) -> String {
-        path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
+    /// Makes the view's folders that hold `path`, through no link
+    /// (`Sys.makeParentFolders(of:beneath:)`), unless this pass did already.
+    private func makeParentFolders(of path: String) throws(SyncError) {
+        let parent = Sys.folderPart(of: path)
+        guard !plainFolders.contains(parent) else { return }
+        try Sys.makeParentFolders(of: path, beneath: folder)
+        plainFolders.insert(parent)
     }
 
     /// The text of the symlink at `path`, as bytes; nil if it is not one.
@@ -173,5 +165,4 @@ private final class PlainFolders {
 
     func contains(_ folder: String) -> Bool { folders.contains(folder) }
     func insert(_ folder: String) { folders.insert(folder) }
-
 }

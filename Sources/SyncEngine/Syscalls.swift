@@ -111,7 +111,7 @@ enum Sys {
     /// (another device made it one while a file below it changed elsewhere), writing there
     /// would write where the link leads, maybe outside the container: refused, and said so.
     static func makeParentFolders(of relative: String, beneath root: String) throws(SyncError) {
-        let folder = relative.lastIndex(of: "/").map { String(relative[..<$0]) } ?? ""
+        let folder = folderPart(of: relative)
         do {
             try makeFolders(folder, beneath: root)
         } catch where error.code == .system(ELOOP) || error.code == .system(ENOTDIR) {
@@ -120,6 +120,12 @@ enum Sys {
                 "\(relative) not written: a folder on its way is a symbolic link or a file here (\(folder)), and sync writes through no link; "
                     + "the version stays in the mirror (`ubq versions`)")
         }
+    }
+
+    /// The folder part of a relative path, "" for one at the top (`parent(of:)` is for
+    /// absolute paths).
+    static func folderPart(of relative: String) -> String {
+        relative.lastIndex(of: "/").map { String(relative[..<$0]) } ?? ""
     }
 
     static func lstat(_ path: String) -> stat? {
