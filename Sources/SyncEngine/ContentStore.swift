@@ -33,12 +33,12 @@ struct ContentStore {
     /// again; its signature before and after the copy proves it did not change meanwhile.
     func stage(path: String, expected: ContentHashing.Result, scanned: LocalSignature?) throws(SyncError) -> StagedObject? {
         if reuses(expected.sha256, size: expected.size) { return nil }
-        let staging = try newStagingPath()
+        let staging = newStagingPath()
         let source = try Sys.open(path, O_RDONLY | O_NOFOLLOW)
         defer { close(source) }
         let result: ContentHashing.Result
         do {
-            result = try DurableFile.write(staging, mode: 0o444, sync: false) { fd throws(SyncError) in
+            result = try DurableFile.write(staging, mode: 0o444, sync: false, makingFolder: true) { fd throws(SyncError) in
                 if let scanned, expected.size >= Self.kernelCopyThreshold, Self.signature(source) == scanned,
                     try Self.kernelCopy(from: source, to: fd, length: expected.size, path: path), Self.signature(source) == scanned
                 {
@@ -57,10 +57,10 @@ struct ContentStore {
         return StagedObject(staging: staging, object: layout.object(expected.sha256))
     }
 
-    /// A fresh name in `store/incoming/`, prefixed by this device's id (only it writes there).
-    private func newStagingPath() throws(SyncError) -> String {
-        try Sys.makeFolders(layout.incoming)
-        return "\(layout.incoming)/\(device).\(UInt64.random(in: 0...UInt64.max)).part"
+    /// A fresh name in `store/incoming/`, prefixed by this device's id (only it writes
+    /// there). The folder is made by the write that finds it missing (`makingFolder`).
+    private func newStagingPath() -> String {
+        "\(layout.incoming)/\(device).\(UInt64.random(in: 0...UInt64.max)).part"
     }
 
     /// Files from this size up are copied in the kernel when their signature vouches for them.
@@ -163,9 +163,9 @@ struct ContentStore {
     func store(bytes: [UInt8]) throws(SyncError) -> ContentHashing.Result {
         let result = ContentHashing.Result(sha256: ContentHashing.hex(SHA256.hash(data: bytes)), size: Int64(bytes.count))
         if reuses(result.sha256, size: result.size) { return result }
-        let staging = try newStagingPath()
+        let staging = newStagingPath()
         do {
-            try DurableFile.write(staging, mode: 0o444, sync: false) { fd throws(SyncError) in try Sys.writeAll(fd, bytes, path: staging) }
+            try DurableFile.write(staging, mode: 0o444, sync: false, makingFolder: true) { fd throws(SyncError) in try Sys.writeAll(fd, bytes, path: staging) }
         } catch {
             unlink(staging)
             throw error

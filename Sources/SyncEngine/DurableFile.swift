@@ -5,8 +5,11 @@ import Glibc
 enum DurableFile {
     /// Creates `path` (it must not exist), lets `body` write to it, fsyncs (unless the
     /// caller syncs a whole batch later) and closes it. On failure the partial file is removed.
-    static func write<T>(_ path: String, mode: mode_t, sync: Bool = true, _ body: (Int32) throws(SyncError) -> T) throws(SyncError) -> T {
-        let fd = try Sys.open(path, O_WRONLY | O_CREAT | O_EXCL, mode)
+    /// With `makingFolder`, a missing folder is made and the create tried again.
+    static func write<T>(
+        _ path: String, mode: mode_t, sync: Bool = true, makingFolder: Bool = false, _ body: (Int32) throws(SyncError) -> T
+    ) throws(SyncError) -> T {
+        let fd = try create(path, mode: mode, makingFolder: makingFolder)
         defer { close(fd) }
         do {
             let result = try body(fd)
@@ -15,6 +18,17 @@ enum DurableFile {
         } catch {
             unlink(path)
             throw error
+        }
+    }
+
+    /// The folder is made only when the create finds it missing, not checked before each
+    /// file: a first sync stages every file of the container in one folder.
+    private static func create(_ path: String, mode: mode_t, makingFolder: Bool) throws(SyncError) -> Int32 {
+        do {
+            return try Sys.open(path, O_WRONLY | O_CREAT | O_EXCL, mode)
+        } catch where makingFolder && error.code == .system(ENOENT) {
+            try Sys.makeFolders(Sys.parent(of: path))
+            return try Sys.open(path, O_WRONLY | O_CREAT | O_EXCL, mode)
         }
     }
 

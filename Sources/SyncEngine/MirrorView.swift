@@ -66,14 +66,15 @@ struct MirrorView {
 
     private func placeFile(_ sha256: String, at target: String, existing: stat?) throws(SyncError) {
         let object = layout.object(sha256)
+        // A new entry's hard link appears whole under its name: no temporary name needed,
+        // one call instead of four (a first sync makes one per file), and no need to look
+        // for the object first, as the link would fail without it. Anything else (a
+        // missing folder, an entry made meanwhile, a reflink) goes the general way.
+        if existing == nil, method == .hardLink, (try? linker.hardLink(object, at: target)) != nil { return }
         guard let stored = Sys.lstat(object) else {
             throw SyncError(.corruptMirror, "\(object) is missing from the store; the view shows no \(target)")
         }
         if let existing, holds(existing, stored) { return }
-        // A new entry's hard link appears whole under its name: no temporary name needed,
-        // one call instead of four (a first sync makes one per file). Anything else (a
-        // missing folder, an entry made meanwhile, a reflink) goes the general way.
-        if existing == nil, method == .hardLink, (try? linker.hardLink(object, at: target)) != nil { return }
         try Sys.makeFolders(Sys.parent(of: target))
         let temporary = ViewLinker.temporaryName(in: Sys.parent(of: target))
         try linker.place(object, at: temporary, method: method)
