@@ -57,7 +57,7 @@ extension MetadataIndex {
         let newContainer = try Bool.fetchOne(
             db, sql: "SELECT NOT EXISTS (SELECT 1 FROM items WHERE container = ?)", arguments: [container]) ?? false
         if emptyTable {
-            for index in Schema.itemIndexes { try db.execute(sql: "DROP INDEX IF EXISTS \(index.name)") }
+            for index in Schema.deferredIndexes { try db.execute(sql: "DROP INDEX IF EXISTS \(index.name)") }
         }
         let writer = IndexWriter(db: db, journal: nil, insertsOnly: newContainer)
         try load(BulkLoad(container: container, writer: writer, containerIsNew: newContainer))
@@ -73,7 +73,7 @@ extension MetadataIndex {
     public func buildSecondaryIndexes() async throws -> Int {
         try await pool.write { db in
             let existing = try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'items'")
-            let missing = Schema.itemIndexes.filter { !existing.contains($0.name) }
+            let missing = Schema.deferredIndexes.filter { !existing.contains($0.name) }
             for index in missing { try db.execute(sql: index.create) }
             return missing.count
         }

@@ -72,6 +72,14 @@ enum Schema {
         ("items_content_type", "CREATE INDEX items_content_type ON items(content_type);"),
     ]
 
+    /// The indexes a bulk load into an empty table drops and `buildSecondaryIndexes()`
+    /// builds after it: the secondary ones, and the partial index of rows waiting for
+    /// their content (every row of a first scan: kept up row by row, it was one more
+    /// B-tree insert per row on the load's single writer thread).
+    static let deferredIndexes = itemIndexes + [
+        ("items_content_pending", "CREATE INDEX items_content_pending ON items(id) WHERE content_pending = 1;")
+    ]
+
     private static let createTypes = """
         CREATE TABLE item_types (
             item_id INTEGER NOT NULL REFERENCES items(id) ON DELETE CASCADE,

@@ -37,7 +37,7 @@ import Testing
         let daemon = try preparedTree(files: 50)
         try daemon.start()
         #expect(try names(daemon, "kMDItemFSSize > 0 AND kMDItemFSName BEGINSWITH 'needle'") == ["needle.txt"])
-        try daemon.waitForLog("built 5 of the index's secondary indexes")
+        try daemon.waitForLog("built 6 of the index's secondary indexes")
         try daemon.waitForLog("content of 52 items read")
         daemon.stop()
         try daemon.start(extraEnvironment: ["UBQ_LOG_LEVEL": "debug"])

@@ -95,15 +95,20 @@ import Testing
         try fixture.index.applyInOneTransaction(container: IndexFixture.container) { load in
             try load.apply((0..<50).map { .upsert(IndexFixture.item("Documents/f\($0).txt", size: Int64($0))) })
             try load.apply([.upsert(IndexFixture.item("Documents/sub", kind: .folder))])
+            try load.apply((0..<3).map { .upsert(Self.pending("Documents/p\($0).txt")) })
         }
-        let secondary = Set(Schema.itemIndexes.map(\.name))
+        let deferred = Set(Schema.deferredIndexes.map(\.name))
+        #expect(deferred.contains("items_content_pending") && deferred.isSuperset(of: Schema.itemIndexes.map(\.name)))
         let query = { try fixture.query("kMDItemFSSize >= 48 AND kMDItemFSName ENDSWITH '.txt'", sort: [SortKey(attribute: "kMDItemFSSize")]) }
-        #expect(try Self.itemIndexNames(fixture).isDisjoint(with: secondary))
+        let pending = { try fixture.index.pendingContent(after: 0, limit: 10).map(\.relativePath.readable) }
+        #expect(try Self.itemIndexNames(fixture).isDisjoint(with: deferred))
         #expect(try query() == ["f48.txt", "f49.txt"])  // a table scan, same answer
+        #expect(try pending() == ["Documents/p0.txt", "Documents/p1.txt", "Documents/p2.txt"])
 
-        #expect(try await fixture.index.buildSecondaryIndexes() == secondary.count)
-        #expect(secondary.isSubset(of: try Self.itemIndexNames(fixture)))
+        #expect(try await fixture.index.buildSecondaryIndexes() == deferred.count)
+        #expect(deferred.isSubset(of: try Self.itemIndexNames(fixture)))
         #expect(try query() == ["f48.txt", "f49.txt"])
+        #expect(try pending() == ["Documents/p0.txt", "Documents/p1.txt", "Documents/p2.txt"])
         #expect(try await fixture.index.buildSecondaryIndexes() == 0)
     }
 
