@@ -10,8 +10,8 @@ extension MirrorView {
     func repair(base: [String: BaseRow], problems: inout ViewProblems) throws(SyncError) {
         try Sys.makeFolders(folder)
         try removeStrays(below: RawPath(folder), relative: nil, base: base, problems: &problems)
-        for (path, row) in base.sorted(by: { $0.key < $1.key }) {
-            guard let state = row.entry.state else { continue }
+        for path in base.keys.sorted() {  // the names alone: sorting the rows copied each
+            guard let state = base[path]?.entry.state else { continue }
             try problems.attempt(path) { () throws(SyncError) in try set(path, to: state) }
         }
     }

@@ -39,20 +39,28 @@ struct MirrorView {
     func set(_ path: String, to state: EntryState) throws(SyncError) {
         try makeParentFolders(of: path)
         let target = folder + "/" + path
-        let existing = Sys.lstat(target)
+        // A folder this pass made holds only what the pass has put there since: nothing at
+        // `path` yet (each path is set once a pass). A first sync looks at no entry.
+        let existing = plainFolders.isNew(Sys.folderPart(of: path)) ? nil : Sys.lstat(target)
         switch state.kind {
-        case .folder: try makeFolder(target, existing: existing)
+        case .folder: try makeFolder(path, existing: existing)
         case .symlink: try placeSymlink(state.linkTarget ?? "", at: target, existing: existing)
         case .file: try placeFile(state.sha256 ?? "", at: target, existing: existing)
         }
     }
 
-    private func makeFolder(_ target: String, existing: stat?) throws(SyncError) {
+    private func makeFolder(_ path: String, existing: stat?) throws(SyncError) {
+        let target = folder + "/" + path
         if let existing {
             if existing.st_mode & S_IFMT == S_IFDIR { return }
             try Self.removeTree(.init(target))
         }
-        // 0755 whatever the synced mode: this device must be able to write below it.
+        // 0755 whatever the synced mode: this device must be able to write below it. Made
+        // here, in a folder reached through no link (`set` made sure), it is one too.
+        if mkdir(target, 0o755) == 0 {
+            plainFolders.insertNew(path)
+            return
+        }
         try Sys.makeFolders(target)
     }
 
@@ -163,7 +171,15 @@ struct ViewProblems {
 /// anything below it is checked, so what the cache holds stays true for the pass.
 private final class PlainFolders {
     private var folders: Set<String> = [""]
+    /// Those of `folders` the pass made: empty then.
+    private var new: Set<String> = []
 
     func contains(_ folder: String) -> Bool { folders.contains(folder) }
     func insert(_ folder: String) { folders.insert(folder) }
+    func isNew(_ folder: String) -> Bool { new.contains(folder) }
+
+    func insertNew(_ folder: String) {
+        folders.insert(folder)
+        new.insert(folder)
+    }
 }
