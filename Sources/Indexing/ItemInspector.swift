@@ -64,8 +64,8 @@ final class ItemInspector {
                 return item
             }
             if claimed {
-                inspectFile(&item, type, in: folder)
-            } else if !coordinatedRead({ inspectFile(&item, type, in: folder) }, absolutePath) {
+                inspectFile(&item, type, sniffing: needsContent, in: folder)
+            } else if !coordinatedRead({ inspectFile(&item, type, sniffing: needsContent, in: folder) }, absolutePath) {
                 return nil
             }
         }
@@ -94,8 +94,11 @@ final class ItemInspector {
         return true
     }
 
-    /// Reads the file `item` describes, below the container folder `folder`.
-    private func inspectFile(_ item: inout ItemSnapshot, _ nameType: ContentType, in folder: RawPath) {
+    /// Reads the file `item` describes, below the container folder `folder`. `sniffing`:
+    /// its name leaves the type open (`ContentTypeDetector.typeByName`), so its content
+    /// decides; told by the caller, which looked the name up already (a glob lookup cost
+    /// about a tenth of reading a small file's text).
+    private func inspectFile(_ item: inout ItemSnapshot, _ nameType: ContentType, sniffing: Bool, in folder: RawPath) {
         let name = item.relativePath.lastComponent ?? []
         var type = nameType
         let wanted = type.isText ? Self.maximumTextBytes : Self.sniffBytes
@@ -103,7 +106,7 @@ final class ItemInspector {
         let count = Int(clamping: min(Int64(wanted), max(item.signature.size, 0) + 1))
         switch readPrefix(item.relativePath, beneath: folder, count: count) {
         case .success(let bytes):
-            if detector.needsContent(fileName: name) {
+            if sniffing {
                 type = detector.contentType(fileName: name, leadingBytes: Array(bytes.prefix(Self.sniffBytes)))
             }
             if type.isText { item.textContent = String(decoding: bytes, as: UTF8.self) }
