@@ -71,7 +71,8 @@ struct LocalTree {
         }
         let now = LocalSignature.now()
         let settledBefore = now - quietNanoseconds
-        for (relative, status) in found.sorted(by: { $0.key < $1.key }) {
+        for relative in found.keys.sorted() {  // the paths alone: sorting the pairs moved each status
+            let status = found[relative]!
             let changed = status.signature.changedNanoseconds
             if status.signature.kind == .file, changed > settledBefore {
                 tree.leaveForLater(relative)
