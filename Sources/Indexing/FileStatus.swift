@@ -41,6 +41,16 @@ public struct FileStatus: Sendable {
         return FileStatus(raw)
     }
 
+    /// The text of the symlink `relative` below `folder`, read with no symlink followed on
+    /// the way (`ubq_readlink_beneath`): a folder swapped for a link since the status was
+    /// read does not lead the read out of `folder`. Used by the index and by sync.
+    public static func linkText(_ relative: RawPath, beneath folder: RawPath) throws(IndexingError) -> [UInt8] {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = folder.withCString { root in relative.withCString { ubq_readlink_beneath(root, $0, &buffer, UInt(buffer.count - 1)) } }
+        guard count >= 0 else { throw IndexingError(path: folder.appending(relative), operation: "readlink", errno: errno) }
+        return buffer.prefix(count).map { UInt8(bitPattern: $0) }
+    }
+
     /// Reads the status of `name` inside an open folder; nil if it is gone.
     static func read(folderFD: Int32, name: [UInt8]) -> FileStatus? {
         var raw = ubq_file_status()

@@ -53,7 +53,7 @@ final class ItemInspector {
         case .folder: item.setType(ContentTypeDetector.folder)
         case .symlink:
             item.setType(ContentTypeDetector.symlink)
-            item.symlinkTarget = readLink(relativePath, beneath: folder)
+            item.symlinkTarget = try? FileStatus.linkText(relativePath, beneath: folder)
         case .other: item.setType(contentType(of: relativePath, leadingBytes: nil))
         case .file:
             let (type, needsContent) = detector.typeByName(relativePath.lastComponent ?? [])
@@ -142,14 +142,6 @@ final class ItemInspector {
             filled += n
         }
         return .success(Array(buffer.prefix(filled)))
-    }
-
-    /// The text of the symlink `relative` below `folder`, read through no other link.
-    private func readLink(_ relative: RawPath, beneath folder: RawPath) -> [UInt8]? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let n = folder.withCString { root in relative.withCString { ubq_readlink_beneath(root, $0, &buffer, UInt(buffer.count - 1)) } }
-        guard n >= 0 else { return nil }
-        return buffer.prefix(n).map { UInt8(bitPattern: $0) }
     }
 }
 

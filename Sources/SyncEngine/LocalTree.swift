@@ -1,4 +1,3 @@
-import CStatx
 import Foundation
 import Glibc
 import IgnoreRules
@@ -156,10 +155,11 @@ struct LocalTree {
     }
 
     static func readLink(_ relative: RawPath, beneath folder: RawPath) throws(SyncError) -> String {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = folder.withCString { root in relative.withCString { ubq_readlink_beneath(root, $0, &buffer, UInt(buffer.count - 1)) } }
-        guard count >= 0 else { throw .system("readlink", folder.appending(relative).readable) }
-        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        do {
+            return String(decoding: try FileStatus.linkText(relative, beneath: folder), as: UTF8.self)
+        } catch {
+            throw .system("readlink", error.path.readable, errno: error.errno)
+        }
     }
 }
 

@@ -57,16 +57,15 @@ struct MirrorView {
         }
         // 0755 whatever the synced mode: this device must be able to write below it. Made
         // here, in a folder reached through no link (`set` made sure), it is one too.
-        if mkdir(target, 0o755) == 0 {
-            plainFolders.insertNew(path)
+        guard mkdir(target, 0o755) == 0 else {
+            guard errno == EEXIST else { throw .system("mkdir", target) }
             return
         }
-        try Sys.makeFolders(target)
+        plainFolders.insertNew(path)
     }
 
     private func placeSymlink(_ linkTarget: String, at target: String, existing: stat?) throws(SyncError) {
         if let existing, existing.st_mode & S_IFMT == S_IFLNK, Self.linkText(target) == Array(linkTarget.utf8) { return }
-        try Sys.makeFolders(Sys.parent(of: target))
         let temporary = ViewLinker.temporaryName(in: Sys.parent(of: target))
         guard symlink(linkTarget, temporary) == 0 else { throw .system("symlink", temporary) }
         try install(temporary, at: target, existing: existing)
@@ -76,14 +75,13 @@ struct MirrorView {
         let object = layout.object(sha256)
         // A new entry's hard link appears whole under its name: no temporary name needed,
         // one call instead of four (a first sync makes one per file), and no need to look
-        // for the object first, as the link would fail without it. Anything else (a
-        // missing folder, an entry made meanwhile, a reflink) goes the general way.
+        // for the object first, as the link would fail without it. Anything else (an
+        // entry made meanwhile, a reflink) goes the general way. `set` made the folder.
         if existing == nil, method == .hardLink, (try? linker.hardLink(object, at: target)) != nil { return }
         guard let stored = Sys.lstat(object) else {
             throw SyncError(.corruptMirror, "\(object) is missing from the store; the view shows no \(target)")
         }
         if let existing, holds(existing, stored) { return }
-        try Sys.makeFolders(Sys.parent(of: target))
         let temporary = ViewLinker.temporaryName(in: Sys.parent(of: target))
         try linker.place(object, at: temporary, method: method)
         try install(temporary, at: target, existing: existing)
