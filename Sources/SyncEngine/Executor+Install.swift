@@ -70,8 +70,18 @@ extension Executor {
     func place(_ item: String, at absolute: String, replacing expected: LocalEntry?, mode: mode_t?) throws -> Installed {
         guard let before = Sys.lstat(item) else { throw SyncError.system("lstat", item) }
         guard Self.unchanged(absolute, since: expected) else { return Installed(outcome: .skipped("\(absolute) changed since it was read")) }
+        var replacing = expected != nil
+        if expected?.state.kind == .folder {
+            // rename(2) puts no file or link in a folder's place: the folder goes first, if
+            // it is empty (the plan removes what was in it before). Something still inside
+            // (saved meanwhile) keeps it, and the next pass plans again.
+            guard rmdir(absolute) == 0 || errno == ENOENT else {
+                return Installed(outcome: .skipped("\(absolute) is a folder that is not empty"))
+            }
+            replacing = false
+        }
         let renamedAt = LocalSignature.now()
-        guard try Sys.rename(item, absolute, replacing: expected != nil) else {
+        guard try Sys.rename(item, absolute, replacing: replacing) else {
             return Installed(outcome: .skipped("\(absolute) appeared since it was read"))
         }
         if let mode { chmod(absolute, mode) }
