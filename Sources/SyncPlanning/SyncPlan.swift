@@ -25,6 +25,7 @@ public struct SyncPlan: Sendable, Equatable {
             }
         }
         actions = Self.following(MoveFollowing.follows(in: trees, candidates: candidates), instead: actions)
+        actions = OccupiedFolders.keeping(actions, trees: trees)
         self.actions = Self.ordered(Self.pairingRenames(actions, base: trees.base))
     }
 

@@ -11,22 +11,56 @@ import Testing
 /// read as the container's nor touched by the mirror view, whose tree has the link too.
 @Suite("Nothing is written through a link")
 struct LinkTraversalTests {
-    @Test func filesBelowAFolderThisDeviceMadeALinkAreNotWrittenThroughIt() throws {
+    /// C made `folder` a link while B edited files in it: the edits win, so B publishes the
+    /// folder again (`OccupiedFolders`) and C puts it back in place of its link, with the
+    /// edits inside; nothing goes where the link led, and the link stays in the history.
+    @Test func aFolderThisDeviceMadeALinkComesBackWithTheEditsMadeInItElsewhere() throws {
         let scratch = Scratch()
-        let (_, b, c, outside) = try Self.folderMadeALinkWhileEdited(scratch, files: ["x.txt"])
+        let (a, b, c, outside) = try Self.folderMadeALinkWhileEdited(scratch, files: ["x.txt"])
         try b.write("folder/sub/y.txt", "new on b")
         c.sync(confirmDeletes: true)
         b.sync()
         let report = c.sync()
+        a.sync()
 
         #expect(TestDevice.tree(at: outside).isEmpty, "written through the link: \(TestDevice.tree(at: outside))")
-        #expect(c.tree() == ["folder": "-> " + outside])
-        for path in ["folder/x.txt", "folder/sub/y.txt"] {
-            #expect(report.problems.contains { $0.contains("\(path) not written: a folder on its way is a symbolic link") }, "\(report.problems)")
+        #expect(report.problems.isEmpty, "\(report.problems)")
+        let expected = ["folder": "<folder>", "folder/x.txt": "edited on b", "folder/sub": "<folder>", "folder/sub/y.txt": "new on b"]
+        for device in [a, b, c] {
+            #expect(device.tree() == expected, "\(device.name): \(device.tree())")
         }
-        let versions = try c.engine.versions(container: TestDevice.containerID, path: "Documents/folder/x.txt")
-        let edit = SHA256.hash(data: Data("edited on b".utf8)).map { String(format: "%02x", $0) }.joined()
-        #expect(versions.contains { $0.current && $0.sha256 == edit }, "the edit stays in the mirror: \(versions)")
+        let versions = try c.engine.versions(container: TestDevice.containerID, path: "Documents/folder")
+        #expect(versions.contains { !$0.current && $0.kind == "symlink" }, "the link stays in the history: \(versions)")
+    }
+
+    /// A device's log names a link to a folder outside the container, then a file below
+    /// the link (a hostile device, or the moment before the folder above comes back):
+    /// the file is refused and reported, never written where the link leads.
+    @Test func aFileBelowALinkInTheMirrorIsNotWrittenThroughIt() throws {
+        let scratch = Scratch()
+        let devices = try scratch.devices("a", "c")
+        let (a, c) = (devices[0], devices[1])
+        let outside = scratch.path + "/outside"
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        let key = "ssh-ed25519 AAAA"
+        try a.write("key.txt", key)  // puts the content in the store
+        a.sync()
+        let layout = MirrorLayout(root: a.mirror)
+        var writer = try LogWriter(path: layout.log(container: TestDevice.containerID.identifier, device: "hostile"), device: "hostile", lastSequence: 0)
+        let sha256 = SHA256.hash(data: Data(key.utf8)).map { String(format: "%02x", $0) }.joined()
+        try writer.append(contentsOf: [
+            VersionRecord(id: VersionID(device: "hostile", sequence: 1), path: "Documents/ssh", parents: [], state: .symlink(to: outside), time: 1_000),
+            VersionRecord(
+                id: VersionID(device: "hostile", sequence: 2), path: "Documents/ssh/authorized_keys", parents: [],
+                state: .file(sha256: sha256, size: Int64(key.utf8.count)), time: 1_000),
+        ])
+        let report = c.sync()
+
+        #expect(TestDevice.tree(at: outside).isEmpty, "written through the link: \(TestDevice.tree(at: outside))")
+        #expect(c.tree() == ["key.txt": key, "ssh": "-> " + outside])
+        #expect(
+            report.problems.contains { $0.contains("ssh/authorized_keys not written: a folder on its way is a symbolic link") },
+            "\(report.problems)")
     }
 
     @Test func aFileBeyondALinkIsNotReadAsTheContainers() throws {
