@@ -22,7 +22,8 @@ enum OccupiedFolders {
         var kept = actions
         for index in replacing {
             guard let (version, folder) = actions[index].replacedFolder, occupied.contains(version.path) else { continue }
-            kept[index] = .publish(path: version.path, state: folder, parents: [version.id])
+            let twins = trees.histories[version.path]?.twins(of: version.id) ?? []
+            kept[index] = .publish(path: version.path, state: folder, parents: [version.id] + twins)
         }
         return kept
     }

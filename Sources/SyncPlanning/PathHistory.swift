@@ -71,6 +71,15 @@ public struct PathHistory: Sendable, Equatable {
     /// How many heads there are: 1 unless versions were made side by side (0 when empty).
     public var headCount: Int { only != nil ? 1 : headIDs.count }
 
+    /// The heads other than `id` that hold the state version `id` holds: the same change,
+    /// made on two devices at once (neither saw the other's first). A change based on `id`
+    /// replaces them too: a twin left as a head would come back as soon as `id` is
+    /// replaced, winning against a deletion or showing as a conflict against an edit.
+    public func twins(of id: VersionID) -> [VersionID] {
+        guard only == nil, let state = record(id).map(\.state) else { return [] }
+        return heads.filter { $0.id != id && $0.state == state }.map(\.id)
+    }
+
     /// The current version: the winner among the heads.
     public var winner: VersionRecord? {
         if let only { return only }

@@ -57,7 +57,7 @@ public enum Planner {
             if let winner, winner.id != base?.version, history?.passes(local, from: base?.version, to: winner.id) == true {
                 return .apply(version: winner, expectedLocal: local)
             }
-            return .publish(path: path, state: local, parents: base.map { [$0.version] } ?? [], movedFrom: nil)
+            return .publish(path: path, state: local, parents: base.map { [$0.version] + (history?.twins(of: $0.version) ?? []) } ?? [], movedFrom: nil)
         }
         guard let winner else {
             // In sync with a mirror that no longer knows the path (its logs were lost or

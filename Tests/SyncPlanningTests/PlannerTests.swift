@@ -28,6 +28,8 @@ enum Fixture {
     static let cAfterB = record(id("C", 2), c, parents: [bOnB.id], time: 4_000)  // edited after bOnB
     static let remadeAfterDeletion = record(id("C", 2), c, parents: [deletedOnB.id], time: 4_000)
     static let mergedAfterBoth = record(id("D", 1), a, parents: [bOnB.id, cOnC.id], time: 5_000)
+    static let bTwinOnC = record(id("C", 3), b, parents: [v0.id], time: 2_500)  // bOnB's edit, made on C at once
+    static let baseIsB = BaseEntry(version: bOnB.id, state: b)
 }
 
 /// One row: the three trees at one path, and what the planner must do.
@@ -123,6 +125,13 @@ struct PlannerTests {
                 name: "a version on a line that does not start at the base is a change",
                 local: F.b, base: BaseEntry(version: F.cOnC.id, state: F.c), history: F.history(F.v0, F.bOnB, F.cOnC, F.mergedAfterBoth),
                 expected: .publish(path: p, state: F.b, parents: [F.cOnC.id])),
+            PlannerCase(
+                name: "a deletion replaces the base's twin too (the same edit made on two devices at once)",
+                local: nil, base: F.baseIsB, history: F.history(F.v0, F.bOnB, F.bTwinOnC),
+                expected: .publish(path: p, state: nil, parents: [F.bOnB.id, F.bTwinOnC.id])),
+            PlannerCase(
+                name: "an edit replaces the base's twin too", local: F.c, base: F.baseIsB, history: F.history(F.v0, F.bOnB, F.bTwinOnC),
+                expected: .publish(path: p, state: F.c, parents: [F.bOnB.id, F.bTwinOnC.id])),
             PlannerCase(
                 name: "symlink from the mirror", local: nil, base: nil,
                 history: F.history(F.record(F.id("B", 3), .symlink(to: "../../etc/passwd"))),
