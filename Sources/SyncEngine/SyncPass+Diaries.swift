@@ -6,7 +6,8 @@ import SyncPlanning
 extension SyncPass {
     /// Merges the conflicts whose versions are all diaries, where this device holds the
     /// current version unchanged: the merge is written locally and published with every
-    /// merged head as its parent, which ends the conflict on every device.
+    /// merged head (and the winner's twins: `PathHistory.twins`) as its parent, which ends
+    /// the conflict on every device.
     func mergeDiaryConflicts(executor: Executor, report: inout PassReport) throws {
         let conflicts = container.conflicts
         guard !conflicts.isEmpty else { return }
@@ -18,8 +19,8 @@ extension SyncPass {
             guard let merged = try mergedBytes(history, winner: winner, losers: losers) else { continue }
             let batch = try ChangeBatch(store: executor.store, database: database, container: container, faults: faults)
             try executor.publishMerge(
-                path, bytes: merged, mode: winner.state?.mode ?? 0o644, parents: [winner.id] + losers.map(\.id), local: local,
-                batch: batch)
+                path, bytes: merged, mode: winner.state?.mode ?? 0o644,
+                parents: [winner.id] + history.twins(of: winner.id) + losers.map(\.id), local: local, batch: batch)
             try batch.flush()
             report.merged += 1
         }
