@@ -10,8 +10,8 @@
 /// replacement's). Every device then computes the folder as current, puts it back, with
 /// what is inside it, and the replaced version stays in the path's history. Several devices
 /// may publish the folder at once: their versions hold the same state, so they make no
-/// conflict. Dropbox's sync engine keeps the same invariant (a file's parent is a folder)
-/// by resurrecting the parent.
+/// conflict (`PathHistory.twins`). The invariant is the one Dropbox's Nucleus states: no
+/// item exists without its parent folder.
 enum OccupiedFolders {
     /// `actions`, where each one that would empty a local folder still occupied after the
     /// plan publishes the folder instead.

@@ -42,9 +42,10 @@ public enum SyncAction: Hashable, Sendable {
 /// what the last sync agreed on (`base`) and every version in the mirror (`history`),
 /// the one action that moves this path towards agreement, or nil when it is in sync.
 ///
-/// Local changes are published first, with the base as parent; a concurrent change made
-/// elsewhere then shows as a second head, and the winner rule settles the path on every
-/// device alike. So a change is never overwritten before it is in the mirror.
+/// Local changes are published first, with the base (and its twins) as parents; a
+/// concurrent change made elsewhere then shows as a second head, and the winner rule
+/// settles the path on every device alike. So a change is never overwritten before it is
+/// in the mirror.
 public enum Planner {
     public static func plan(path: String, local: EntryState?, base: BaseEntry?, history: PathHistory?) -> SyncAction? {
         let winner = history?.winner
@@ -57,7 +58,8 @@ public enum Planner {
             if let winner, winner.id != base?.version, history?.passes(local, from: base?.version, to: winner.id) == true {
                 return .apply(version: winner, expectedLocal: local)
             }
-            return .publish(path: path, state: local, parents: base.map { [$0.version] + (history?.twins(of: $0.version) ?? []) } ?? [], movedFrom: nil)
+            let parents = base.map { [$0.version] + (history?.twins(of: $0.version) ?? []) } ?? []
+            return .publish(path: path, state: local, parents: parents, movedFrom: nil)
         }
         guard let winner else {
             // In sync with a mirror that no longer knows the path (its logs were lost or

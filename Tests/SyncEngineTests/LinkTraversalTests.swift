@@ -45,11 +45,13 @@ struct LinkTraversalTests {
         let key = "ssh-ed25519 AAAA"
         try a.write("key.txt", key)  // puts the content in the store
         a.sync()
-        let layout = MirrorLayout(root: a.mirror)
-        var writer = try LogWriter(path: layout.log(container: TestDevice.containerID.identifier, device: "hostile"), device: "hostile", lastSequence: 0)
+        let log = MirrorLayout(root: a.mirror).log(container: TestDevice.containerID.identifier, device: "hostile")
+        var writer = try LogWriter(path: log, device: "hostile", lastSequence: 0)
         let sha256 = SHA256.hash(data: Data(key.utf8)).map { String(format: "%02x", $0) }.joined()
         try writer.append(contentsOf: [
-            VersionRecord(id: VersionID(device: "hostile", sequence: 1), path: "Documents/ssh", parents: [], state: .symlink(to: outside), time: 1_000),
+            VersionRecord(
+                id: VersionID(device: "hostile", sequence: 1), path: "Documents/ssh", parents: [], state: .symlink(to: outside),
+                time: 1_000),
             VersionRecord(
                 id: VersionID(device: "hostile", sequence: 2), path: "Documents/ssh/authorized_keys", parents: [],
                 state: .file(sha256: sha256, size: Int64(key.utf8.count)), time: 1_000),
