@@ -14,8 +14,7 @@ struct KindChangeTests {
     @Test(arguments: Replacement.allCases, [true, false])
     func aFolderReplacedOnOneDeviceIsReplacedOnTheOther(by replacement: Replacement, holdingFiles: Bool) throws {
         let scratch = Scratch()
-        let devices = try scratch.devices("a", "b")
-        let (a, b) = (devices[0], devices[1])
+        let (a, b) = try scratch.pair()
         if holdingFiles {
             try a.write("folder/x.txt", "v1")
             try a.write("folder/sub/y.txt", "v1")
@@ -37,8 +36,7 @@ struct KindChangeTests {
     @Test(arguments: Replacement.allCases)
     func aFileOrLinkReplacedByAFolderIsReplacedOnTheOtherDevice(_ replaced: Replacement) throws {
         let scratch = Scratch()
-        let devices = try scratch.devices("a", "b")
-        let (a, b) = (devices[0], devices[1])
+        let (a, b) = try scratch.pair()
         try Self.make(replaced, at: a.documents + "/item")
         a.sync()
         b.sync()

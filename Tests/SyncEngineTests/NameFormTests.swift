@@ -12,8 +12,7 @@ struct NameFormTests {
 
     @Test func aNameInNFDAndTheSameInNFCAreOneItem() throws {
         let scratch = Scratch()
-        let devices = try scratch.devices("a", "b")
-        let (a, b) = (devices[0], devices[1])
+        let (a, b) = try scratch.pair()
         #expect(Array(Self.nfd.utf8) != Array(Self.nfc.utf8))
         try a.write(Self.nfd, "from a")
         a.sync()
@@ -31,8 +30,7 @@ struct NameFormTests {
 
     @Test func bothFormsSideBySideAreReportedAndNeitherIsLost() throws {
         let scratch = Scratch()
-        let devices = try scratch.devices("a", "b")
-        let (a, b) = (devices[0], devices[1])
+        let (a, b) = try scratch.pair()
         try a.write(Self.nfd, "decomposed")
         try a.write(Self.nfc, "composed")
         let report = a.sync()
@@ -45,8 +43,7 @@ struct NameFormTests {
 
     @Test func aCaseOnlyRenameIsARename() throws {
         let scratch = Scratch()
-        let devices = try scratch.devices("a", "b")
-        let (a, b) = (devices[0], devices[1])
+        let (a, b) = try scratch.pair()
         try a.write("notes.txt", "text")
         a.sync()
         b.sync()

@@ -23,7 +23,7 @@ struct ProgressTests {
 
     @Test func uploadsAndDownloadsAreCountedAndEndComplete() throws {
         let scratch = Scratch()
-        let (a, b) = try pair(scratch)
+        let (a, b) = try scratch.pair()
         let bytes = try writeFiles(a)
         let seen = Watcher(a)
         a.sync()
@@ -47,7 +47,7 @@ struct ProgressTests {
 
     @Test func aPassWithNothingToDoKeepsTheLastTally() throws {
         let scratch = Scratch()
-        let (a, _) = try pair(scratch)
+        let (a, _) = try scratch.pair()
         try a.write("one.txt", "1")
         a.sync()
         let tally = a.status().lastProgress
@@ -86,9 +86,4 @@ extension TestDevice {
     func status() -> ContainerSyncStatus {
         engine.status().first { $0.container == Self.containerID.identifier } ?? ContainerSyncStatus(container: "?")
     }
-}
-
-private func pair(_ scratch: Scratch) throws -> (TestDevice, TestDevice) {
-    let devices = try scratch.devices("a", "b")
-    return (devices[0], devices[1])
 }

@@ -97,11 +97,16 @@ final class Scratch {
         try names.map { try TestDevice($0, in: path, mirror: path + "/mirror") }
     }
 
+    /// Devices a and b, sharing this folder's mirror.
+    func pair() throws -> (TestDevice, TestDevice) {
+        let devices = try self.devices("a", "b")
+        return (devices[0], devices[1])
+    }
+
     /// Devices a and b after both edited one synced file, `doc.txt`, at once, and synced:
     /// a conflict both know of.
     func conflictedPair() throws -> (TestDevice, TestDevice) {
-        let devices = try self.devices("a", "b")
-        let (a, b) = (devices[0], devices[1])
+        let (a, b) = try pair()
         try a.write("doc.txt", "base")
         a.sync()
         b.sync()

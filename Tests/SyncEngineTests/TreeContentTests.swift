@@ -9,8 +9,7 @@ import Testing
 struct TreeContentTests {
     @Test func modeBitsTravelAndAModeOnlyChangeIsAChange() throws {
         let scratch = Scratch()
-        let devices = try scratch.devices("a", "b")
-        let (a, b) = (devices[0], devices[1])
+        let (a, b) = try scratch.pair()
         try a.write("run.sh", "#!/bin/sh\n")
         #expect(chmod(a.documents + "/run.sh", 0o775) == 0)  // group-writable: the umask would take that away
         a.sync()
@@ -26,8 +25,7 @@ struct TreeContentTests {
 
     @Test func anEmptyFolderTravelsAndSoDoesItsRemoval() throws {
         let scratch = Scratch()
-        let devices = try scratch.devices("a", "b")
-        let (a, b) = (devices[0], devices[1])
+        let (a, b) = try scratch.pair()
         try FileManager.default.createDirectory(atPath: a.documents + "/empty/deeper", withIntermediateDirectories: true)
         a.sync()
         b.sync()
@@ -41,8 +39,7 @@ struct TreeContentTests {
 
     @Test func aLinkTravelsAsALinkWithItsTextAsWritten() throws {
         let scratch = Scratch()
-        let devices = try scratch.devices("a", "b")
-        let (a, b) = (devices[0], devices[1])
+        let (a, b) = try scratch.pair()
         try a.write("target.txt", "target")
         for (name, text) in [("relative", "target.txt"), ("dangling", "../no/such/thing"), ("absolute", "/etc/hostname")] {
             try FileManager.default.createSymbolicLink(atPath: a.documents + "/" + name, withDestinationPath: text)

@@ -9,8 +9,7 @@ struct TwinVersionTests {
     @Test(arguments: [true, false])
     func theNextChangeReplacesBothTwins(deleting: Bool) throws {
         let scratch = Scratch()
-        let devices = try scratch.devices("a", "b")
-        let (a, b) = (devices[0], devices[1])
+        let (a, b) = try scratch.pair()
         try a.write("same.txt", "same")
         try b.write("same.txt", "same")
         a.sync()

@@ -12,7 +12,7 @@ import Testing
 struct TwoDeviceTests {
     @Test func aFileMadeOnOneDeviceAppearsOnTheOther() throws {
         let scratch = Scratch()
-        let (a, b) = try pair(scratch)
+        let (a, b) = try scratch.pair()
         try a.write("notes/hello.txt", "hello")
         #expect(a.sync().published >= 2, "the folder and the file")
         b.sync()
@@ -22,7 +22,7 @@ struct TwoDeviceTests {
 
     @Test func editsRenamesAndDeletesPropagate() throws {
         let scratch = Scratch()
-        let (a, b) = try pair(scratch)
+        let (a, b) = try scratch.pair()
         try a.write("one.txt", "1")
         try a.write("two.txt", "2")
         a.sync()
@@ -40,7 +40,7 @@ struct TwoDeviceTests {
 
     @Test func concurrentEditsKeepTheLoserAsAConflict() throws {
         let scratch = Scratch()
-        let (a, b) = try pair(scratch)
+        let (a, b) = try scratch.pair()
         try a.write("doc.txt", "base")
         a.sync()
         b.sync()
@@ -58,7 +58,7 @@ struct TwoDeviceTests {
 
     @Test func anEditBeatsAConcurrentDelete() throws {
         let scratch = Scratch()
-        let (a, b) = try pair(scratch)
+        let (a, b) = try scratch.pair()
         try a.write("keep.txt", "v1")
         a.sync()
         b.sync()
@@ -73,7 +73,7 @@ struct TwoDeviceTests {
 
     @Test func aLargeFileIsCopiedInTheKernelAndArrivesIntact() throws {
         let scratch = Scratch()
-        let (a, b) = try pair(scratch)
+        let (a, b) = try scratch.pair()
         var generator = SystemRandomNumberGenerator()
         let bytes = Data((0..<(3 << 20)).map { _ in UInt8.random(in: 0...255, using: &generator) })
         try bytes.write(to: URL(fileURLWithPath: a.documents + "/big.bin"))
@@ -84,7 +84,7 @@ struct TwoDeviceTests {
 
     @Test func aDamagedObjectInTheMirrorIsRefusedNotDelivered() throws {
         let scratch = Scratch()
-        let (a, b) = try pair(scratch)
+        let (a, b) = try scratch.pair()
         try a.write("note.txt", "the real content")
         a.sync()
         let objects = try FileManager.default.subpathsOfDirectory(atPath: a.mirror + "/store/sha256").filter { $0.count > 60 }
@@ -100,7 +100,7 @@ struct TwoDeviceTests {
 
     @Test func aMirrorThatVanishedPausesAndDeletesNothing() throws {
         let scratch = Scratch()
-        let (a, _) = try pair(scratch)
+        let (a, _) = try scratch.pair()
         try a.write("precious.txt", "data")
         a.sync()
         try FileManager.default.removeItem(atPath: a.mirror)
@@ -166,7 +166,7 @@ struct TwoDeviceTests {
     /// not publish what it holds so far.
     @Test func aFileAWriterStillHoldsOpenIsPublishedOnlyOnceClosed() throws {
         let scratch = Scratch()
-        let (a, b) = try pair(scratch)
+        let (a, b) = try scratch.pair()
         try a.write("copy.bin", "")
         let writer = try FileHandle(forWritingTo: URL(fileURLWithPath: a.documents + "/copy.bin"))
         try writer.write(contentsOf: Data("the first half".utf8))
@@ -185,7 +185,7 @@ struct TwoDeviceTests {
 
     @Test func aSettledPassPublishesADeletionAnEarlierPassLeftWaiting() throws {
         let scratch = Scratch()
-        let (a, b) = try pair(scratch)
+        let (a, b) = try scratch.pair()
         try a.write("x.txt", "x")
         a.sync()
         b.sync()
@@ -228,7 +228,7 @@ struct TwoDeviceTests {
 
     @Test func aRestartContinuesTheLogWithoutRepublishing() throws {
         let scratch = Scratch()
-        let (a, b) = try pair(scratch)
+        let (a, b) = try scratch.pair()
         try a.write("x.txt", "x")
         a.sync()
         try a.restart()
@@ -264,7 +264,7 @@ struct TwoDeviceTests {
     /// view do not keep the old path until the next pass.
     @Test func aRenameAppliedHereSettlesTheOldPathInTheSamePass() throws {
         let scratch = Scratch()
-        let (a, b) = try pair(scratch)
+        let (a, b) = try scratch.pair()
         try a.write("a/keep.txt", "keep")
         try a.write("b/other.txt", "other")
         a.sync()
@@ -281,7 +281,7 @@ struct TwoDeviceTests {
     /// durable with one `syncfs` instead of an fsync each: they must all arrive just the same.
     @Test func aBatchLargeEnoughForOneFilesystemSyncArrivesWhole() throws {
         let scratch = Scratch()
-        let (a, b) = try pair(scratch)
+        let (a, b) = try scratch.pair()
         let count = ContentStore.wholeFilesystemSyncFrom + 10
         for n in 0..<count { try a.write("many/f\(n).txt", "file \(n)") }
         #expect(a.sync().published >= count + 1, "the files and their folder")
@@ -294,7 +294,7 @@ struct TwoDeviceTests {
     /// next pass removes it, and only it: the watcher's cookies and other `.ubq-` names stay.
     @Test func aDownloadCutShortLeavesNoStagingFileBehind() throws {
         let scratch = Scratch()
-        let (a, b) = try pair(scratch)
+        let (a, b) = try scratch.pair()
         try a.write("notes/x.txt", "x")
         a.sync()
         b.sync()
@@ -308,14 +308,9 @@ struct TwoDeviceTests {
         #expect(b.tree() == ["notes": "<folder>", "notes/x.txt": "x", "notes/.ubq-cookie-7": "", "notes/.ubq-sync-notes.txt": "not a staging name"])
     }
 
-    private func pair(_ scratch: Scratch) throws -> (TestDevice, TestDevice) {
-        let devices = try scratch.devices("a", "b")
-        return (devices[0], devices[1])
-    }
-
     /// Two devices that both hold `count` files, `f0.txt`, `f1.txt`… in `folder`, synced.
     private func pair(_ scratch: Scratch, holding count: Int, in folder: String = "") throws -> (TestDevice, TestDevice) {
-        let (a, b) = try pair(scratch)
+        let (a, b) = try scratch.pair()
         for n in 0..<count { try a.write("\(folder)f\(n).txt", "\(n)") }
         a.sync()
         b.sync()
