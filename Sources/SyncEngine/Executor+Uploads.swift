@@ -11,6 +11,8 @@ struct Upload {
     /// the file no longer has it.
     let expected: ContentHashing.Result
     let scanned: LocalSignature?
+    /// The copy the scan made while it hashed the file, if it is of the content to upload.
+    let early: EarlyCopy?
 
     /// Nil unless `state` is a file's content (deletions, folders and links upload nothing).
     init?(_ path: String, state: EntryState?, local: LocalEntry?, in containerFolder: RawPath) {
@@ -19,10 +21,11 @@ struct Upload {
         absolute = containerFolder.appending(local?.rawPath ?? RawPath(path)).readable
         expected = ContentHashing.Result(sha256: content, size: state.size)
         scanned = local?.signature
+        early = local?.state.sha256 == content ? local?.earlyCopy : nil
     }
 
     func stage(in store: ContentStore) throws -> StagedObject? {
-        try store.stage(path: absolute, expected: expected, scanned: scanned)
+        try store.stage(path: absolute, expected: expected, scanned: scanned, early: early)
     }
 }
 

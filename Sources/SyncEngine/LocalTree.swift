@@ -16,6 +16,8 @@ struct LocalEntry {
     /// before it was read for it to vouch for the content (`LocalSignature.vouches`), so
     /// the next scan reads the file again rather than trust it.
     var lastingSignature: LocalSignature?
+    /// A copy of the file made while it was hashed, for its upload (`EarlyCopy`).
+    var earlyCopy: EarlyCopy?
 }
 
 /// The local tree of one container, read from the disk. Files whose signature matches the
@@ -34,16 +36,21 @@ struct LocalTree {
     /// the base's).
     var hashed = 0
 
+    /// The staging files of the entries' early copies: whatever the pass did not upload
+    /// from them is removed when it ends.
+    var earlyCopies: [String] { entries.values.compactMap(\.earlyCopy?.staging) }
+
     /// Reads the whole container, or only the subtrees at `roots` (container-relative):
     /// what changed since the last pass, for a pass that need not look at everything.
     /// Files changed less than `quietNanoseconds` ago are left out this time (they may
     /// still be being written: DESIGN.md, decision 2) and counted in `deferred`, and so
     /// are files a writer still holds open that changed within `writerWindow`.
     ///
-    /// A file read within `racyWindow` of its last change gets no `lastingSignature`.
+    /// A file read within `racyWindow` of its last change gets no `lastingSignature`. With
+    /// a `copier`, large files are copied into the store while they are hashed.
     static func scan(
         containerFolder: RawPath, ignore: IgnoreRules, base: [String: BaseRow], roots: [RawPath]? = nil, quietNanoseconds: Int64 = 0,
-        racyWindow: Int64 = LocalSignature.racyWindowNanoseconds
+        racyWindow: Int64 = LocalSignature.racyWindowNanoseconds, copier: EarlyCopier? = nil
     ) -> LocalTree {
         // Before any status is read: a signature vouches only if its change is a window older.
         let started = LocalSignature.now()
@@ -79,7 +86,8 @@ struct LocalTree {
             }
             let vouched = status.signature.kind != .file || LocalSignature(status.signature).vouches(readAt: started, window: racyWindow)
             tree.add(
-                relative, status, containerFolder: containerFolder, base: base, recent: changed > now - Self.writerWindow, vouched: vouched)
+                relative, status, containerFolder: containerFolder, base: base, recent: changed > now - Self.writerWindow, vouched: vouched,
+                copier: copier)
         }
         return tree
     }
@@ -100,7 +108,8 @@ struct LocalTree {
     /// asked about (when it is read, on the descriptor it is hashed from). `vouched`: the
     /// signature may be kept with the state found.
     private mutating func add(
-        _ relative: RawPath, _ status: FileStatus, containerFolder: RawPath, base: [String: BaseRow], recent: Bool, vouched: Bool
+        _ relative: RawPath, _ status: FileStatus, containerFolder: RawPath, base: [String: BaseRow], recent: Bool, vouched: Bool,
+        copier: EarlyCopier?
     ) {
         guard let path = SyncPath.key(relative) else {
             problems.append("not synced: the name \(relative.readable.debugDescription) is not valid UTF-8")
@@ -112,17 +121,28 @@ struct LocalTree {
             return
         }
         let signature = LocalSignature(status.signature)
-        do {
+        do throws(SyncError) {
             let known = base[path]
             let state: EntryState
+            var earlyCopy: EarlyCopy?
             if let kept = Self.keptState(of: status, signature, known: known) {
                 state = kept
+            } else if status.signature.kind == .file {
+                let pending = copier?.start(relative, path: path, beneath: containerFolder, signature: signature)
+                do throws(SyncError) {
+                    state = try Self.fileState(of: relative, beneath: containerFolder, status, refusingWriters: recent)
+                } catch {
+                    if let copy = pending?.finish() { unlink(copy.staging) }
+                    throw error
+                }
+                earlyCopy = pending?.finish()
+                hashed += 1
             } else {
-                guard let read = try Self.state(of: relative, beneath: containerFolder, status, refusingWriters: recent) else { return }
+                guard let read = try Self.state(of: relative, beneath: containerFolder, status) else { return }
                 state = read
-                if read.kind == .file { hashed += 1 }
             }
-            entries[path] = LocalEntry(rawPath: relative, state: state, signature: signature, lastingSignature: vouched ? signature : nil)
+            entries[path] = LocalEntry(
+                rawPath: relative, state: state, signature: signature, lastingSignature: vouched ? signature : nil, earlyCopy: earlyCopy)
         } catch where error.code == .changedMeanwhile {
             leaveForLater(relative)
         } catch {
@@ -140,18 +160,23 @@ struct LocalTree {
         return state
     }
 
-    /// The state of one item, read from the disk through no symlink (a folder on the way
-    /// swapped for a link since its status was read does not lead the read out of the
-    /// container); nil for what sync does not carry (sockets, FIFOs, devices).
-    private static func state(of relative: RawPath, beneath folder: RawPath, _ status: FileStatus, refusingWriters: Bool) throws(SyncError) -> EntryState? {
+    /// The state of an item other than a file (`fileState`), read from the disk through no
+    /// symlink (a folder on the way swapped for a link since its status was read does not
+    /// lead the read out of the container); nil for what sync does not carry (sockets,
+    /// FIFOs, devices).
+    private static func state(of relative: RawPath, beneath folder: RawPath, _ status: FileStatus) throws(SyncError) -> EntryState? {
         switch status.signature.kind {
         case .folder: return .folder(mode: status.permissions)
         case .symlink: return .symlink(to: try readLink(relative, beneath: folder))
-        case .other: return nil
-        case .file:
-            let content = try ContentHashing.hash(relative, beneath: folder, refusingWriters: refusingWriters)
-            return .file(sha256: content.sha256, size: content.size, mode: status.permissions)
+        case .other, .file: return nil
         }
+    }
+
+    /// A file's state, its content hashed (with `refusingWriters`, not while a process
+    /// still has it open for writing).
+    private static func fileState(of relative: RawPath, beneath folder: RawPath, _ status: FileStatus, refusingWriters: Bool) throws(SyncError) -> EntryState {
+        let content = try ContentHashing.hash(relative, beneath: folder, refusingWriters: refusingWriters)
+        return .file(sha256: content.sha256, size: content.size, mode: status.permissions)
     }
 
     static func readLink(_ relative: RawPath, beneath folder: RawPath) throws(SyncError) -> String {

@@ -45,6 +45,10 @@ struct SyncPass {
         let executor = Executor(
             containerID: container.id, containerFolder: container.folder,
             store: ContentStore(layout: container.layout, device: container.device), coordinator: coordinator, faults: faults)
+        let copier = EarlyCopier(store: executor.store, container: container)
+        var earlyCopies: [String] = []
+        // Uploaded early copies were renamed into the store; the others go.
+        defer { for staging in earlyCopies { unlink(staging) } }
         var local = LocalTree()
         var unfinished: Set<String> = []
         var touched = container.viewBehind
@@ -55,8 +59,9 @@ struct SyncPass {
             base = try database.base(container: container.id, under: rootKeys)
             local = LocalTree.scan(
                 containerFolder: container.folder, ignore: ignore, base: base, roots: roots, quietNanoseconds: quietNanoseconds,
-                racyWindow: racyWindow)
+                racyWindow: racyWindow, copier: copier)
             report.hashed += local.hashed
+            earlyCopies += local.earlyCopies
             if round == 0 {
                 report.problems += local.problems + removeLeftovers(local.leftovers)
                 report.deferred = local.deferred
