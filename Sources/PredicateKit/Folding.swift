@@ -19,6 +19,12 @@ public enum PredicateFolding {
             // ASCII has no marks and no decomposition: only the case mapping can apply.
             return caseInsensitive ? asciiLowercased(string) : string
         }
+        if caseInsensitive && diacriticInsensitive, let folded = LatinFolds.fold(string) { return folded }
+        return unicodeFold(string, caseInsensitive: caseInsensitive, diacriticInsensitive: diacriticInsensitive)
+    }
+
+    /// The definition above, step by step, through Foundation's normalization.
+    static func unicodeFold(_ string: String, caseInsensitive: Bool, diacriticInsensitive: Bool) -> String {
         var scalars = Array(string.decomposedStringWithCanonicalMapping.unicodeScalars)
         if caseInsensitive {
             let lowered = String(String.UnicodeScalarView(scalars.flatMap { $0.properties.lowercaseMapping.unicodeScalars }))
@@ -40,6 +46,42 @@ public enum PredicateFolding {
     private static func asciiLowercased(_ string: String) -> String {
         guard string.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) else { return string }
         return String(decoding: string.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
+    }
+}
+
+/// `[cd]` folds of the Latin letters below U+0250 (Latin-1, Extended-A and -B), one scalar
+/// at a time. The index folds every name and path it stores; Foundation's normalization
+/// made a name with one accented letter cost 20 µs to fold, where ASCII costs next to
+/// nothing (100,000 files of which a tenth had "résumé" in their names: a quarter of the
+/// CPU spent building rows before READY).
+///
+/// Folding such a string scalar by scalar gives the same result as folding it whole: no
+/// scalar of the range is a combining mark, the marks that decomposition brings are
+/// removed, and what is left of one scalar cannot compose with the next (only a mark or a
+/// Hangul jamo can be composed onto a letter). `FoldingTests` checks every scalar of the
+/// range, and strings of them, against the definition.
+enum LatinFolds {
+    static let end: UInt32 = 0x250
+
+    /// `folds[i]`: the fold of scalar `i`, for `i < end`.
+    private static let folds: [String] = (0..<end).map { value in
+        PredicateFolding.unicodeFold(String(Unicode.Scalar(value)!), caseInsensitive: true, diacriticInsensitive: true)
+    }
+
+    /// The `[cd]` fold of `string`, or nil if some scalar is at `end` or above.
+    static func fold(_ string: String) -> String? {
+        var result = ""
+        result.reserveCapacity(string.utf8.count)
+        for scalar in string.unicodeScalars {
+            guard scalar.value < end else { return nil }
+            if scalar.value < 0x80 {
+                let byte = UInt8(scalar.value)
+                result.unicodeScalars.append(Unicode.Scalar(byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte))
+            } else {
+                result += folds[Int(scalar.value)]
+            }
+        }
+        return result
     }
 }
 
