@@ -10,9 +10,8 @@ public enum ContainerDiscovery {
         defer { closedir(handle) }
         var names: [String] = []
         while let entry = readdir(handle) {
-            guard entry.pointee.d_type == DT_DIR else { continue }
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
-            names.append(name)
+            guard DirectoryEntry.type(entry) == DT_DIR else { continue }
+            names.append(String(decoding: DirectoryEntry.name(entry), as: UTF8.self))
         }
         return names.sorted()
     }

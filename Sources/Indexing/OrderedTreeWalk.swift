@@ -75,7 +75,7 @@ public struct OrderedTreeWalk: IteratorProtocol {
             return
         }
         var steps: [Step] = []
-        for name in Self.entryNames(handle) {
+        for name in DirectoryEntry.names(handle) {
             let childRelative = relative.appending(name)
             guard let status = FileStatus.read(folderFD: fd, name: name) else { continue }  // gone meanwhile
             let isFolder = status.signature.kind == .folder
@@ -90,15 +90,6 @@ public struct OrderedTreeWalk: IteratorProtocol {
         // which are large: moving them through the sort took as long as the comparisons.
         let order = steps.indices.sorted { RawPath.precedes(steps[$1].key, steps[$0].key) }
         frames.append(Frame(handle: handle, absolute: absolute, steps: order.map { steps[$0] }))
-    }
-
-    private static func entryNames(_ handle: OpaquePointer) -> [[UInt8]] {
-        var names: [[UInt8]] = []
-        while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix(while: { $0 != 0 })) }
-            if name != [0x2E] && name != [0x2E, 0x2E] { names.append(name) }
-        }
-        return names
     }
 
     private struct Frame {

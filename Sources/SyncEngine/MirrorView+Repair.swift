@@ -48,12 +48,7 @@ extension MirrorView {
     static func names(in path: RawPath) -> [[UInt8]] {
         guard let handle = path.withCString({ opendir($0) }) else { return [] }
         defer { closedir(handle) }
-        var names: [[UInt8]] = []
-        while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix(while: { $0 != 0 })) }
-            if name != [0x2E] && name != [0x2E, 0x2E] { names.append(name) }
-        }
-        return names
+        return DirectoryEntry.names(handle)
     }
 
     static func lstat(_ path: RawPath) -> stat? {

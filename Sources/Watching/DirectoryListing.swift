@@ -9,13 +9,12 @@ enum DirectoryListing {
         defer { closedir(handle) }
         var result: [RawPath] = []
         while let entry = readdir(handle) {
-            guard entry.pointee.d_type == DT_DIR || entry.pointee.d_type == DT_UNKNOWN else { continue }
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                Array(raw.prefix(while: { $0 != 0 }))
-            }
-            if name == [0x2E] || name == [0x2E, 0x2E] { continue }
+            let type = DirectoryEntry.type(entry)
+            guard type == DT_DIR || type == DT_UNKNOWN else { continue }
+            let name = DirectoryEntry.name(entry)
+            if DirectoryEntry.isDotOrDotDot(name) { continue }
             let child = relative.appending(name)
-            if entry.pointee.d_type == DT_UNKNOWN && !isFolder(folder.appending(name)) { continue }
+            if type == DT_UNKNOWN && !isFolder(folder.appending(name)) { continue }
             result.append(child)
         }
         return result
