@@ -32,8 +32,9 @@ struct ContentStore {
     /// (copy_file_range: a reflink where the filesystem can) instead of read and hashed
     /// again; its signature before and after the copy proves it did not change meanwhile.
     ///
-    /// An `early` copy the scan made is taken as it is if the file still has the signature
-    /// it was made with; otherwise it is removed and the file copied again.
+    /// An `early` copy the scan made (under the signature the scan read, `scanned`) is taken
+    /// as it is if it holds the bytes hashed and the file still has that signature;
+    /// otherwise it is removed and the file copied again.
     func stage(path: String, expected: ContentHashing.Result, scanned: LocalSignature?, early: EarlyCopy? = nil) throws(SyncError) -> StagedObject? {
         if reuses(expected.sha256, size: expected.size) {
             if let early { unlink(early.staging) }
@@ -42,7 +43,7 @@ struct ContentStore {
         let source = try Sys.open(path, O_RDONLY | O_NOFOLLOW)
         defer { close(source) }
         if let early {
-            if early.signature == scanned, early.signature.size == expected.size, Self.signature(source) == scanned {
+            if early.signature.size == expected.size, Self.signature(source) == early.signature {
                 return StagedObject(staging: early.staging, object: layout.object(expected.sha256))
             }
             unlink(early.staging)

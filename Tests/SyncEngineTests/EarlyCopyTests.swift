@@ -34,6 +34,13 @@ import Testing
             return LocalTree.scan(containerFolder: RawPath(folder), ignore: .none, base: [:], racyWindow: 0, copier: copier)
         }
 
+        /// A large file at `big.bin`, scanned: the tree and the copy the scan made of it.
+        func scanLargeFile() throws -> (tree: LocalTree, copy: EarlyCopy) {
+            try write("big.bin", size: EarlyCopyTests.large)
+            let tree = scan()
+            return (tree, try #require(tree.entries["big.bin"]?.earlyCopy))
+        }
+
         func upload(_ name: String, from tree: LocalTree) throws -> Upload {
             let entry = try #require(tree.entries[name])
             return try #require(Upload(name, state: entry.state, local: entry, in: RawPath(folder)))
@@ -71,9 +78,7 @@ import Testing
 
     @Test func theUploadTakesTheEarlyCopyOfAnUnchangedFile() throws {
         let setup = try Setup()
-        try setup.write("big.bin", size: Self.large)
-        let tree = setup.scan()
-        let copy = try #require(tree.entries["big.bin"]?.earlyCopy)
+        let (tree, copy) = try setup.scanLargeFile()
         let staged = try #require(try setup.upload("big.bin", from: tree).stage(in: setup.store))
         #expect(staged.staging == copy.staging)
         try setup.store.commit([staged])
@@ -84,9 +89,7 @@ import Testing
 
     @Test func aFileChangedAfterTheScanIsNotUploadedFromItsEarlyCopy() throws {
         let setup = try Setup()
-        try setup.write("big.bin", size: Self.large)
-        let tree = setup.scan()
-        let copy = try #require(tree.entries["big.bin"]?.earlyCopy)
+        let (tree, copy) = try setup.scanLargeFile()
         let handle = try #require(FileHandle(forWritingAtPath: setup.folder + "/big.bin"))
         try handle.seekToEnd()
         try handle.write(contentsOf: Data("appended after the scan".utf8))
