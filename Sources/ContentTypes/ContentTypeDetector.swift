@@ -20,6 +20,11 @@ public final class ContentTypeDetector {
     private let catalog: TypeCatalog
     private let sniffer: MagicSniffer
     private var cache: [String: ContentType] = [:]
+    /// `typeByName`'s answers for names only `*.ext` globs match, by the end of the name
+    /// that decides them; emptied when it reaches `suffixMemoLimit` entries, so names
+    /// with endless distinct endings (`scan.2024-05-01.001`) cannot grow it without bound.
+    private var typesBySuffix: [SuffixKey: (type: ContentType, needsContent: Bool)] = [:]
+    static let suffixMemoLimit = 4096
 
     /// Loads the database from `databaseDirectories` (most important first), or from the
     /// XDG default folders when nil, and opens libmagic.
@@ -47,7 +52,19 @@ public final class ContentTypeDetector {
     /// change it (`needsContent`): both from one lookup of the name, where calling
     /// `contentType(fileName:leadingBytes: nil)` and `needsContent(fileName:)` took two.
     public func typeByName(_ fileName: some Collection<UInt8>) -> (type: ContentType, needsContent: Bool) {
-        let candidates = database.mimeTypes(forFileName: fileName)
+        switch database.globs.match(forName: Array(fileName)) {
+        case .whole(let candidates):
+            return typeByName(candidates: candidates)
+        case .suffix(let key):
+            if let known = typesBySuffix[key] { return known }
+            let found = typeByName(candidates: database.globs.mimeTypes(forSuffix: key))
+            if typesBySuffix.count >= Self.suffixMemoLimit { typesBySuffix.removeAll(keepingCapacity: true) }
+            typesBySuffix[key] = found
+            return found
+        }
+    }
+
+    private func typeByName(candidates: [String]) -> (type: ContentType, needsContent: Bool) {
         if let decided = decidedByName(candidates) { return (contentType(mimeType: decided), false) }
         return (contentType(mimeType: candidates.first ?? "application/octet-stream"), true)
     }

@@ -13,9 +13,9 @@ struct Glob: Sendable {
 
 /// The globs of all database folders, indexed for fast lookup.
 struct GlobIndex: Sendable {
-    private var literals: [[UInt8]: [Glob]] = [:]
+    private var literals: [ByteString: [Glob]] = [:]
     /// `*.ext` globs keyed by `.ext`.
-    private var suffixes: [[UInt8]: [Glob]] = [:]
+    private var suffixes: [ByteString: [Glob]] = [:]
     private var others: [OtherGlob] = []
     /// Length of the longest key in `suffixes`, to bound the lookups.
     private var longestSuffix = 0
@@ -23,9 +23,9 @@ struct GlobIndex: Sendable {
     init(_ globs: [Glob]) {
         for glob in globs {
             if GlobPattern.isLiteral(glob.pattern) {
-                literals[glob.pattern, default: []].append(glob)
+                literals[ByteString(glob.pattern), default: []].append(glob)
             } else if let suffix = GlobPattern.simpleSuffix(glob.pattern) {
-                suffixes[suffix, default: []].append(glob)
+                suffixes[ByteString(suffix), default: []].append(glob)
                 longestSuffix = max(longestSuffix, suffix.count)
             } else {
                 others.append(OtherGlob(glob))
@@ -36,19 +36,31 @@ struct GlobIndex: Sendable {
     /// The MIME types the name points to, best first: one when the name decides, several
     /// when equally good globs disagree, none when no glob matches.
     func mimeTypes(forName name: [UInt8]) -> [String] {
-        let folded = GlobPattern.folded(name)
-        let literal = candidates(in: literals[name], name: name, folded: folded)
-            + candidates(in: folded == name ? nil : literals[folded], name: name, folded: folded)
-        if !literal.isEmpty { return best(literal) }
-        var found = suffixMatches(name, folded: folded)
-        for other in others {
-            let subject = other.glob.caseSensitive ? name : folded
-            if subject.starts(with: other.prefix) && subject.reversed().starts(with: other.reversedSuffix)
-                && GlobPattern.matches(other.glob.pattern, subject) {
-                found.append(other.glob)
-            }
+        switch match(forName: name) {
+        case .whole(let types): types
+        case .suffix(let key): mimeTypes(forSuffix: key)
         }
-        return best(found)
+    }
+
+    /// What the name's types depend on. Most names match no literal and no glob but the
+    /// `*.ext` ones, and then their types depend only on the end of the name (`SuffixKey`),
+    /// which a caller can remember: a detector names the same few extensions over and
+    /// over, and the full lookup (folding, probing every dot, ranking) cost more than
+    /// everything else the index does with a new file name.
+    func match(forName name: [UInt8]) -> NameMatch {
+        let folded = GlobPattern.folded(name)
+        let literal = candidates(in: literals[ByteString(name)], name: name, folded: folded)
+            + candidates(in: folded == name ? nil : literals[ByteString(folded)], name: name, folded: folded)
+        if !literal.isEmpty { return .whole(best(literal)) }
+        let key = SuffixKey(tail: tail(of: name), foldedTail: tail(of: folded))
+        var other: [Glob] = []
+        for glob in others where glob.matches(name: name, folded: folded) { other.append(glob.glob) }
+        return other.isEmpty ? .suffix(key) : .whole(best(suffixMatches(key) + other))
+    }
+
+    /// The types of a name that only `*.ext` globs can match.
+    func mimeTypes(forSuffix key: SuffixKey) -> [String] {
+        best(suffixMatches(key))
     }
 
     private func candidates(in globs: [Glob]?, name: [UInt8], folded: [UInt8]) -> [Glob] {
@@ -56,12 +68,19 @@ struct GlobIndex: Sendable {
         return globs.filter { $0.pattern == ($0.caseSensitive ? name : folded) }
     }
 
-    private func suffixMatches(_ name: [UInt8], folded: [UInt8]) -> [Glob] {
+    /// The bytes from the first dot among the last `longestSuffix`: every suffix a key of
+    /// `suffixes` could equal starts at one of its dots.
+    private func tail(of bytes: [UInt8]) -> [UInt8] {
+        let window = bytes.suffix(longestSuffix)
+        guard let dot = window.firstIndex(of: UInt8(ascii: ".")) else { return [] }
+        return Array(bytes[dot...])
+    }
+
+    private func suffixMatches(_ key: SuffixKey) -> [Glob] {
         var found: [Glob] = []
-        for (bytes, caseSensitive) in [(name, true), (folded, false)] {
-            let start = max(0, bytes.count - longestSuffix)
-            for index in start..<bytes.count where bytes[index] == UInt8(ascii: ".") {
-                guard let globs = suffixes[Array(bytes[index...])] else { continue }
+        for (bytes, caseSensitive) in [(key.tail, true), (key.foldedTail, false)] {
+            for index in bytes.indices where bytes[index] == UInt8(ascii: ".") {
+                guard let globs = suffixes[ByteString(Array(bytes[index...]))] else { continue }
                 found += globs.filter { $0.caseSensitive == caseSensitive }
             }
         }
@@ -94,5 +113,45 @@ private struct OtherGlob: Sendable {
         prefix = Array(glob.pattern.prefix { !isSpecial($0) })
         let hasEscape = glob.pattern.contains(UInt8(ascii: "\\"))
         reversedSuffix = hasEscape ? [] : Array(glob.pattern.reversed().prefix { !isSpecial($0) })
+    }
+
+    func matches(name: [UInt8], folded: [UInt8]) -> Bool {
+        let subject = glob.caseSensitive ? name : folded
+        return subject.starts(with: prefix) && subject.reversed().starts(with: reversedSuffix)
+            && GlobPattern.matches(glob.pattern, subject)
+    }
+}
+
+/// What a name's MIME types depend on (`GlobIndex.match(forName:)`).
+enum NameMatch {
+    /// The name matched a literal or a glob that looks at all of it: these are its types.
+    case whole([String])
+    /// Only `*.ext` globs can match: the types depend on this end of the name alone.
+    case suffix(SuffixKey)
+}
+
+/// The end of a name and of its case fold that `*.ext` globs can match: from the first dot
+/// among the last bytes as long as the longest such glob. Names with equal keys have the
+/// same types unless a literal or another glob matches one of them.
+struct SuffixKey: Hashable, Sendable {
+    let tail: [UInt8]
+    let foldedTail: [UInt8]
+
+    func hash(into hasher: inout Hasher) {
+        ByteString(tail).hash(into: &hasher)
+        ByteString(foldedTail).hash(into: &hasher)
+    }
+}
+
+/// Bytes as a dictionary key, hashed as one buffer: an `[UInt8]` key is hashed byte by
+/// byte, which was the largest single cost of looking a name up.
+struct ByteString: Hashable, Sendable {
+    let bytes: [UInt8]
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(bytes.count)
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
     }
 }
