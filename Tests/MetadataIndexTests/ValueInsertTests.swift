@@ -30,6 +30,25 @@ import Testing
         }
     }
 
+    /// Text and blobs are bound from their bytes with their length: empty ones stay empty
+    /// (not NULL), a NUL inside text does not end it, and short strings (stored inline)
+    /// arrive as long ones do.
+    @Test func textAndBlobsArriveWithTheirExactBytes() throws {
+        try Self.withTable { db in
+            let insert = try ValueInsert(db, sql: "INSERT INTO t (k, b, n) VALUES (?, ?, ?)")
+            let long = String(repeating: "résumé ", count: 40)
+            try insert.execute(["".databaseValue, Data().databaseValue, "a\u{0}b".databaseValue])
+            try insert.execute(["s".databaseValue, Data([1]).databaseValue, long.databaseValue])
+            let rows = try Row.fetchAll(db, sql: "SELECT k, typeof(b) AS bt, length(b) AS bl, n, length(CAST(n AS BLOB)) AS nl FROM t ORDER BY k")
+            #expect(rows.count == 2)
+            #expect(rows[0]["k"] as String? == "")
+            #expect(rows[0]["bt"] as String == "blob")
+            #expect(rows[0]["bl"] as Int == 0)
+            #expect(rows[0]["nl"] as Int == 3)
+            #expect(rows[1]["n"] as String == long)
+        }
+    }
+
     @Test func aFailedInsertThrowsSQLitesMessageAndTheNextOneWorks() throws {
         try Self.withTable { db in
             let insert = try ValueInsert(db, sql: "INSERT INTO t (k, i) VALUES (?, ?)")
