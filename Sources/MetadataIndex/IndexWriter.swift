@@ -16,7 +16,7 @@ struct IndexWriter {
     /// Every upsert inserts a new row (a bulk load into a new container): no need to look
     /// for an existing one first.
     private let insertsOnly: Bool
-    private var folds = PathFolds()
+    private var parents = ParentFolderCache()
     /// The plain insert of new rows, prepared on first use.
     private var valueInsert: ValueInsert?
 
@@ -43,7 +43,7 @@ struct IndexWriter {
     /// one-row update of the columns that can change, needs neither: 250 edited rows of
     /// 100,000 wrote 8.8 MiB instead of 43 MiB (16 KiB pages, SQLite 3.40).
     private mutating func upsert(_ item: ItemSnapshot) throws {
-        let values = Self.values(of: item, folds: &folds)
+        let values = Self.values(of: item, parents: &parents)
         guard !insertsOnly, let id = try existingRow(of: item) else { return try insert(item, values) }
         let update = try db.cachedStatement(sql: Self.updateSQL)
         try update.execute(arguments: StatementArguments(databaseValues: Self.updatedColumnIndexes.map { values[$0] } + [id.databaseValue]))
@@ -179,7 +179,7 @@ struct IndexWriter {
             let oldRel = RawPath(bytes: row["rel"] as Data)
             let newRel = oldRel.rebased(from: from, to: to)
             let names = PathColumns(
-                relative: newRel, absolute: containerFolder.appending(newRel), isFolder: row["kind"] == "folder", folds: &folds)
+                relative: newRel, absolute: containerFolder.appending(newRel), isFolder: row["kind"] == "folder", parents: &parents)
             let values = [Data(newRel.bytes).databaseValue, names.scope.databaseValue] + names.textColumns.map(\.databaseValue)
                 + [(row["id"] as Int64).databaseValue]
             try update.execute(arguments: StatementArguments(databaseValues: values))
@@ -219,9 +219,9 @@ struct IndexWriter {
 
     /// The values of `insertedColumns`, in their order. Converted to `DatabaseValue` here,
     /// each from its own type: an array of existentials cost as much again to convert.
-    static func values(of item: ItemSnapshot, folds: inout PathFolds) -> [DatabaseValue] {
+    static func values(of item: ItemSnapshot, parents: inout ParentFolderCache) -> [DatabaseValue] {
         let signature = item.signature
-        let names = PathColumns(relative: item.relativePath, absolute: item.absolutePath, isFolder: signature.kind == .folder, folds: &folds)
+        let names = PathColumns(relative: item.relativePath, absolute: item.absolutePath, isFolder: signature.kind == .folder, parents: &parents)
         var values: [DatabaseValue] = []
         values.reserveCapacity(insertedColumns.count)
         values += [item.container.databaseValue, Data(item.relativePath.bytes).databaseValue, names.scope.databaseValue,
@@ -246,38 +246,61 @@ struct PathColumns {
 
     private static let documents = Array("Documents".utf8)
 
-    init(relative: RawPath, absolute: RawPath, isFolder: Bool, folds: inout PathFolds) {
+    init(relative: RawPath, absolute: RawPath, isFolder: Bool, parents: inout ParentFolderCache) {
         let name = relative.lastComponent.map { String(decoding: $0, as: UTF8.self) } ?? ""
-        let foldedName = PathFolds.fold(name)
+        let foldedName = ParentFolderCache.fold(name)
         scope = relative.firstComponent == Self.documents ? "documents" : "data"
         // The display name is the file name (extensions are not hidden).
         textColumns = [
-            name, foldedName, name, foldedName, absolute.readable, folds.foldedPath(absolute, foldedName: foldedName),
-            absolute.fileURLString(isFolder: isFolder),
+            name, foldedName, name, foldedName, absolute.readable, parents.foldedPath(absolute, foldedName: foldedName),
+            parents.fileURL(absolute, isFolder: isFolder),
         ]
     }
 }
 
-/// Folds absolute paths for the `path_fold` column, reusing the folded parent folder
-/// from the previous item: rows are mostly written in path order, siblings one after
-/// another. Folding maps each scalar on its own and '/' is a starter that nothing
-/// composes with, so fold(folder + "/" + name) = fold(folder) + "/" + fold(name).
-struct PathFolds {
-    private var folder: RawPath?
-    private var foldedFolder = ""
+/// What an item's path columns take from its parent folder, kept from the previous item:
+/// rows are mostly written in path order, siblings one after another. Both columns are
+/// computed for the path up to its last slash, then the name is added:
+/// - `path_fold`: folding maps each scalar on its own and '/' is a starter that nothing
+///   composes with, so fold(folder + "/" + name) = fold(folder + "/") + fold(name).
+/// - `url`: percent-encoding goes byte by byte (encoding the whole path for each row was
+///   a seventh of the row building).
+struct ParentFolderCache {
+    /// The last path's bytes up to and including its last slash: what the rest is kept for.
+    private var prefix: [UInt8]?
+    private var foldedPrefix = ""
+    private var prefixURL: [UInt8] = []
 
     static func fold(_ text: String) -> String {
         PredicateFolding.fold(text, caseInsensitive: true, diacriticInsensitive: true)
     }
 
+    /// `fold(absolute.readable)`, given the fold of its name.
     mutating func foldedPath(_ absolute: RawPath, foldedName: String) -> String {
         guard absolute.lastComponent != nil else { return Self.fold(absolute.readable) }
-        let parent = absolute.removingLastComponent()
-        if parent != folder {
-            folder = parent
-            foldedFolder = Self.fold(parent.readable)
-        }
-        return foldedFolder.hasSuffix("/") ? foldedFolder + foldedName : foldedFolder + "/" + foldedName
+        enterFolder(of: absolute)
+        return foldedPrefix + foldedName
+    }
+
+    /// `absolute.fileURLString(isFolder:)`.
+    mutating func fileURL(_ absolute: RawPath, isFolder: Bool) -> String {
+        guard let name = absolute.lastComponent else { return absolute.fileURLString(isFolder: isFolder) }
+        enterFolder(of: absolute)
+        var url = prefixURL
+        RawPath.appendPercentEncoded(name[...], to: &url)
+        // The name holds no '/', nor does its encoding end in one.
+        if isFolder { url.append(UInt8(ascii: "/")) }
+        return String(decoding: url, as: UTF8.self)
+    }
+
+    private mutating func enterFolder(of absolute: RawPath) {
+        let bytes = absolute.bytes
+        let end = bytes.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? 0
+        guard prefix.map({ $0[...] == bytes[..<end] }) != true else { return }
+        prefix = Array(bytes[..<end])
+        foldedPrefix = Self.fold(String(decoding: bytes[..<end], as: UTF8.self))
+        prefixURL = Array("file://".utf8)
+        RawPath.appendPercentEncoded(bytes[..<end], to: &prefixURL)
     }
 }
 

@@ -9,15 +9,15 @@ public struct NewItemRow: Sendable, Equatable {
     /// The values of `IndexWriter.insertedColumns`, in their order.
     let values: [DatabaseValue]
 
-    /// Builds rows in order, reusing the folded parent folder between siblings
-    /// (`PathFolds`): one builder per thread, fed in path order for the reuse to pay.
+    /// Builds rows in order, reusing what siblings take from their parent folder
+    /// (`ParentFolderCache`): one builder per thread, fed in path order for the reuse to pay.
     public struct Builder {
-        private var folds = PathFolds()
+        private var parents = ParentFolderCache()
 
         public init() {}
 
         public mutating func row(for item: ItemSnapshot) -> NewItemRow {
-            NewItemRow(item: item, values: IndexWriter.values(of: item, folds: &folds))
+            NewItemRow(item: item, values: IndexWriter.values(of: item, parents: &parents))
         }
     }
 }

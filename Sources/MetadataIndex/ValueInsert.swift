@@ -38,7 +38,7 @@ final class ValueInsert {
         switch value.storage {
         case .string(var string):
             return string.withUTF8 { bytes in
-                guard let start = bytes.baseAddress, !bytes.isEmpty else { return sqlite3_bind_text(handle, index, "", 0, nil) }
+                guard let start = bytes.baseAddress, !bytes.isEmpty else { return sqlite3_bind_text(handle, index, "", 0, transient) }
                 return start.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
                     sqlite3_bind_text(handle, index, $0, CInt(bytes.count), transient)
                 }

@@ -19,15 +19,23 @@ extension RawPath {
     public func fileURLString(isFolder: Bool) -> String {
         var url = Array("file://".utf8)
         url.reserveCapacity(7 + bytes.count + bytes.count / 4 + 1)
-        for byte in bytes {
-            if Self.urlSafe[Int(byte)] {
-                url.append(byte)
-            } else {
-                url.append(contentsOf: [UInt8(ascii: "%"), Self.hexDigits[Int(byte >> 4)], Self.hexDigits[Int(byte & 0x0F)]])
-            }
-        }
+        Self.appendPercentEncoded(bytes[...], to: &url)
         if isFolder && url.last != UInt8(ascii: "/") { url.append(UInt8(ascii: "/")) }
         return String(decoding: url, as: UTF8.self)
+    }
+
+    /// Appends `bytes` as a file URL writes them: each byte outside the URL-safe set
+    /// percent-encoded, byte by byte, so the encoding of a path is the encodings of its
+    /// parts joined (`/` is kept). Bytes of one concrete type: a generic parameter is not
+    /// specialized across modules, and went through a witness table per byte.
+    public static func appendPercentEncoded(_ bytes: ArraySlice<UInt8>, to url: inout [UInt8]) {
+        for byte in bytes {
+            if urlSafe[Int(byte)] {
+                url.append(byte)
+            } else {
+                url.append(contentsOf: [UInt8(ascii: "%"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]])
+            }
+        }
     }
 
     /// The path of a `file://` URL made by `fileURLString`.

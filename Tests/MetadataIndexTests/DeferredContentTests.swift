@@ -138,9 +138,9 @@ import Testing
             try Schema.migrator().migrate(old, upTo: "v2: diary entries")
             try old.write { db in
                 try db.execute(sql: "INSERT INTO meta(key, value) VALUES ('root', ?)", arguments: [IndexFixture.root.readable])
-                var folds = PathFolds()
+                var parents = ParentFolderCache()
                 let item = IndexFixture.item("Documents/a.txt")
-                try db.execute(sql: DiaryEntryIndexTests.v1Insert, arguments: StatementArguments(Array(IndexWriter.values(of: item, folds: &folds).dropLast())))
+                try db.execute(sql: DiaryEntryIndexTests.v1Insert, arguments: StatementArguments(Array(IndexWriter.values(of: item, parents: &parents).dropLast())))
                 for (position, uti) in item.contentTypeTree.enumerated() {
                     try db.execute(sql: "INSERT INTO item_types(item_id, position, uti) VALUES (1, ?, ?)", arguments: [position, uti])
                 }
@@ -152,27 +152,39 @@ import Testing
     }
 }
 
-/// `path_fold` is built from the folded parent folder and the folded name; it must equal
-/// folding the whole path at once, whatever the names.
-@Suite struct PathFoldsTests {
+/// `path_fold` and `url` are built from what the parent folder gives and the name; they
+/// must equal folding and encoding the whole path at once, whatever the names, whether
+/// the folder is met for the first time or again.
+@Suite struct ParentFolderCacheTests {
     @Test(arguments: [
         "/r/c/Documents/a.txt", "/r/c/Documents/Ärger/Éé.TXT", "/r/c/Documents/cafe\u{301}/NAÏVE", "/r/c/x",
         "/r/c/Documents/\u{301}leading-mark", "/r/c/Documents/ΣΊΣΥΦΟΣ/ﬁle", "/r/c/Documents/İstanbul/ß",
+        "/r/c/Documents/a b%/#?.txt",
     ])
-    func theFoldOfAPathIsTheFoldOfItsFolderAndName(_ path: String) {
-        var folds = PathFolds()
+    func theColumnsOfAPathAreThoseOfTheWholePath(_ path: String) {
+        var parents = ParentFolderCache()
         let raw = RawPath(path)
-        let name = PathFolds.fold(String(decoding: raw.lastComponent ?? [], as: UTF8.self))
-        #expect(folds.foldedPath(raw, foldedName: name) == PathFolds.fold(path))
-        #expect(folds.foldedPath(raw, foldedName: name) == PathFolds.fold(path))  // from the cache
+        let name = ParentFolderCache.fold(String(decoding: raw.lastComponent ?? [], as: UTF8.self))
+        for _ in 0..<2 {  // the second time from the cache
+            #expect(parents.foldedPath(raw, foldedName: name) == ParentFolderCache.fold(path))
+            #expect(parents.fileURL(raw, isFolder: false) == raw.fileURLString(isFolder: false))
+            #expect(parents.fileURL(raw, isFolder: true) == raw.fileURLString(isFolder: true))
+        }
     }
 
-    @Test func invalidUTF8AndTheRootFoldLikeTheWholePath() {
-        var folds = PathFolds()
-        for bytes: [UInt8] in [Array("/r/c/D/".utf8) + [0xFF, 0x41], [0x2F], Array("/top".utf8), Array("/r/".utf8) + [0xC3] + Array("/B".utf8)] {
+    @Test func invalidUTF8TheRootAndDoubledSlashesGiveWhatTheWholePathDoes() {
+        var parents = ParentFolderCache()
+        let paths: [[UInt8]] = [
+            Array("/r/c/D/".utf8) + [0xFF, 0x41], [0x2F], Array("/top".utf8), Array("/r/".utf8) + [0xC3] + Array("/B".utf8),
+            Array("/r/c/D/x".utf8), Array("/r/c//D/x".utf8), Array("/r/c/D//x".utf8), Array("/r/c/D/".utf8),
+        ]
+        for bytes in paths {
             let raw = RawPath(bytes: bytes)
-            let name = PathFolds.fold(String(decoding: raw.lastComponent ?? [], as: UTF8.self))
-            #expect(folds.foldedPath(raw, foldedName: name) == PathFolds.fold(raw.readable), "\(bytes)")
+            let name = ParentFolderCache.fold(String(decoding: raw.lastComponent ?? [], as: UTF8.self))
+            #expect(parents.foldedPath(raw, foldedName: name) == ParentFolderCache.fold(raw.readable), "\(bytes)")
+            for isFolder in [false, true] {
+                #expect(parents.fileURL(raw, isFolder: isFolder) == raw.fileURLString(isFolder: isFolder), "\(bytes)")
+            }
         }
     }
 }

@@ -163,10 +163,10 @@ import Testing
             try Schema.migrator().migrate(old, upTo: "v1: items, types, text")
             try old.write { db in
                 try db.execute(sql: "INSERT INTO meta(key, value) VALUES ('root', ?)", arguments: [IndexFixture.root.readable])
-                var folds = PathFolds()
+                var parents = ParentFolderCache()
                 for item in [file, subfolder] {
                     // The columns of v1: today's values without `content_pending` (v3).
-                    let values = Array(IndexWriter.values(of: item, folds: &folds).dropLast())
+                    let values = Array(IndexWriter.values(of: item, parents: &parents).dropLast())
                     try db.execute(sql: Self.v1Insert, arguments: StatementArguments(values))
                 }
             }

@@ -9,6 +9,12 @@ import Testing
         #expect(path.isAbsolute)
     }
 
+    @Test(arguments: ["", "/", "//", "a", "/a", "//a//b", "a/b/", "Documents/x", "/r/c/Documents/d/e.txt"])
+    func theFirstComponentIsTheFirstOfTheComponents(_ path: String) {
+        let raw = RawPath(path)
+        #expect(raw.firstComponent == raw.components.first.map(Array.init))
+    }
+
     @Test func appendingKeepsRawBytes() {
         let name: [UInt8] = [0x66, 0xFF, 0x0A]
         let path = RawPath("docs").appending(name)
