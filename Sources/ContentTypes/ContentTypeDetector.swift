@@ -25,6 +25,8 @@ public final class ContentTypeDetector {
     /// with endless distinct endings (`scan.2024-05-01.001`) cannot grow it without bound.
     private var typesBySuffix: [SuffixKey: (type: ContentType, needsContent: Bool)] = [:]
     static let suffixMemoLimit = 4096
+    /// How many endings `typeByName` remembers now (for tests of the bound).
+    var rememberedSuffixes: Int { typesBySuffix.count }
 
     /// Loads the database from `databaseDirectories` (most important first), or from the
     /// XDG default folders when nil, and opens libmagic.

@@ -33,7 +33,7 @@ final class ValueInsert {
 
     /// Binds text and blobs from their own bytes, with their length. GRDB binds a String as
     /// a C string: Swift makes a NUL-terminated copy of each short (inline) string, and
-    /// SQLite then measures it with strlen (the 12 text columns of 100,000 rows).
+    /// SQLite then measures it with strlen: a dozen text columns a row in a bulk load.
     private static func bind(_ value: DatabaseValue, to handle: OpaquePointer, at index: CInt) -> CInt {
         switch value.storage {
         case .string(var string):

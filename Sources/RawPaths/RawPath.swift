@@ -42,7 +42,8 @@ public struct RawPath: Sendable, Hashable, Comparable, CustomStringConvertible, 
     }
 
     /// The first name of the path; nil when it has none. Found in place: splitting the whole
-    /// path into components for the first was an eighth of the index's row building.
+    /// path into components for the first was about 8% of the index's row thread (a profile
+    /// of a fresh start).
     public var firstComponent: [UInt8]? {
         guard let start = bytes.firstIndex(where: { $0 != Self.slash }) else { return nil }
         let end = bytes[start...].firstIndex(of: Self.slash) ?? bytes.endIndex

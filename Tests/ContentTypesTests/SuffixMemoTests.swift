@@ -60,6 +60,7 @@ struct SuffixMemoTests {
         let shared = try detector()
         for index in 0..<(ContentTypeDetector.suffixMemoLimit + 10) {
             _ = shared.typeByName(Array("f.x\(index)".utf8))
+            #expect(shared.rememberedSuffixes <= ContentTypeDetector.suffixMemoLimit)
         }
         for name in Self.names {
             #expect(shared.typeByName(Array(name.utf8)).type.mimeType == (try firstAnswer(name).0), "\(name)")
