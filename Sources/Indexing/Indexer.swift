@@ -260,20 +260,20 @@ public final class Indexer {
         let maker = try rowMaker ?? NewRowMaker(database: mimeDatabase, logger: logger)
         rowMaker = maker
         let names = ContainerNames(location.container, layout: layout)
-        let rows = Prefetcher<NewItemRow, Void> { yield in maker.rows(from: walk, in: names, yield: yield) }
-        defer { rows.finish() }  // before the walk's: the row thread reads the walk
-        var batch: [IndexChange] = []
-        batch.reserveCapacity(batchSize)
-        while let row = rows.next() {
-            statistics.record(row.item.signature.kind)
-            batch.append(.insert(row))
-            if batch.count >= batchSize {
-                try load.apply(batch)
-                batch.removeAll(keepingCapacity: true)
-            }
+        // A batch is one element: the prefetcher hands each over as it is built.
+        let rows = Prefetcher<NewRows, Void>(chunkSize: 1) { yield in
+            maker.rows(from: walk, in: names, batchSize: Self.newRowBatchSize, yield: yield)
         }
-        try load.apply(batch)
+        defer { rows.finish() }  // before the walk's: the row thread reads the walk
+        while let batch = rows.next() {
+            for kind in batch.kinds { statistics.record(kind) }
+            try load.insert(batch)
+        }
     }
+
+    /// Rows a batch of new rows holds: small enough that a few in flight take little memory
+    /// (about 500 bytes a row), large enough that handing them over costs nothing.
+    static let newRowBatchSize = 1024
 
     /// Walks the disk (on a thread of its own) and the index's rows side by side, both in
     /// path order, and writes what differs in batches as it is found. In path order, the

@@ -18,16 +18,19 @@ final class NewRowMaker: @unchecked Sendable {
         inspector = ItemInspector(detector: try ContentTypeDetector(database: database), logger: logger)
     }
 
-    /// Rows for every item `walk` yields, in its order, handed to `yield` until it returns false.
+    /// Rows for every item `walk` yields, in its order, handed to `yield` in batches of
+    /// `batchSize` (the last one smaller) until it returns false.
     func rows(
-        from walk: Prefetcher<(path: RawPath, status: FileStatus), [IndexingError]>, in names: ContainerNames,
-        yield: (NewItemRow) -> Bool
+        from walk: Prefetcher<(path: RawPath, status: FileStatus), [IndexingError]>, in names: ContainerNames, batchSize: Int,
+        yield: (NewRows) -> Bool
     ) {
-        var builder = NewItemRow.Builder()
+        var builder = NewRows.Builder()
         while let (path, status) = walk.next() {
             // Without reading content no item is deferred: the snapshot is never nil.
             guard let item = inspector.snapshot(path, in: names, status: status, readingContent: false) else { continue }
-            guard yield(builder.row(for: item)) else { return }
+            builder.append(item)
+            if builder.rows.count >= batchSize, !yield(builder.take()) { return }
         }
+        if !builder.rows.isEmpty { _ = yield(builder.take()) }
     }
 }

@@ -29,7 +29,6 @@ struct IndexWriter {
     mutating func apply(_ change: IndexChange) throws {
         switch change {
         case .upsert(let item): try upsert(item)
-        case .insert(let row): try insert(row)
         case .remove(let container, let path): try remove(container: container, path)
         case .move(let container, let from, let to, let absoluteTo): try move(container: container, from: from, to: to, absoluteTo: absoluteTo)
         case .fillContent(let item): try fillContent(item)
@@ -55,17 +54,25 @@ struct IndexWriter {
         return try Int64.fetchOne(statement, arguments: [item.container, Data(item.relativePath.bytes)])
     }
 
-    private mutating func insert(_ row: NewItemRow) throws {
-        guard insertsOnly else { return try upsert(row.item) }
-        try insert(row.item, row.values)
+    /// Inserts new rows built ahead, a batch at a time: the container had no row when the
+    /// writer began (`insertsOnly`). The rows have no text or diary entries; only the
+    /// trees of their content types are stored beside them.
+    mutating func insert(_ rows: NewRows) throws {
+        precondition(insertsOnly, "new rows go into a container the index has no row of")
+        for type in rows.types { try storeTree(type.tree, of: type.type) }
+        try plainInsert().execute(rows) { id in journal?.recordTouch(id) }
     }
 
     /// A plain insert, for rows known to be new.
     private mutating func insert(_ item: ItemSnapshot, _ values: [DatabaseValue]) throws {
+        try plainInsert().execute(values)
+        try recordRest(of: item, id: db.lastInsertedRowID, replacing: false)
+    }
+
+    private mutating func plainInsert() throws -> ValueInsert {
         let insert = try valueInsert ?? ValueInsert(db, sql: Self.insertSQL)
         valueInsert = insert
-        try insert.execute(values)
-        try recordRest(of: item, id: db.lastInsertedRowID, replacing: false)
+        return insert
     }
 
     /// What an item stores beside its row: its type tree, text and diary entries. With
@@ -77,7 +84,7 @@ struct IndexWriter {
     /// inserting 20,000 texts took 1.01 s with a diary DELETE before each, 0.40 s without.
     private mutating func recordRest(of item: ItemSnapshot, id: Int64, replacing: Bool) throws {
         journal?.recordTouch(id)
-        try storeTree(of: item)
+        try storeTree(item.contentTypeTree, of: item.contentType)
         if replacing {
             try db.cachedStatement(sql: "DELETE FROM item_text WHERE rowid = ?").execute(arguments: [id])
             try deleteDiaryEntries(itemID: id)
@@ -88,12 +95,12 @@ struct IndexWriter {
 
     /// Stores the item's type tree under its content type. Rewritten (not ignored) the
     /// first time a transaction meets the type, in case a newer MIME database changed it.
-    private mutating func storeTree(of item: ItemSnapshot) throws {
-        guard storedTrees.insert(item.contentType).inserted else { return }
-        try db.cachedStatement(sql: "DELETE FROM type_trees WHERE content_type = ?").execute(arguments: [item.contentType])
+    private mutating func storeTree(_ tree: [String], of contentType: String) throws {
+        guard storedTrees.insert(contentType).inserted else { return }
+        try db.cachedStatement(sql: "DELETE FROM type_trees WHERE content_type = ?").execute(arguments: [contentType])
         let insert = try db.cachedStatement(sql: "INSERT INTO type_trees(content_type, position, uti) VALUES (?, ?, ?)")
-        for (position, uti) in item.contentTypeTree.enumerated() {
-            try insert.execute(arguments: [item.contentType, position, uti])
+        for (position, uti) in tree.enumerated() {
+            try insert.execute(arguments: [contentType, position, uti])
         }
     }
 
@@ -217,24 +224,36 @@ struct IndexWriter {
         UPDATE items SET \(updatedColumnIndexes.map { "\(insertedColumns[$0]) = ?" }.joined(separator: ", ")) WHERE id = ?
         """
 
-    /// The values of `insertedColumns`, in their order. Converted to `DatabaseValue` here,
-    /// each from its own type: an array of existentials cost as much again to convert.
+    /// The values of `insertedColumns`, in their order.
     static func values(of item: ItemSnapshot, parents: inout ParentFolderCache) -> [DatabaseValue] {
-        let signature = item.signature
-        let names = PathColumns(relative: item.relativePath, absolute: item.absolutePath, isFolder: signature.kind == .folder, parents: &parents)
         var values: [DatabaseValue] = []
         values.reserveCapacity(insertedColumns.count)
-        values += [item.container.databaseValue, Data(item.relativePath.bytes).databaseValue, names.scope.databaseValue,
-                   signature.kind.rawValue.databaseValue]
-        values += names.textColumns.map(\.databaseValue)
-        values += [
-            signature.size.databaseValue, item.created.databaseValue, item.modified.databaseValue, item.contentType.databaseValue,
-            item.symlinkTarget.map { Data($0) }.databaseValue, Int64(bitPattern: signature.device).databaseValue,
-            Int64(bitPattern: signature.inode).databaseValue, signature.modifiedNanoseconds.databaseValue,
-            signature.changedNanoseconds.databaseValue, item.readError.databaseValue, item.containerDisplayName.databaseValue,
-            item.contentPending.databaseValue,
-        ]
+        appendColumns(of: item, parents: &parents, to: &values)
         return values
+    }
+
+    /// Appends the values of `insertedColumns` to `sink`, in their order, each from its
+    /// own type (an array of existentials cost as much again to convert).
+    static func appendColumns<Sink: ColumnSink>(of item: ItemSnapshot, parents: inout ParentFolderCache, to sink: inout Sink) {
+        let signature = item.signature
+        let names = PathColumns(relative: item.relativePath, absolute: item.absolutePath, isFolder: signature.kind == .folder, parents: &parents)
+        sink.append(item.container)
+        sink.appendBlob(item.relativePath.bytes)
+        sink.append(names.scope)
+        sink.append(signature.kind.rawValue)
+        for text in names.textColumns { sink.append(text) }
+        sink.append(signature.size)
+        sink.append(item.created)
+        sink.append(item.modified)
+        sink.append(item.contentType)
+        sink.appendBlob(item.symlinkTarget)
+        sink.append(Int64(bitPattern: signature.device))
+        sink.append(Int64(bitPattern: signature.inode))
+        sink.append(signature.modifiedNanoseconds)
+        sink.append(signature.changedNanoseconds)
+        sink.append(item.readError)
+        sink.append(item.containerDisplayName)
+        sink.append(Int64(item.contentPending ? 1 : 0))
     }
 }
 

@@ -77,9 +77,6 @@ public struct ItemSnapshot: Sendable, Equatable {
 /// One change to apply to the index.
 public enum IndexChange: Sendable, Equatable {
     case upsert(ItemSnapshot)
-    /// An upsert whose row was built ahead (`NewItemRow`); a plain insert in a bulk load
-    /// into a new container (`BulkLoad.containerIsNew`).
-    case insert(NewItemRow)
     /// Removes the item at the path and everything below it.
     case remove(container: String, relativePath: RawPath)
     /// A folder moved: its row and every row below it follow.

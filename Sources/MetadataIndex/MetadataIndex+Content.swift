@@ -102,6 +102,12 @@ public final class BulkLoad {
         for change in changes { try writer.apply(change) }
     }
 
+    /// Inserts rows built ahead; only into a container that was new when the load began
+    /// (`containerIsNew`).
+    public func insert(_ rows: NewRows) throws {
+        try writer.insert(rows)
+    }
+
     /// As `MetadataIndex.signatures(container:under:after:limit:)`, in this transaction.
     public func signatures(under relativePath: RawPath, after: RawPath?, limit: Int) throws -> [IndexedSignature] {
         try IndexReader.signatures(writer.db, container: container, under: relativePath, after: after, limit: limit)
