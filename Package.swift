@@ -63,7 +63,7 @@ let package = Package(
         .target(name: "CStatx"),
 
         // MARK: I/O shells
-        .target(name: "Watching", dependencies: ["CInotifyTools", "FileEvents", "RawPaths", logging]),
+        .target(name: "Watching", dependencies: ["CInotifyTools", "CStatx", "FileEvents", "RawPaths", logging]),
         .target(name: "ContentTypes", dependencies: ["CMagic"]),
         .target(name: "MetadataIndex", dependencies: ["PredicateKit", "APIModel", "RawPaths", grdb, grdbSQLite]),
         .target(name: "Indexing", dependencies: [
@@ -120,7 +120,7 @@ let package = Package(
             crypto,
         ]),
         .testTarget(name: "FileEventsTests", dependencies: ["FileEvents", "RawPaths"]),
-        .testTarget(name: "WatchingTests", dependencies: ["Watching", "Indexing", "IgnoreRules", "FileEvents", "RawPaths", logging]),
+        .testTarget(name: "WatchingTests", dependencies: ["Watching", "Indexing", "IgnoreRules", "FileEvents", "RawPaths", "CStatx", logging]),
         .testTarget(name: "RawPathsTests", dependencies: ["RawPaths"]),
         .testTarget(name: "CivilCalendarTests", dependencies: ["CivilCalendar"]),
         .testTarget(name: "IgnoreRulesTests", dependencies: ["IgnoreRules"]),

@@ -17,6 +17,7 @@ final class WatcherThread: @unchecked Sendable {
     private var polledFolders: Set<RawPath> = []
     private var lastPoll = ContinuousClock.now
     private var warnedAboutWatchLimit = false
+    private let leaves: LeafFolders
 
     init(root: RawPath, control: WatcherControl, progress: WalkProgress, output: AsyncStream<WatchEvent>.Continuation, logger: Logger) {
         self.root = root
@@ -24,6 +25,7 @@ final class WatcherThread: @unchecked Sendable {
         self.progress = progress
         self.output = output
         self.logger = logger
+        leaves = LeafFolders(root: root)
     }
 
     func run(onReady: @escaping (Result<Void, WatcherError>) -> Void) {
@@ -122,13 +124,21 @@ final class WatcherThread: @unchecked Sendable {
     /// Watches every folder below the watched folder `relative`, depth first in path order
     /// (the order in which a path-ordered scan enters them), telling `progress` of each.
     private func watchSubfolders(of relative: RawPath, reporting progress: WalkProgress?) {
-        var pending = Self.lastFirst(DirectoryListing.subfolders(of: absolute(relative), relative: relative))
+        var pending = Self.lastFirst(subfolders(of: relative))
         while let folder = pending.popLast() {
             let watched = watchFolder(folder)
             progress?.markHandled(absolute(folder))
             // A folder that is polled instead is rescanned whole, subfolders included.
-            if watched { pending += Self.lastFirst(DirectoryListing.subfolders(of: absolute(folder), relative: folder)) }
+            if watched { pending += Self.lastFirst(subfolders(of: folder)) }
         }
+    }
+
+    /// The subfolders of the watched folder `relative`; a folder whose link count says it
+    /// has none is not listed (`LeafFolders`).
+    private func subfolders(of relative: RawPath) -> [RawPath] {
+        let folder = absolute(relative)
+        if leaves.holdsNoSubfolder(folder) { return [] }
+        return DirectoryListing.subfolders(of: folder, relative: relative)
     }
 
     /// Sibling folders in reverse path order (the stack pops the first), ordered as a
