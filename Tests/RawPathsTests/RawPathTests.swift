@@ -23,6 +23,23 @@ import Testing
         #expect(path.readable == "docs/f\u{FFFD}\n")
     }
 
+    /// Every form of `appending` (an array, a slice, any collection) joins alike: one '/'
+    /// between, the name's leading slashes dropped (but onto the empty path), trailing ones
+    /// trimmed.
+    @Test(arguments: [
+        ("", "x", "x"), ("", "/x", "/x"), ("", "x/", "x"), ("", "/", "/"), ("a", "", "a"), ("a/", "b", "a/b"),
+        ("a", "/b", "a/b"), ("a", "b/", "a/b"), ("a", "//b//", "a/b"), ("/", "b", "/b"), ("a", "/", "a"), ("/", "/", "/"),
+    ])
+    func appendingJoinsWithOneSlash(base: String, name: String, expected: String) {
+        let path = RawPath(base)
+        let bytes = Array(name.utf8)
+        #expect(path.appending(bytes) == RawPath(expected))
+        #expect(path.appending(bytes).bytes == Array(expected.utf8))
+        #expect(path.appending(bytes[...]) == RawPath(expected))
+        #expect(path.appending(name.utf8) == RawPath(expected))
+        #expect(path.appending(RawPath(name)).bytes == path.appending(Array(RawPath(name).bytes)).bytes)
+    }
+
     @Test(arguments: [
         ("a/b", "a", true), ("a", "a", true), ("ab", "a", false), ("a/b", "", true), ("/a", "", false),
         ("a b/c", "a", false), ("/r/x", "/r", true), ("/rx", "/r", false),
