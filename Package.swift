@@ -132,6 +132,7 @@ let package = Package(
         .testTarget(name: "CoordinationTests", dependencies: ["Coordination"]),
         .testTarget(name: "IntegrationTests", dependencies: ["APIModel", "TestSupport"]),
         .testTarget(name: "UbqCLITests", dependencies: ["UbqCLI", "APIModel"]),
+        .testTarget(name: "UbiquityDaemonTests", dependencies: ["UbiquityDaemon"]),
         .testTarget(name: "DocumentTests", dependencies: ["Ubiquity", "Diary", "KeyedArchive"]),
     ]
 )

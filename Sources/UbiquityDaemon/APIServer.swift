@@ -20,7 +20,12 @@ struct APIServer {
     /// (a thousand scripts at once) to wait rather than be refused.
     static let backlog = 1024
 
-    func make(routes: APIRoutes, syncRoutes: SyncRoutes, presenterRoutes: PresenterRoutes, status: String) throws -> some Service {
+    /// `status` gives the STATUS= line sent with READY once the server listens; `ready` is
+    /// opened then.
+    func make(
+        routes: APIRoutes, syncRoutes: SyncRoutes, presenterRoutes: PresenterRoutes, status: @escaping @Sendable () async -> String,
+        ready: ReadyLatch
+    ) throws -> some Service {
         try removeStaleSocket()
         let router = Router(context: DaemonRequestContext.self)
         router.add(middleware: APIErrorMiddleware(logger: logger))
@@ -43,7 +48,8 @@ struct APIServer {
                 await Self.pauseAcceptingWhenExhausted(channel, logger: logger)
                 chmod(socketPath, 0o600)
                 logger.info("listening on \(socketPath)")
-                notifier.notify("READY=1", "STATUS=\(status)", "MAINPID=\(getpid())")
+                notifier.notify("READY=1", "STATUS=\(await status())", "MAINPID=\(getpid())")
+                ready.open()
             },
             logger: logger)
     }

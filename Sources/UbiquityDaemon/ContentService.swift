@@ -12,11 +12,12 @@ import ServiceLifecycle
 /// pipeline keeps applying watcher changes; each batch is recorded through the pipeline,
 /// so live queries see the items change and a file changed meanwhile is not overwritten
 /// with stale content (`IndexChange.fillContent`). It returns when the pass is done; the
-/// daemon runs it with `successTerminationBehavior: .ignore`.
+/// daemon runs it with `successTerminationBehavior: .ignore`. It starts at READY.
 struct ContentService: Service {
     let reader: ContentReaderQueue
     let index: MetadataIndex
     let pipeline: IndexPipeline
+    let ready: ReadyLatch
     let notifier: SystemdNotifier
     let containers: Int
     let logger: Logger
@@ -24,6 +25,8 @@ struct ContentService: Service {
     let batchSize = 256
 
     func run() async throws {
+        try? await cancelWhenGracefulShutdown { await ready.wait() }
+        guard !Task.isShuttingDownGracefully && !Task.isCancelled else { return }
         await buildSecondaryIndexes()
         let start = ContinuousClock.now
         var status = StatusThrottle()

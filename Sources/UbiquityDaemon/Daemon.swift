@@ -56,10 +56,19 @@ public struct Daemon {
         let scanStart = ContinuousClock.now
         let statistics = await pipeline.reconcileEverything(alongside: watcher)
         await watcher.walk.finishedWalking()
-        let items = (try? index.counts().values.reduce(0, +)) ?? 0
-        logger.info("start-up reconciliation: \(statistics) in \(ContinuousClock.now - scanStart); \(items) items in \(containers.count) containers")
+        let scanTime = ContinuousClock.now - scanStart
+        // Counted on a reader while the rest starts up: after a first scan, whose indexes are
+        // built after READY, both counts read the whole table (about 30 ms for 100,000
+        // items, all of it on the way to READY when it was counted here).
+        let startupStatus = Task { [logger] in
+            let items = (try? index.counts().values.reduce(0, +)) ?? 0
+            logger.info("start-up reconciliation: \(statistics) in \(scanTime); \(items) items in \(containers.count) containers")
+            let contentPending = (try? index.pendingContentCount()) ?? 0
+            return StatusLine.text(containers: containers.count, items: items, pending: 0, contentPending: contentPending)
+        }
 
-        let sync = try makeSyncService(containers: containers, root: root, index: index, pipeline: pipeline)
+        let ready = ReadyLatch()
+        let sync = try makeSyncService(containers: containers, root: root, index: index, pipeline: pipeline, ready: ready)
         if let sync { await pipeline.observeChanges { sync.noteLocalChanges($0) } }
         let hub = PresenterHub(markerPath: settings.runtimeDirectory + "/" + DaemonPresenterRelay.markerName, logger: logger)
         let (outcomes, outcomeSink) = AsyncStream.makeStream(of: [PathOutcome].self)
@@ -73,15 +82,14 @@ public struct Daemon {
         let limits = ConnectionLimits.resolve(openFiles: OpenFileLimit.raise())
         let server = try APIServer(socketPath: settings.socketPath, limits: limits, notifier: notifier, logger: logger).make(
             routes: routes, syncRoutes: syncRoutes, presenterRoutes: PresenterRoutes(hub: hub, logger: logger),
-            status: StatusLine.text(
-                containers: containers.count, items: items, pending: 0, contentPending: (try? index.pendingContentCount()) ?? 0))
+            status: { await startupStatus.value }, ready: ready)
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: IndexService(watcher: watcher, pipeline: pipeline, notifier: notifier, logger: logger)),
             .init(service: await makeReloader(pipeline: pipeline, sync: sync)),
             .init(service: server),
             .init(service: coordination),
             .init(
-                service: try makeContentService(root: root, index: index, pipeline: pipeline, containers: containers.count),
+                service: try makeContentService(root: root, index: index, pipeline: pipeline, containers: containers.count, ready: ready),
                 successTerminationBehavior: .ignore),
         ]
         if let sync { services.append(.init(service: sync)) }
@@ -92,11 +100,13 @@ public struct Daemon {
     }
 
     /// Reads the content the start-up scan left pending.
-    private func makeContentService(root: RawPath, index: MetadataIndex, pipeline: IndexPipeline, containers: Int) throws -> ContentService {
+    private func makeContentService(
+        root: RawPath, index: MetadataIndex, pipeline: IndexPipeline, containers: Int, ready: ReadyLatch
+    ) throws -> ContentService {
         ContentService(
             reader: ContentReaderQueue(reader: try ContentReader(
                 root: root, coordinator: try FileCoordinator(lockDirectory: lockDirectory), logger: logger)),
-            index: index, pipeline: pipeline,
+            index: index, pipeline: pipeline, ready: ready,
             notifier: notifier, containers: containers, logger: logger)
     }
 
@@ -110,7 +120,9 @@ public struct Daemon {
     }
 
     /// The sync service when a mirror is configured (sync is off without one).
-    private func makeSyncService(containers: [Container], root: RawPath, index: MetadataIndex, pipeline: IndexPipeline) throws -> SyncService? {
+    private func makeSyncService(
+        containers: [Container], root: RawPath, index: MetadataIndex, pipeline: IndexPipeline, ready: ReadyLatch
+    ) throws -> SyncService? {
         guard let mirror = settings.mirror else {
             logger.info("no mirror configured: sync is off (set UBQ_MIRROR or mirror in config.toml)")
             return nil
@@ -128,7 +140,8 @@ public struct Daemon {
         let publisher = InOrderPublisher()
         engine.indexStateObserver = { changes in publisher.enqueue { await pipeline.publishSyncState(changes) } }
         logger.info("syncing with \(mirror) as device \(engine.device.id) (\(engine.device.name))")
-        return SyncService(worker: SyncWorker(engine: engine), layout: ContainerLayout(root: root), settings: settings.sync, logger: logger)
+        return SyncService(
+            worker: SyncWorker(engine: engine), layout: ContainerLayout(root: root), settings: settings.sync, ready: ready, logger: logger)
     }
 
     /// The folder of every coordinated claim's lock files (shared with `ubq` and apps).

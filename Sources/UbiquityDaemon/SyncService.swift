@@ -42,9 +42,13 @@ final class SyncService: Service {
         var ignoreRulesChanged: Set<ContainerID> = []
     }
 
-    init(worker: SyncWorker, layout: ContainerLayout, settings: SyncSettings, logger: Logger) {
+    /// Opens at READY: the first pass waits for it.
+    private let ready: ReadyLatch
+
+    init(worker: SyncWorker, layout: ContainerLayout, settings: SyncSettings, ready: ReadyLatch, logger: Logger) {
         self.worker = worker
         self.layout = layout
+        self.ready = ready
         pacing = Mutex(Pacing(settings))
         self.logger = logger
     }
@@ -77,6 +81,7 @@ final class SyncService: Service {
     }
 
     func run() async throws {
+        try? await cancelWhenGracefulShutdown { [ready] in await ready.wait() }
         var lastFullPass = ContinuousClock.now
         // Not at once: a daemon restarted often still collects, but start-up stays quick.
         var nextCollection = ContinuousClock.now + pacing.withLock { $0.fullPassInterval }
