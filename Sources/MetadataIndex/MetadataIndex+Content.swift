@@ -26,6 +26,13 @@ extension MetadataIndex {
     public func pendingContentCount() throws -> Int {
         try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM items WHERE content_pending = 1") ?? 0 }
     }
+
+    /// Whether some item still waits for its content: the first one found ends the search,
+    /// where a count reads the whole table when its partial index is not built yet (after a
+    /// first scan, until READY).
+    public func hasPendingContent() throws -> Bool {
+        try pool.read { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM items WHERE content_pending = 1)") ?? false }
+    }
 }
 
 extension MetadataIndex {

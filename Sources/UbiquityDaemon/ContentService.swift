@@ -27,10 +27,10 @@ struct ContentService: Service {
     func run() async throws {
         try? await cancelWhenGracefulShutdown { await ready.wait() }
         guard !Task.isShuttingDownGracefully && !Task.isCancelled else { return }
+        reportStatus()  // READY's status did not count the items waiting for content
         await buildSecondaryIndexes()
         let start = ContinuousClock.now
         var status = StatusThrottle()
-        reportStatus()
         let initial = (try? index.pendingContentCount()) ?? 0
         var pending = initial
         // A pass meets each pending item once. Items it could not complete (another

@@ -57,13 +57,14 @@ public struct Daemon {
         let statistics = await pipeline.reconcileEverything(alongside: watcher)
         await watcher.walk.finishedWalking()
         let scanTime = ContinuousClock.now - scanStart
-        // Counted on a reader while the rest starts up: after a first scan, whose indexes are
-        // built after READY, both counts read the whole table (about 30 ms for 100,000
-        // items, all of it on the way to READY when it was counted here).
+        // Counted on a reader while the rest starts up, and the items waiting for content are
+        // not counted at all (the content service counts them after READY): after a first
+        // scan, whose indexes are built after READY, both counts read the whole table, about
+        // 30 ms for 100,000 items, all of it on the way to READY when it was counted here.
         let startupStatus = Task { [logger] in
             let items = (try? index.counts().values.reduce(0, +)) ?? 0
             logger.info("start-up reconciliation: \(statistics) in \(scanTime); \(items) items in \(containers.count) containers")
-            let contentPending = (try? index.pendingContentCount()) ?? 0
+            let contentPending: Int? = (try? index.hasPendingContent()) == true ? nil : 0
             return StatusLine.text(containers: containers.count, items: items, pending: 0, contentPending: contentPending)
         }
 

@@ -1,12 +1,18 @@
 import Foundation
 /// The one-line status systemd shows (`STATUS=`) and `/v1/status` reports.
 enum StatusLine {
-    static func text(containers: Int, items: Int, pending: Int, contentPending: Int = 0, indexError: String? = nil) -> String {
+    /// `contentPending` nil: some items wait for their content, not counted (READY does not
+    /// wait for counting them).
+    static func text(containers: Int, items: Int, pending: Int, contentPending: Int? = 0, indexError: String? = nil) -> String {
         let base = "\(count(containers, "container")), \(count(items, "item"))"
         var work: [String] = []
         if let indexError { work.append("index behind the disk, retrying (\(indexError))") }
         if pending > 0 { work.append("\(count(pending, "change")) settling") }
-        if contentPending > 0 { work.append("reading content of \(count(contentPending, "item"))") }
+        if let contentPending {
+            if contentPending > 0 { work.append("reading content of \(count(contentPending, "item"))") }
+        } else {
+            work.append("reading content")
+        }
         return base + ", " + (work.isEmpty ? "up to date" : work.joined(separator: ", "))
     }
 

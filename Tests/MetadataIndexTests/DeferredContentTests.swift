@@ -19,14 +19,17 @@ import Testing
     @Test func fillingContentWritesTextAndTypeAndClearsThePendingMark() throws {
         let fixture = try IndexFixture()
         defer { fixture.remove() }
+        #expect(try !fixture.index.hasPendingContent())
         try fixture.index.apply([.upsert(Self.pending("Documents/a.txt"))])
         #expect(try fixture.index.pendingContentCount() == 1)
+        #expect(try fixture.index.hasPendingContent())
         #expect(try fixture.query(#"kMDItemTextContent CONTAINS "heron""#).isEmpty)
 
         var filled = IndexFixture.item("Documents/a.txt", type: "public.utf8-plain-text", text: "a grey heron")
         filled.contentTypeTree = ["public.utf8-plain-text", "public.plain-text", "public.text", "public.data", "public.item"]
         try fixture.index.apply([.fillContent(filled)])
         #expect(try fixture.index.pendingContentCount() == 0)
+        #expect(try !fixture.index.hasPendingContent())
         #expect(try fixture.query(#"kMDItemTextContent CONTAINS "heron""#) == ["a.txt"])
         #expect(try fixture.query(#"kMDItemContentType == "public.utf8-plain-text""#) == ["a.txt"])
     }
