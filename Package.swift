@@ -82,7 +82,7 @@ let package = Package(
         // MARK: Services, library, commands
         .target(name: "CommandLineSettings", dependencies: ["UbiquitySettings", argumentParser]),
         .target(name: "UbiquityDaemon", dependencies: [
-            "Indexing", "MetadataIndex", "UbiquitySettings", "APIModel", "PredicateKit", "RawPaths", "SyncEngine",
+            "Indexing", "MetadataIndex", "ContentTypes", "UbiquitySettings", "APIModel", "PredicateKit", "RawPaths", "SyncEngine",
             "SyncPlanning", "Coordination", "PresenterPlanning", "DaemonClient", logging, serviceLifecycle, unixSignals, hummingbird,
             hummingbirdCore, nioCore,
         ]),

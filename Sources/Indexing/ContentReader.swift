@@ -15,10 +15,12 @@ public final class ContentReader {
     private let inspector: ItemInspector
 
     /// With a `coordinator`, files are read under a coordinated read claim that does not
-    /// wait, as the `Indexer` reads them.
-    public init(root: RawPath, coordinator: FileCoordinator? = nil, logger: Logger) throws {
+    /// wait, as the `Indexer` reads them. `mimeDatabase`: the shared-mime-info database,
+    /// when the caller has read it already (read here otherwise).
+    public init(root: RawPath, coordinator: FileCoordinator? = nil, mimeDatabase: MimeDatabase? = nil, logger: Logger) throws {
         layout = ContainerLayout(root: root)
-        inspector = ItemInspector(detector: try ContentTypeDetector(), coordinator: coordinator, logger: logger)
+        let detector = try ContentTypeDetector(database: mimeDatabase ?? MimeDatabase())
+        inspector = ItemInspector(detector: detector, coordinator: coordinator, logger: logger)
     }
 
     /// Full snapshots of the items that are still regular files; an item that is gone or

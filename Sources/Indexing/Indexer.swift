@@ -44,11 +44,17 @@ public final class Indexer {
     /// With a `coordinator`, file content is read under a coordinated read claim that does
     /// not wait: an item another process is writing is left as it was in the index and
     /// listed by `takeDeferred()`, to look at again later.
-    public init(root: RawPath, index: MetadataIndex, extraIgnorePatterns: [String], coordinator: FileCoordinator? = nil, logger: Logger) throws {
+    ///
+    /// `mimeDatabase`: the shared-mime-info database, when the caller has read it already
+    /// (read here otherwise).
+    public init(
+        root: RawPath, index: MetadataIndex, extraIgnorePatterns: [String], coordinator: FileCoordinator? = nil,
+        mimeDatabase: MimeDatabase? = nil, logger: Logger
+    ) throws {
         layout = ContainerLayout(root: root)
         self.index = index
-        let detector = try ContentTypeDetector()
-        mimeDatabase = detector.database
+        let detector = try ContentTypeDetector(database: mimeDatabase ?? MimeDatabase())
+        self.mimeDatabase = detector.database
         inspector = ItemInspector(detector: detector, coordinator: coordinator, logger: logger)
         ignores = IgnoreCatalog(layout: layout, extraPatterns: extraIgnorePatterns, logger: logger)
         self.logger = logger

@@ -1,3 +1,4 @@
+import ContentTypes
 import Coordination
 import DaemonClient
 import Foundation
@@ -43,11 +44,16 @@ public struct Daemon {
         try Folders.prepare(settings, containers: containers)
         let lock = try InstanceLock(stateDirectory: settings.stateDirectory)
         let root = RawPath(settings.root)
+        // Read on another thread while the index opens (about 10 ms each), and read once
+        // for the indexer and the content reader.
+        let readingMimeDatabase = Task.detached { () throws(ContentTypeError) in try MimeDatabase() }
         let index = try MetadataIndex(path: settings.indexPath, root: root)
+        let mimeDatabase = try await readingMimeDatabase.value
         // Its reads of document content take coordinated read claims, never waiting for one.
         let readCoordinator = try FileCoordinator(lockDirectory: lockDirectory)
         let indexer = try Indexer(
-            root: root, index: index, extraIgnorePatterns: settings.ignorePatterns, coordinator: readCoordinator, logger: logger)
+            root: root, index: index, extraIgnorePatterns: settings.ignorePatterns, coordinator: readCoordinator,
+            mimeDatabase: mimeDatabase, logger: logger)
         let pipeline = IndexPipeline(indexer: indexer, index: index, root: root, settleMilliseconds: settings.settleMilliseconds, logger: logger)
 
         let watcher = InotifyWatcher(root: root, watchLimit: Self.simulatedWatchLimit(), logger: logger)
@@ -90,7 +96,8 @@ public struct Daemon {
             .init(service: server),
             .init(service: coordination),
             .init(
-                service: try makeContentService(root: root, index: index, pipeline: pipeline, containers: containers.count, ready: ready),
+                service: try makeContentService(
+                    root: root, index: index, pipeline: pipeline, containers: containers.count, mimeDatabase: mimeDatabase, ready: ready),
                 successTerminationBehavior: .ignore),
         ]
         if let sync { services.append(.init(service: sync)) }
@@ -102,11 +109,11 @@ public struct Daemon {
 
     /// Reads the content the start-up scan left pending.
     private func makeContentService(
-        root: RawPath, index: MetadataIndex, pipeline: IndexPipeline, containers: Int, ready: ReadyLatch
+        root: RawPath, index: MetadataIndex, pipeline: IndexPipeline, containers: Int, mimeDatabase: MimeDatabase, ready: ReadyLatch
     ) throws -> ContentService {
         ContentService(
             reader: ContentReaderQueue(reader: try ContentReader(
-                root: root, coordinator: try FileCoordinator(lockDirectory: lockDirectory), logger: logger)),
+                root: root, coordinator: try FileCoordinator(lockDirectory: lockDirectory), mimeDatabase: mimeDatabase, logger: logger)),
             index: index, pipeline: pipeline, ready: ready,
             notifier: notifier, containers: containers, logger: logger)
     }
