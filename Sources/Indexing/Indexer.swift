@@ -92,6 +92,11 @@ public final class Indexer {
     /// Applies settled changes from the watcher, reading the disk at each path.
     /// Consecutive looks are handled as one batch: one read for their signatures, one
     /// transaction for their upserts.
+    ///
+    /// A rescanned or moved path is looked at again afterwards, for its folder's sake (a
+    /// look takes in the parent): a folder made or moved in changes its parent's
+    /// modification time (and size, on tmpfs), and inotify names only the entry. The path
+    /// itself is unchanged by then, so the look costs two status reads.
     public func apply(_ changes: [SettledChange]) throws {
         var looks: [RawPath] = []
         for change in changes {
@@ -99,11 +104,11 @@ public final class Indexer {
             case .look(let path): looks.append(path)
             case .rescan(let path):
                 try look(looks)
-                looks.removeAll()
+                looks = [path]
                 try rescan(path)
             case .moved(let from, let to):
                 try look(looks)
-                looks.removeAll()
+                looks = [from, to]
                 try moved(from: from, to: to)
             }
         }
