@@ -11,6 +11,9 @@ protocol ColumnSink {
     mutating func append(_ value: Double)
     mutating func append(_ value: String)
     mutating func appendBlob(_ value: [UInt8])
+    /// Text given as the UTF-8 of its two parts, one after the other (together valid
+    /// UTF-8): a folder's and a name's, with no string made for the whole.
+    mutating func appendText(_ head: some Collection<UInt8>, _ tail: some Collection<UInt8>)
 }
 
 extension ColumnSink {
@@ -33,4 +36,8 @@ extension Array: ColumnSink where Element == DatabaseValue {
     mutating func append(_ value: Double) { append(value.databaseValue) }
     mutating func append(_ value: String) { append(value.databaseValue) }
     mutating func appendBlob(_ value: [UInt8]) { append(Data(value).databaseValue) }
+
+    mutating func appendText(_ head: some Collection<UInt8>, _ tail: some Collection<UInt8>) {
+        append(String(decoding: [UInt8](head) + [UInt8](tail), as: UTF8.self))
+    }
 }

@@ -185,10 +185,11 @@ struct IndexWriter {
         for row in rows {
             let oldRel = RawPath(bytes: row["rel"] as Data)
             let newRel = oldRel.rebased(from: from, to: to)
-            let names = PathColumns(
-                relative: newRel, absolute: containerFolder.appending(newRel), isFolder: row["kind"] == "folder", parents: &parents)
-            let values = [Data(newRel.bytes).databaseValue, names.scope.databaseValue] + names.textColumns.map(\.databaseValue)
-                + [(row["id"] as Int64).databaseValue]
+            var values = [Data(newRel.bytes).databaseValue, PathColumns.scope(of: newRel).databaseValue]
+            PathColumns.appendTextColumns(
+                relative: newRel, absolute: containerFolder.appending(newRel), isFolder: row["kind"] == "folder", parents: &parents,
+                to: &values)
+            values.append((row["id"] as Int64).databaseValue)
             try update.execute(arguments: StatementArguments(databaseValues: values))
             journal?.recordTouch(row["id"])
         }
@@ -236,12 +237,12 @@ struct IndexWriter {
     /// own type (an array of existentials cost as much again to convert).
     static func appendColumns<Sink: ColumnSink>(of item: ItemSnapshot, parents: inout ParentFolderCache, to sink: inout Sink) {
         let signature = item.signature
-        let names = PathColumns(relative: item.relativePath, absolute: item.absolutePath, isFolder: signature.kind == .folder, parents: &parents)
         sink.append(item.container)
         sink.appendBlob(item.relativePath.bytes)
-        sink.append(names.scope)
+        sink.append(PathColumns.scope(of: item.relativePath))
         sink.append(signature.kind.rawValue)
-        for text in names.textColumns { sink.append(text) }
+        PathColumns.appendTextColumns(
+            relative: item.relativePath, absolute: item.absolutePath, isFolder: signature.kind == .folder, parents: &parents, to: &sink)
         sink.append(signature.size)
         sink.append(item.created)
         sink.append(item.modified)
@@ -254,83 +255,6 @@ struct IndexWriter {
         sink.append(item.readError)
         sink.append(item.containerDisplayName)
         sink.append(Int64(item.contentPending ? 1 : 0))
-    }
-}
-
-/// The name and path columns derived from an item's paths.
-struct PathColumns {
-    var scope: String
-    /// fs_name, its fold, display_name, its fold, path, its fold, url.
-    var textColumns: [String]
-
-    private static let documents = Array("Documents".utf8)
-
-    init(relative: RawPath, absolute: RawPath, isFolder: Bool, parents: inout ParentFolderCache) {
-        let name = relative.lastComponent.map { String(decoding: $0, as: UTF8.self) } ?? ""
-        let foldedName = ParentFolderCache.fold(name)
-        scope = relative.firstComponent == Self.documents ? "documents" : "data"
-        // The display name is the file name (extensions are not hidden).
-        textColumns = [
-            name, foldedName, name, foldedName, absolute.readable, parents.foldedPath(absolute, foldedName: foldedName),
-            parents.fileURL(absolute, isFolder: isFolder),
-        ]
-    }
-}
-
-/// What an item's path columns take from its parent folder, kept from the previous item:
-/// rows are mostly written in path order, siblings one after another. Both columns are
-/// computed for the path up to its last slash, then the name is added:
-/// - `path_fold`: folding maps each scalar on its own and '/' is a starter that nothing
-///   composes with, so fold(folder + "/" + name) = fold(folder + "/") + fold(name).
-/// - `url`: percent-encoding goes byte by byte (encoding the whole path for each row was
-///   about 9% of the row thread in a profile of a fresh start).
-struct ParentFolderCache {
-    /// The last path's bytes up to and including its last slash: what the rest is kept for.
-    private var prefix: [UInt8]?
-    private var foldedPrefix = ""
-    private var prefixURL: [UInt8] = []
-
-    static func fold(_ text: String) -> String {
-        PredicateFolding.fold(text, caseInsensitive: true, diacriticInsensitive: true)
-    }
-
-    /// `fold(absolute.readable)`, given the fold of its name.
-    mutating func foldedPath(_ absolute: RawPath, foldedName: String) -> String {
-        guard enterFolder(of: absolute) != nil else { return Self.fold(absolute.readable) }
-        return foldedPrefix + foldedName
-    }
-
-    /// `absolute.fileURLString(isFolder:)`.
-    mutating func fileURL(_ absolute: RawPath, isFolder: Bool) -> String {
-        guard let nameStart = enterFolder(of: absolute) else { return absolute.fileURLString(isFolder: isFolder) }
-        var url = prefixURL
-        RawPath.appendPercentEncoded(absolute.bytes[nameStart...], to: &url)
-        // The name holds no '/', nor does its encoding end in one.
-        if isFolder { url.append(UInt8(ascii: "/")) }
-        return String(decoding: url, as: UTF8.self)
-    }
-
-    /// Makes the cache hold what the folder of `absolute` gives, and returns where the
-    /// path's name starts; nil when it has no name (it is empty or ends in '/').
-    private mutating func enterFolder(of absolute: RawPath) -> Int? {
-        let bytes = absolute.bytes
-        let nameStart = bytes.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? 0
-        guard nameStart < bytes.count else { return nil }
-        if !holdsFolder(bytes, upTo: nameStart) {
-            prefix = Array(bytes[..<nameStart])
-            foldedPrefix = Self.fold(String(decoding: bytes[..<nameStart], as: UTF8.self))
-            prefixURL = Array("file://".utf8)
-            RawPath.appendPercentEncoded(bytes[..<nameStart], to: &prefixURL)
-        }
-        return nameStart
-    }
-
-    /// Whether the cache is for the first `count` bytes of `bytes`. Compared with memcmp:
-    /// comparing slices element by element was about 5% of the row thread.
-    private func holdsFolder(_ bytes: [UInt8], upTo count: Int) -> Bool {
-        guard let prefix, prefix.count == count else { return false }
-        guard count > 0 else { return true }  // (an empty array may have no address)
-        return prefix.withUnsafeBytes { held in bytes.withUnsafeBytes { memcmp(held.baseAddress!, $0.baseAddress!, count) == 0 } }
     }
 }
 

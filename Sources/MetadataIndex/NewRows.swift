@@ -85,6 +85,13 @@ extension NewRows: ColumnSink {
         cells.append(.text(start: start, count: Int32(bytes.count) - start))
     }
 
+    mutating func appendText(_ head: some Collection<UInt8>, _ tail: some Collection<UInt8>) {
+        let start = Int32(bytes.count)
+        bytes.append(contentsOf: head)
+        bytes.append(contentsOf: tail)
+        cells.append(.text(start: start, count: Int32(bytes.count) - start))
+    }
+
     mutating func appendBlob(_ value: [UInt8]) {
         let start = Int32(bytes.count)
         bytes.append(contentsOf: value)

@@ -33,7 +33,9 @@ extension RawPath {
             if urlSafe[Int(byte)] {
                 url.append(byte)
             } else {
-                url.append(contentsOf: [UInt8(ascii: "%"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]])
+                url.append(UInt8(ascii: "%"))  // three appends: an array literal here was an allocation a byte
+                url.append(hexDigits[Int(byte >> 4)])
+                url.append(hexDigits[Int(byte & 0x0F)])
             }
         }
     }

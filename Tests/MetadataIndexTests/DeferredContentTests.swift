@@ -155,10 +155,30 @@ import Testing
     }
 }
 
-/// `path_fold` and `url` are built from what the parent folder gives and the name; they
-/// must equal folding and encoding the whole path at once, whatever the names, whether
-/// the folder is met for the first time or again.
+/// `path`, `path_fold` and `url` are built from what the parent folder gives and the
+/// name; they must equal the readable path, its fold and its URL made from the whole path
+/// at once, whatever the names, whether the folder is met for the first time or again.
 @Suite struct ParentFolderCacheTests {
+    /// The three columns, through a sink of `DatabaseValue`s and through a `NewRows` batch.
+    static func columns(_ parents: inout ParentFolderCache, _ raw: RawPath, isFolder: Bool) -> [[String]] {
+        let name = ParentFolderCache.fold(String(decoding: raw.lastComponent ?? [], as: UTF8.self))
+        var values: [DatabaseValue] = []
+        parents.appendPathColumns(raw, foldedName: name, isFolder: isFolder, to: &values)
+        var rows = NewRows()
+        parents.appendPathColumns(raw, foldedName: name, isFolder: isFolder, to: &rows)
+        // Byte for byte: decoding them would repair invalid UTF-8 and hide it.
+        let fromRows = rows.cells.map { cell -> String in
+            guard case .text(let start, let count) = cell else { return "not text" }
+            let bytes = Array(rows.bytes[Int(start)..<Int(start + count)])
+            return String(validating: bytes, as: UTF8.self) ?? "invalid UTF-8: \(bytes)"
+        }
+        return [values.map { String.fromDatabaseValue($0) ?? "not text" }, fromRows]
+    }
+
+    static func expected(_ raw: RawPath, isFolder: Bool) -> [String] {
+        [raw.readable, ParentFolderCache.fold(raw.readable), raw.fileURLString(isFolder: isFolder)]
+    }
+
     @Test(arguments: [
         "/r/c/Documents/a.txt", "/r/c/Documents/Ärger/Éé.TXT", "/r/c/Documents/cafe\u{301}/NAÏVE", "/r/c/x",
         "/r/c/Documents/\u{301}leading-mark", "/r/c/Documents/ΣΊΣΥΦΟΣ/ﬁle", "/r/c/Documents/İstanbul/ß",
@@ -167,11 +187,12 @@ import Testing
     func theColumnsOfAPathAreThoseOfTheWholePath(_ path: String) {
         var parents = ParentFolderCache()
         let raw = RawPath(path)
-        let name = ParentFolderCache.fold(String(decoding: raw.lastComponent ?? [], as: UTF8.self))
         for _ in 0..<2 {  // the second time from the cache
-            #expect(parents.foldedPath(raw, foldedName: name) == ParentFolderCache.fold(path))
-            #expect(parents.fileURL(raw, isFolder: false) == raw.fileURLString(isFolder: false))
-            #expect(parents.fileURL(raw, isFolder: true) == raw.fileURLString(isFolder: true))
+            for isFolder in [false, true] {
+                for columns in Self.columns(&parents, raw, isFolder: isFolder) {
+                    #expect(columns == Self.expected(raw, isFolder: isFolder))
+                }
+            }
         }
     }
 
@@ -180,13 +201,14 @@ import Testing
         let paths: [[UInt8]] = [
             Array("/r/c/D/".utf8) + [0xFF, 0x41], [0x2F], Array("/top".utf8), Array("/r/".utf8) + [0xC3] + Array("/B".utf8),
             Array("/r/c/D/x".utf8), Array("/r/c//D/x".utf8), Array("/r/c/D//x".utf8), Array("/r/c/D/".utf8),
+            Array("/r/c/D/é".utf8), Array("/r/c/D/".utf8) + [0xE9],
         ]
         for bytes in paths {
             let raw = RawPath(bytes: bytes)
-            let name = ParentFolderCache.fold(String(decoding: raw.lastComponent ?? [], as: UTF8.self))
-            #expect(parents.foldedPath(raw, foldedName: name) == ParentFolderCache.fold(raw.readable), "\(bytes)")
             for isFolder in [false, true] {
-                #expect(parents.fileURL(raw, isFolder: isFolder) == raw.fileURLString(isFolder: isFolder), "\(bytes)")
+                for columns in Self.columns(&parents, raw, isFolder: isFolder) {
+                    #expect(columns == Self.expected(raw, isFolder: isFolder), "\(bytes)")
+                }
             }
         }
     }
