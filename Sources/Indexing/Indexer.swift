@@ -94,9 +94,10 @@ public final class Indexer {
     /// transaction for their upserts.
     ///
     /// A rescanned or moved path is looked at again afterwards, for its folder's sake (a
-    /// look takes in the parent): a folder made or moved in changes its parent's
-    /// modification time (and size, on tmpfs), and inotify names only the entry. The path
-    /// itself is unchanged by then, so the look costs two status reads.
+    /// look takes in the parent): a folder made, moved in or moved away changes its
+    /// folder's modification time (and size, on tmpfs), and inotify names only the entry.
+    /// The paths themselves are up to date by then: a status read each, and one for each
+    /// folder.
     public func apply(_ changes: [SettledChange]) throws {
         var looks: [RawPath] = []
         for change in changes {
