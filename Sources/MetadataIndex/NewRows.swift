@@ -7,8 +7,8 @@
 /// buffer, and each column is a plain cell pointing into it. Rows held as `ItemSnapshot`s
 /// and `[DatabaseValue]`s cost a dozen allocations each, and a reference count for every
 /// string at each copy on the way to the writer; the writer then freed memory the row
-/// thread had allocated (through glibc's arena locks). In a profile of a fresh start, two
-/// fifths of the writer thread's time went to Swift code, malloc and free, not SQLite.
+/// thread had allocated (through glibc's arena locks). In a profile of a fresh start, about
+/// a third of the writer thread's samples were in Swift code, malloc and free.
 ///
 /// Only items whose content is still to be read are rows here (`contentPending`, as the
 /// start-up scan records them): the batch holds no text or diary entries.
