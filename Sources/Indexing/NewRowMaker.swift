@@ -4,7 +4,7 @@ import MetadataIndex
 import RawPaths
 
 /// Turns walked items into index rows on the thread that calls it: the bulk load of a new
-/// container runs it on a thread of its own (`Indexer.rowsInBackground`), beside the
+/// container runs it on a thread of its own (`Indexer.loadNew`), beside the
 /// writer's. Names and status only, no content is read (`contentPending`), so it has no
 /// coordinator.
 ///

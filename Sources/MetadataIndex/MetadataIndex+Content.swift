@@ -96,7 +96,7 @@ public final class BulkLoad {
     private let container: String
     private var writer: IndexWriter
     /// The index had no row of the container when the load began: every row is new, and
-    /// `IndexChange.insert` is a plain insert.
+    /// rows built ahead go in with `insert(_:)`, a plain insert.
     public let containerIsNew: Bool
 
     fileprivate init(container: String, writer: IndexWriter, containerIsNew: Bool) {
