@@ -15,30 +15,15 @@ struct LogLine: Codable, Equatable {
     var target: String?
     var movedFrom: String?
 
-    init(_ record: VersionRecord) {
-        seq = record.id.sequence
-        time = record.time
-        path = record.path
-        parents = record.parents.map(\.description)
-        movedFrom = record.movedFrom
-        guard let state = record.state else {
-            op = "delete"
-            return
-        }
-        op = "put"
-        kind = state.kind.rawValue
-        mode = state.mode
-        sha256 = state.sha256
-        size = state.kind == .file ? state.size : nil
-        target = state.linkTarget
-    }
-
     /// The record this line is in the log of `device`; nil with the reason when the line
     /// breaks the format.
     func record(device: String) -> Result<VersionRecord, LogLineError> {
         var parentIDs: [VersionID] = []
         for parent in parents {
-            guard let id = VersionID(parent) else { return .failure(LogLineError("parent \"\(parent)\" is not DEVICE:SEQ")) }
+            guard var id = VersionID(parent) else { return .failure(LogLineError("parent \"\(parent)\" is not DEVICE:SEQ")) }
+            // Most parents are the device's own: sharing its name spares each record that
+            // names one a string of its own (about 7 MB of heap for 100,000 edited files).
+            if id.device == device { id.device = device }
             parentIDs.append(id)
         }
         for (field, value) in [("path", path), ("movedFrom", movedFrom)] {
@@ -63,22 +48,52 @@ struct LogLine: Codable, Equatable {
     /// A path of the container as the format writes it: relative, with no `.` or `..`
     /// component (a device that wrote one could reach beyond the container).
     private static func isInsideTheContainer(_ path: String) -> Bool {
-        !path.isEmpty && !path.hasPrefix("/") && !path.split(separator: "/").contains { $0 == ".." || $0 == "." }
+        let bytes = path.utf8
+        guard bytes.first.map({ $0 != UInt8(ascii: "/") }) ?? false else { return false }
+        return !bytes.split(separator: UInt8(ascii: "/")).contains { $0.elementsEqual("..".utf8) || $0.elementsEqual(".".utf8) }
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "f"))
     }
 
     private func decodeState() -> Result<EntryState, LogLineError> {
         switch kind.flatMap(EntryState.Kind.init(rawValue:)) {
         case .file:
-            guard let sha256, sha256.count == 64, sha256.allSatisfy(\.isHexDigit), let size, size >= 0 else {
+            guard let sha256, sha256.utf8.count == 64, sha256.utf8.allSatisfy(Self.isHexDigit), let size, size >= 0 else {
                 return .failure(LogLineError("a file needs a 64-digit sha256 and a size"))
             }
-            return .success(.file(sha256: sha256.lowercased(), size: size, mode: mode ?? 0o644))
+            // Writers write lower case: a copy only for the others.
+            let lower = sha256.utf8.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "F") } ? sha256.lowercased() : sha256
+            return .success(.file(sha256: lower, size: size, mode: mode ?? 0o644))
         case .folder: return .success(.folder(mode: mode ?? 0o755))
         case .symlink:
             guard let target else { return .failure(LogLineError("a symlink needs a target")) }
             return .success(.symlink(to: target))
         case nil: return .failure(LogLineError("kind \"\(kind ?? "")\" is not file, folder or symlink"))
         }
+    }
+}
+
+// In an extension, so the memberwise initializer (`LogLineScanner` uses it) stays.
+extension LogLine {
+    /// The line that records `record`.
+    init(_ record: VersionRecord) {
+        seq = record.id.sequence
+        time = record.time
+        path = record.path
+        parents = record.parents.map(\.description)
+        movedFrom = record.movedFrom
+        guard let state = record.state else {
+            op = "delete"
+            return
+        }
+        op = "put"
+        kind = state.kind.rawValue
+        mode = state.mode
+        sha256 = state.sha256
+        size = state.kind == .file ? state.size : nil
+        target = state.linkTarget
     }
 }
 

@@ -74,7 +74,8 @@ struct LogReader {
 
     static func decode(_ line: ArraySlice<UInt8>, device: String) -> Result<VersionRecord, LogLineError> {
         do {
-            return try decoder.decode(LogLine.self, from: Data(line)).record(device: device)
+            let decoded = try LogLineScanner.scan(line) ?? decoder.decode(LogLine.self, from: Data(line))
+            return decoded.record(device: device)
         } catch {
             return .failure(LogLineError("not a log line: \(error)"))
         }
