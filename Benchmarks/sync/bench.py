@@ -7,6 +7,8 @@ Measures, on a generated corpus (BENCH_FILES files in BENCH_DIRS folders):
   touch 1%  re-sync after appending to 1% of the files (ubqd: from the first append until
             `ubq sync` returns, since ubqd syncs on its own meanwhile)
   no-op     re-sync when nothing changed
+  restart   a restart with nothing changed: from starting ubqd until `ubq sync` returns
+            (it reads every log and makes a full pass), and its memory afterwards
   1 GiB     one new 1 GiB file (ubqd, rsync, cp)
   (initial sync and re-sync are also timed against `rsync --fsync`, which fsyncs as ubqd does)
   A->B      time for a new file on device A to appear on device B (two daemons, one
@@ -70,6 +72,11 @@ class Device:
     def sync(self):
         return timed([f"{BIN}/ubq", "sync"], env=self.env)
 
+    def memory(self):
+        """VmRSS and VmHWM of the daemon, in MiB."""
+        fields = dict(line.split(":", 1) for line in open(f"/proc/{self.process.pid}/status"))
+        return tuple(int(fields[name].split()[0]) // 1024 for name in ("VmRSS", "VmHWM"))
+
     def stop(self):
         if self.process:
             os.killpg(self.process.pid, signal.SIGTERM)
@@ -127,6 +134,16 @@ def main():
         unison_noop = timed(unison(corpus, f"{work}/unison"))
         rows.append(("no-op re-sync", noop, rsync_noop, unison_noop, "~ 0"))
 
+        # A restart with nothing changed: the daemon reads every log again and makes a full
+        # pass (a crash at any moment must converge), so this grows with the history.
+        a.stop()
+        start = time.monotonic()
+        a.start()
+        a.sync()
+        restart = time.monotonic() - start
+        restart_memory = a.memory()
+        rows.append(("restart, then sync (no-op)", restart, rsync_noop, unison_noop, ""))
+
         big = f"{work}/big.bin"
         subprocess.run(["dd", "if=/dev/urandom", f"of={big}", "bs=1M", f"count={BIG_MIB}", "status=none"], check=True)
         cp_big = timed(["cp", big, f"{work}/big-copy.bin"])
@@ -174,6 +191,7 @@ def main():
     for name, ours, peer, uni, target in rows:
         uni_text = f"{uni:8.2f}s" if uni is not None else f"{'-':>9}"
         print(f"{name:28} {ours:8.2f}s {peer:8.2f}s {uni_text} {ours / peer:6.2f}x  {target}")
+    print(f"ubqd after the restart's first pass: RSS {restart_memory[0]} MiB, peak {restart_memory[1]} MiB")
     print(f"{'A->B latency p50 / p99':28} {p50 * 1000:7.0f}ms {p99 * 1000:7.0f}ms {'':>9} {'':>7}  p99 <= 1 s")
     print("A->B samples in order (ms): " + " ".join(f"{x * 1000:.0f}" for x in samples))
 
