@@ -12,7 +12,15 @@ public struct MirrorLayout: Sendable {
     public var devices: String { root + "/devices" }
 
     public func object(_ sha256: String) -> String {
-        "\(root)/store/sha256/\(sha256.prefix(2))/\(sha256)"
+        "\(objects)/\(Self.objectName(sha256))"
+    }
+
+    /// The folder of the content objects.
+    public var objects: String { root + "/store/sha256" }
+
+    /// Where object `sha256` is in `objects`.
+    public static func objectName(_ sha256: String) -> String {
+        "\(sha256.prefix(2))/\(sha256)"
     }
 
     public func deviceFile(_ device: String) -> String { "\(devices)/\(device).json" }

@@ -91,7 +91,7 @@ struct MirrorView {
     /// (a hard link), or the same size and modification time (a reflink, or a copy made
     /// where the object had too many links: both were given the object's time, and have
     /// an inode of their own).
-    private func holds(_ existing: stat, _ stored: stat) -> Bool {
+    func holds(_ existing: stat, _ stored: stat) -> Bool {
         guard existing.st_mode & S_IFMT == S_IFREG else { return false }
         if existing.st_ino == stored.st_ino && existing.st_dev == stored.st_dev { return true }
         return existing.st_size == stored.st_size && existing.st_mtim.tv_sec == stored.st_mtim.tv_sec

@@ -83,6 +83,34 @@ struct MirrorViewTests {
         #expect(a.viewTree() == synced)
     }
 
+    /// A full pass checks each entry it finds under a right name: a file replaced by one of
+    /// the same size, a link pointing elsewhere, a folder replaced by a link (never followed:
+    /// what lies behind it is left alone).
+    @Test func aFullPassRepairsEntriesWithTheRightNameButNotTheRightState() throws {
+        let scratch = Scratch()
+        let a = try scratch.devices("a")[0]
+        try a.write("file.txt", "synced")
+        try a.write("folder/in.txt", "in")
+        try FileManager.default.createSymbolicLink(atPath: a.documents + "/link", withDestinationPath: "file.txt")
+        a.sync()
+        let synced = a.viewTree()
+        let outside = scratch.path + "/outside"
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        try Data("outside".utf8).write(to: URL(fileURLWithPath: outside + "/in.txt"))
+        try Data("stray".utf8).write(to: URL(fileURLWithPath: outside + "/stray.txt"))
+        let view = a.view + "/Documents"
+        try FileManager.default.removeItem(atPath: view + "/file.txt")
+        try Data("edited".utf8).write(to: URL(fileURLWithPath: view + "/file.txt"))
+        try FileManager.default.removeItem(atPath: view + "/link")
+        try FileManager.default.createSymbolicLink(atPath: view + "/link", withDestinationPath: "elsewhere")
+        try FileManager.default.removeItem(atPath: view + "/folder")
+        try FileManager.default.createSymbolicLink(atPath: view + "/folder", withDestinationPath: outside)
+        let report = a.sync()
+        #expect(report.problems.isEmpty)
+        #expect(a.viewTree() == synced)
+        #expect(TestDevice.tree(at: outside) == ["in.txt": "outside", "stray.txt": "stray"], "nothing behind a link is touched")
+    }
+
     @Test func twoDevicesKeepTheirOwnViewsAndTheyAgree() throws {
         let scratch = Scratch()
         let devices = try scratch.devices("a", "b")
