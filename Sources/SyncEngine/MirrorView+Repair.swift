@@ -65,12 +65,14 @@ extension MirrorView {
         }
     }
 
+    /// The status of `name` (or a path) in the folder open as `descriptor`, not following a link.
     static func lstat(_ name: [UInt8], in descriptor: Int32) -> stat? {
         var info = stat()
         return RawPath(bytes: name).withCString { fstatat(descriptor, $0, &info, AT_SYMLINK_NOFOLLOW) } == 0 ? info : nil
     }
 
-    /// The text of the symlink `name` in the folder open as `descriptor`; nil if it is not one.
+    /// The text of the symlink `name` (or a path) in the folder open as `descriptor`; nil
+    /// if it is not one.
     static func linkText(_ name: [UInt8], in descriptor: Int32) -> [UInt8]? {
         var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
         let count = RawPath(bytes: name).withCString { name in
@@ -100,7 +102,6 @@ extension MirrorView {
     }
 
     static func lstat(_ path: RawPath) -> stat? {
-        var info = stat()
-        return path.withCString { Glibc.lstat($0, &info) } == 0 ? info : nil
+        lstat(path.bytes, in: AT_FDCWD)
     }
 }

@@ -130,10 +130,7 @@ struct MirrorView {
 
     /// The text of the symlink at `path`, as bytes; nil if it is not one.
     static func linkText(_ path: String) -> [UInt8]? {
-        var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = buffer.withUnsafeMutableBufferPointer { readlink(path, $0.baseAddress!, $0.count) }
-        guard count >= 0, count < buffer.count else { return nil }
-        return Array(buffer[..<count])
+        linkText(Array(path.utf8), in: AT_FDCWD)
     }
 }
 

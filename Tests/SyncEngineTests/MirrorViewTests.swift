@@ -61,14 +61,20 @@ struct MirrorViewTests {
         #expect(FileManager.default.contents(atPath: a.view + "/Documents/shared.txt") == Data("one copy only".utf8))
     }
 
-    @Test func aFullPassRepairsATamperedView() throws {
-        let scratch = Scratch()
+    /// Device a with a file, a folder holding a file and a link to the first, synced; and
+    /// its view's tree then.
+    static func syncedSample(_ scratch: Scratch) throws -> (TestDevice, [String: String]) {
         let a = try scratch.devices("a")[0]
         try a.write("keep.txt", "keep")
         try a.write("folder/in.txt", "in")
         try FileManager.default.createSymbolicLink(atPath: a.documents + "/link", withDestinationPath: "keep.txt")
         a.sync()
-        let synced = a.viewTree()
+        return (a, a.viewTree())
+    }
+
+    @Test func aFullPassRepairsATamperedView() throws {
+        let scratch = Scratch()
+        let (a, synced) = try Self.syncedSample(scratch)
         try FileManager.default.removeItem(atPath: a.view + "/Documents/keep.txt")
         try Data("stray".utf8).write(to: URL(fileURLWithPath: a.view + "/Documents/stray.txt"))
         try FileManager.default.createDirectory(atPath: a.view + "/Documents/stray-folder/sub", withIntermediateDirectories: true)
@@ -88,19 +94,14 @@ struct MirrorViewTests {
     /// what lies behind it is left alone).
     @Test func aFullPassRepairsEntriesWithTheRightNameButNotTheRightState() throws {
         let scratch = Scratch()
-        let a = try scratch.devices("a")[0]
-        try a.write("file.txt", "synced")
-        try a.write("folder/in.txt", "in")
-        try FileManager.default.createSymbolicLink(atPath: a.documents + "/link", withDestinationPath: "file.txt")
-        a.sync()
-        let synced = a.viewTree()
+        let (a, synced) = try Self.syncedSample(scratch)
         let outside = scratch.path + "/outside"
         try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
         try Data("outside".utf8).write(to: URL(fileURLWithPath: outside + "/in.txt"))
         try Data("stray".utf8).write(to: URL(fileURLWithPath: outside + "/stray.txt"))
         let view = a.view + "/Documents"
-        try FileManager.default.removeItem(atPath: view + "/file.txt")
-        try Data("edited".utf8).write(to: URL(fileURLWithPath: view + "/file.txt"))
+        try FileManager.default.removeItem(atPath: view + "/keep.txt")
+        try Data("kept".utf8).write(to: URL(fileURLWithPath: view + "/keep.txt"))
         try FileManager.default.removeItem(atPath: view + "/link")
         try FileManager.default.createSymbolicLink(atPath: view + "/link", withDestinationPath: "elsewhere")
         try FileManager.default.removeItem(atPath: view + "/folder")
