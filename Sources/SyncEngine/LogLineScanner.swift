@@ -65,7 +65,7 @@ struct LogLineScanner {
         // A key that is not UTF-8 fails the whole line with the decoder too.
         guard let name = String(validating: key, as: UTF8.self) else { return false }
         switch name {
-        case "seq": return once(&line.seq) { $0.unsigned().flatMap { UInt64(exactly: $0) } }
+        case "seq": return once(&line.seq) { $0.unsigned() }
         case "time": return once(&line.time) { $0.integer() }
         case "path": return once(&line.path) { $0.string() }
         case "parents": return once(&line.parents) { $0.strings() }
