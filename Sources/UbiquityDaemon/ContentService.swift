@@ -25,7 +25,7 @@ struct ContentService: Service {
     let batchSize = 256
 
     func run() async throws {
-        try? await cancelWhenGracefulShutdown { await ready.wait() }
+        await cancelWhenGracefulShutdown { await ready.wait() }
         guard !Task.isShuttingDownGracefully && !Task.isCancelled else { return }
         reportStatus()  // READY's status did not count the items waiting for content
         await buildSecondaryIndexes()
