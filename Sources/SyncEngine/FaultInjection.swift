@@ -32,6 +32,11 @@ public final class FaultInjection: @unchecked Sendable {
         failingCalls[call] = errno
     }
 
+    /// Makes `call` succeed again.
+    public func stopFailing(_ call: String) {
+        failingCalls[call] = nil
+    }
+
     /// Runs `action` the next time a pass reaches `checkpoint`, once: what another process
     /// does at that moment (an editor saving while a download is under way, say).
     public func interleave(at checkpoint: String, _ action: @escaping () -> Void) {

@@ -21,7 +21,7 @@ extension SyncPass {
             try executor.publishMerge(
                 path, bytes: merged, mode: winner.state?.mode ?? 0o644,
                 parents: [winner.id] + history.twins(of: winner.id) + losers.map(\.id), local: local, batch: batch)
-            try batch.flush()
+            try batch.finish()
             report.merged += 1
         }
     }

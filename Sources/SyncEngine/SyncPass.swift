@@ -208,8 +208,8 @@ struct SyncPass {
     /// whose action did not complete.
     private func execute(_ plan: SyncPlan, local: LocalTree, executor: Executor, report: inout PassReport) throws -> Set<String> {
         let batch = try ChangeBatch(store: executor.store, database: database, container: container, faults: faults)
+        defer { batch.abandon() }  // a pass that stops early
         var unfinished = Set(plan.actions.map(\.path))
-        var done: [String] = []
         var prestaged: [String: Result<StagedObject?, any Error>] = [:]
         defer { executor.discard(prestaged) }
         progress?.planned(plan.actions)
@@ -225,11 +225,12 @@ struct SyncPass {
                     prestaged = executor.stage(uploads)
                 }
                 let staged = prestaged.removeValue(forKey: action.path)
-                if try perform(action, local: local, executor: executor, batch: batch, prestaged: staged, report: &report) { done.append(action.path) }
+                if try perform(action, local: local, executor: executor, batch: batch, prestaged: staged, report: &report) {
+                    batch.finished(action.path)
+                }
                 if batch.isFull {
-                    let committed = done
-                    try flush(batch, done: &done, unfinished: &unfinished)
-                    if marking { markUploads(committed, local: local, uploaded: true) }
+                    defer { noteDurable(batch, unfinished: &unfinished, marking: marking ? local : nil) }
+                    try batch.flush()
                 }
             } catch let crash as FaultInjection.SimulatedCrash {
                 throw crash
@@ -245,7 +246,8 @@ struct SyncPass {
                 report.incomplete = true
             }
         }
-        try flush(batch, done: &done, unfinished: &unfinished)
+        try batch.finish()
+        unfinished.subtract(batch.takeDurable())
         return unfinished
     }
 
@@ -257,16 +259,19 @@ struct SyncPass {
     static let marksUploadsFrom = 2000
 
     /// Tells `marksUploads` about `paths`, named as the index names them (the bytes on disk).
-    /// The batch the pass ends with is not told: the pass's final state follows at once.
+    /// The batches `ChangeBatch.finish()` completes are not told: the pass's final state
+    /// follows at once.
     private func markUploads(_ paths: [String], local: LocalTree, uploaded: Bool) {
         guard let marksUploads, !paths.isEmpty else { return }
         marksUploads(paths.map { local.entries[$0]?.rawPath ?? RawPath($0) }, uploaded)
     }
 
-    private func flush(_ batch: ChangeBatch, done: inout [String], unfinished: inout Set<String>) throws {
-        try batch.flush()
-        unfinished.subtract(done)
-        done = []
+    /// Takes the paths whose changes `batch` made durable off `unfinished`, and marks them
+    /// uploaded in the index when the pass marks its uploads (`marking`: its local tree).
+    private func noteDurable(_ batch: ChangeBatch, unfinished: inout Set<String>, marking local: LocalTree?) {
+        let durable = batch.takeDurable()
+        unfinished.subtract(durable)
+        if let local { markUploads(durable, local: local, uploaded: true) }
     }
 
     /// The uploads of the run of file publishes that starts `actions`, to stage under one
