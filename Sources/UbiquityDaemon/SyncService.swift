@@ -81,7 +81,7 @@ final class SyncService: Service {
     }
 
     func run() async throws {
-        try? await cancelWhenGracefulShutdown { [ready] in await ready.wait() }
+        await cancelWhenGracefulShutdown { [ready] in await ready.wait() }
         var lastFullPass = ContinuousClock.now
         // Not at once: a daemon restarted often still collects, but start-up stays quick.
         var nextCollection = ContinuousClock.now + pacing.withLock { $0.fullPassInterval }
