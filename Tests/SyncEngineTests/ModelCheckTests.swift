@@ -7,9 +7,10 @@ import Testing
 import TestSupport
 
 /// A randomized model-based test in the spirit of Dropbox's CanopyCheck: seeded random
-/// operations on random devices, interleaved with syncs, crashes at random steps of a pass
-/// and restarts; then every device must hold the same tree, and every content a device
-/// ever offered to a sync must be current somewhere or kept in the mirror's history.
+/// operations on random devices, interleaved with syncs, edits made while a pass runs,
+/// crashes at random steps of a pass and restarts; then every device must hold the same
+/// tree, and every content a device ever offered to a sync must be current somewhere or
+/// kept in the mirror's history.
 ///
 /// `UBQ_MODEL_SEED` replays one seed; `UBQ_MODEL_OPS` sets the operations per seed and
 /// `UBQ_MODEL_SEEDS` how many seeds run (CI: a short budget).
@@ -76,7 +77,8 @@ struct ModelRun {
             case 44..<49: try moveFolder(device)
             case 49..<56: try delete(device)
             case 56..<60: try changeKind(device)
-            case 60..<90: sync(device)
+            case 60..<84: sync(device)
+            case 84..<90: try syncWhileEditing(device)
             case 90..<96: try crashDuringSync(device)
             default:
                 try device.restart()
@@ -177,9 +179,10 @@ struct ModelRun {
     /// Folders of `names` and a few of its files: the items `changeKind` picks from.
     static let kindChangeNames = ["notes", "notes/deep", "x", "archive", "a.txt", "notes/c.txt"]
 
-    /// A pass that completes must keep every content the device held when it started.
+    /// A pass that completes must keep every content the device held when it started
+    /// (unless the user changed the device while it ran: `offering` false).
     @discardableResult
-    private mutating func sync(_ device: TestDevice, confirm: Bool = false) -> PassReport {
+    private mutating func sync(_ device: TestDevice, confirm: Bool = false, offering: Bool = true) -> PassReport {
         let held = contents(device)
         let report: PassReport
         if !confirm, random.below(2) == 0, case let paths?? = touched[device.name] {
@@ -191,9 +194,42 @@ struct ModelRun {
             report = device.sync(confirmDeletes: confirm)
         }
         touched[device.name] = .some([])
-        if report.problems.isEmpty { offered.formUnion(held) }
+        if offering && report.problems.isEmpty { offered.formUnion(held) }
         return report
     }
+
+    /// A pass during which the user edits the device, at one of the pass's steps: a file
+    /// the pass is about to replace, upload or record may change under it. What the user
+    /// saves then must never be lost: unless it is still on the device afterwards, the pass
+    /// must have recorded it. (What the device held when the pass started is not offered:
+    /// the edit may overwrite it before it was uploaded, as before any sync.)
+    private mutating func syncWhileEditing(_ device: TestDevice) throws {
+        let kinds: [RacingEdit.Kind] = [.write, .write, .append, .rename, .delete]
+        let edit = RacingEdit(
+            kind: kinds[random.below(kinds.count)], device: device, name: Self.names[random.below(Self.names.count)],
+            other: Self.names[random.below(Self.names.count)], text: content())
+        let checkpoint = Self.raceCheckpoints[random.below(Self.raceCheckpoints.count)]
+        let skip = random.below(3)
+        let faults = FaultInjection()
+        edit.arm(faults, at: checkpoint, skipping: skip)
+        device.engine.faults = faults
+        journal.append("\(device.name): sync with \(edit) (content \(counter)) at \(checkpoint) #\(skip + 1)")
+        sync(device, offering: false)
+        device.engine.faults = nil
+        guard edit.fired else { return }
+        journal.append("\(device.name):   the edit was made")
+        touch(device, edit.name)
+        if edit.kind == .rename { touch(device, edit.other) }
+        if let written = edit.written, !contents(device).contains(written) { offered.insert(written) }
+    }
+
+    /// The steps of a pass where `syncWhileEditing` edits (the names of the checkpoints in
+    /// `SyncEngine`: `Executor.stagedCheckpoint`, `ChangeBatch`, `Executor`).
+    static let raceCheckpoints = [
+        "between actions", "install: new item beside the target, not in place", "apply: disk written, base not committed",
+        "follow: disk written, base not committed", "batch: objects stored, log not appended",
+        "batch: log appended, base not committed",
+    ]
 
     /// A pass that crashes promises nothing: the content may not have been uploaded yet
     /// (and the user may then delete it, as before any sync).
@@ -239,5 +275,60 @@ struct ModelRun {
             let stored = FileManager.default.fileExists(atPath: "\(mirror)/store/sha256/\(hash.prefix(2))/\(hash)")
             return !(stored && logged.contains(hash))
         }.sorted()
+    }
+}
+
+/// A user's edit made while a pass runs, when the pass reaches a checkpoint for the
+/// `skipping + 1`-th time (`ModelRun.syncWhileEditing`).
+final class RacingEdit: CustomStringConvertible {
+    enum Kind { case write, append, rename, delete }
+    let kind: Kind
+    let device: TestDevice
+    let name: String
+    let other: String
+    let text: String
+    private(set) var fired = false
+    /// The file's whole content after a write or an append that went through.
+    private(set) var written: String?
+
+    init(kind: Kind, device: TestDevice, name: String, other: String, text: String) {
+        (self.kind, self.device, self.name, self.other, self.text) = (kind, device, name, other, text)
+    }
+
+    var description: String {
+        switch kind {
+        case .write: "write \(name)"
+        case .append: "append to \(name)"
+        case .rename: "mv \(name) \(other)"
+        case .delete: "rm \(name)"
+        }
+    }
+
+    func arm(_ faults: FaultInjection, at checkpoint: String, skipping skip: Int) {
+        faults.interleave(at: checkpoint) { [self, weak faults] in
+            guard let faults else { return }
+            if skip > 0 { arm(faults, at: checkpoint, skipping: skip - 1) } else { perform() }
+        }
+    }
+
+    private func perform() {
+        fired = true
+        let path = device.documents + "/" + name
+        switch kind {
+        case .write:
+            if (try? device.write(name, text)) != nil { written = text }
+        case .append:
+            guard let handle = FileHandle(forWritingAtPath: path) else { return }
+            handle.seekToEndOfFile()
+            handle.write(Data(text.utf8))
+            try? handle.close()
+            written = device.read(name)
+        case .rename:
+            let target = device.documents + "/" + other
+            try? FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            _ = Glibc.rename(path, target)
+        case .delete:
+            try? FileManager.default.removeItem(atPath: path)
+        }
     }
 }
