@@ -6,7 +6,8 @@
 //     2. claim throughput with P processes (itself, `worker` mode) contending on 4 files
 //        of one folder, 30% writes, for S seconds;
 //     3. ubqd's indexer read (`withoutChanges, withoutCreatingLockFiles`, no wait) of
-//        --distinct N files read once each: µs per file, and lock files left behind.
+//        --distinct N files read once each: µs per file, and lock files left behind; then
+//        the same files read 64 to a claim, as ubqd's content reader and sync pass read.
 import Coordination
 import Foundation
 
@@ -36,7 +37,11 @@ func makeTree() throws -> (locks: URL, files: [URL]) {
     let files = (0..<4).map { folder.appendingPathComponent("entry-\($0).txt") }
     for file in files { try Data("x".utf8).write(to: file) }
     let tmpfs = FileManager.default.fileExists(atPath: "/dev/shm") && !CommandLine.arguments.contains("--locks-on-disk")
-    let locks = tmpfs ? URL(fileURLWithPath: "/dev/shm/ubq-bench-locks-\(getpid())") : base.appendingPathComponent("locks")
+    // Inside a folder of our own: a coordinator refuses a lock directory in a folder others
+    // may write to, such as /dev/shm itself.
+    let locks = tmpfs ? URL(fileURLWithPath: "/dev/shm/ubq-bench-\(getpid())/locks") : base.appendingPathComponent("locks")
+    try FileManager.default.createDirectory(
+        at: locks.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     print("documents in \(folder.path), lock files in \(locks.path)")
     return (locks, files)
 }
@@ -74,6 +79,19 @@ func indexerReads(_ coordinator: FileCoordinator, folder: URL, count: Int) throw
     let wall = Double(monotonic() - start) / Double(count) / 1000, cpu = Double(cpuNanoseconds() - cpuBefore) / Double(count) / 1000
     let left = try FileManager.default.contentsOfDirectory(atPath: coordinator.lockDirectory.path).count - lockFilesBefore
     print(String(format: "indexer reads of %d distinct files: %.1f µs/file wall, %.1f µs/file CPU, %d lock files left", count, wall, cpu, left))
+    try groupReads(coordinator, files: files, options: options)
+}
+
+/// The same files read `perClaim` to a claim, as `ItemInspector.snapshotsInGroups` reads.
+func groupReads(_ coordinator: FileCoordinator, files: [URL], options: FileCoordinator.ReadingOptions, perClaim: Int = 64) throws {
+    let cpuBefore = cpuNanoseconds(), start = monotonic()
+    for first in stride(from: 0, to: files.count, by: perClaim) {
+        let group = Array(files[first..<min(first + perClaim, files.count)])
+        try coordinator.coordinate(readingItemsAt: group, options: options, timeout: .zero) { _ in }
+    }
+    let count = files.count
+    let wall = Double(monotonic() - start) / Double(count) / 1000, cpu = Double(cpuNanoseconds() - cpuBefore) / Double(count) / 1000
+    print(String(format: "indexer reads of the same files, %d to a claim: %.2f µs/file wall, %.2f µs/file CPU", perClaim, wall, cpu))
 }
 
 func worker(locks: URL, files: [URL], seconds: Int) throws {
@@ -124,7 +142,7 @@ if arguments.count > 3, arguments[1] == "worker" {
 let (locks, files) = try makeTree()
 defer {
     try? FileManager.default.removeItem(at: FileManager.default.temporaryDirectory.appendingPathComponent("ubq-bench-\(getpid())"))
-    try? FileManager.default.removeItem(at: locks)
+    try? FileManager.default.removeItem(at: locks.deletingLastPathComponent())
 }
 let coordinator = try FileCoordinator(lockDirectory: locks)
 let iterations = option("--iterations", 20000)
