@@ -117,6 +117,22 @@ final class Claim {
         return records.filter { request.exclusive || $0.exclusive }.map(\.holder)
     }
 
+    /// How many lock files this claim holds.
+    var heldCount: Int { held.count }
+
+    /// Whether a lock file this claim holds carries a move recorded at `nanoseconds` or
+    /// later (a wall-clock time, as move records have). `path` names the claim in an error.
+    func holdsMove(recordedSince nanoseconds: Int64, path: @autoclosure () -> String) throws(CoordinationError) -> Bool {
+        for file in held {
+            do {
+                if let record = try file.readMove(), record.nanoseconds >= nanoseconds { return true }
+            } catch {
+                throw .syscall("pread", error, path: path(), detail: "lock file \(file.name)")
+            }
+        }
+        return false
+    }
+
     /// The open lock file of a held lock, to read or write its move record.
     func heldFile(named name: LockName) -> LockFile? {
         held.first { $0.name == name }

@@ -134,6 +134,15 @@ final class Session {
     /// If an item is gone and a coordinated move of it, or of a folder above it, was recorded
     /// after this session started, releases the claim and aims at the new path.
     private func followMoves() throws(CoordinationError) -> Bool {
+        // Only the lock files this claim holds can carry a move to follow: when they are
+        // fewer than the items, a look at each for a move recorded since the session
+        // started costs fewer system calls than an lstat per item, and without one no
+        // item is looked up. (`coordination-bench`: a 64-file read claim took 10.5 µs a
+        // file with the lstats, 8.4 µs without; a one-file claim, which holds a lock file
+        // per folder on the way, is quicker with its one lstat.)
+        if claim.heldCount < items.count, try !claim.holdsMove(recordedSince: startedWallClock, path: displayPath) {
+            return false
+        }
         var moved = false
         for index in items.indices where !items[index].path.exists {
             guard let target = try movedTarget(of: items[index].path) else { continue }

@@ -26,6 +26,41 @@ struct MoveFollowingTests {
         #expect(try String(contentsOf: received, encoding: .utf8) == "entry\n")
     }
 
+    /// A claim on more items than lock files it holds looks for a move in those lock files
+    /// first, and at the items only if it finds one (`Session.followMoves`).
+    @Test("a waiting claim on many files without lock files of their own follows their folder's move")
+    func groupReadFollowsFolderMove() async throws {
+        let sandbox = try Sandbox()
+        let names = (0..<20).map { "f\($0)" }
+        for name in names { try Data("entry \(name)\n".utf8).write(to: sandbox.url("a/b/" + name)) }
+        let files = names.map { sandbox.url("a/b/" + $0) }
+        let mover = try FileCoordinator(lockDirectory: sandbox.locks)
+        let reader = try FileCoordinator(lockDirectory: sandbox.locks)
+        let read = try await mover.coordinate(
+            writingItemAt: sandbox.url("a/b"), options: .forMoving, writingItemAt: sandbox.url("c/b2"),
+            byAsyncAccessor: { old, new -> Task<[String], any Error> in
+                let read = Task {
+                    try await Self.onThread {
+                        try reader.coordinate(readingItemsAt: files, options: .withoutCreatingLockFiles) { urls in
+                            try urls.map { try String(contentsOf: $0, encoding: .utf8) }
+                        }
+                    }
+                }
+                while reader.blockedCallCount == 0 { await Task.yield() }
+                try FileManager.default.moveItem(at: old, to: new)
+                try mover.item(at: old, didMoveTo: new)
+                return read
+            })
+        #expect(try await read.value == names.map { "entry \($0)\n" })
+    }
+
+    /// Runs a blocking call on a thread of its own, off Swift's cooperative threads.
+    private static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try body() }) }.start()
+        }
+    }
+
     @Test("a move recorded before the call started is not followed")
     func oldMovesAreIgnored() throws {
         let sandbox = try Sandbox()
