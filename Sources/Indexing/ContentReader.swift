@@ -30,9 +30,14 @@ public final class ContentReader {
     /// Files are read in groups under one claim each (`ItemInspector.snapshotsInGroups`).
     public func read(_ items: [PendingContent]) -> [ItemSnapshot] {
         var files: [ItemInspector.File] = []
+        // Once per container, not per item: checking the id and deriving the names cost
+        // 0.43 s of CPU in reading 100,000 items (perf, a first sync).
+        var namesByContainer: [String: ContainerNames?] = [:]
         for item in items {
-            guard let container = try? ContainerID(item.container) else { continue }
-            let names = ContainerNames(container, layout: layout)
+            let known = namesByContainer[item.container]
+            let names = known ?? (try? ContainerID(item.container)).map { ContainerNames($0, layout: layout) }
+            if known == nil { namesByContainer[item.container] = .some(names) }
+            guard let names else { continue }  // not a container id: nothing of it is indexed
             guard let status = try? FileStatus.read(item.relativePath, beneath: names.folder), status.signature.kind == .file else {
                 continue
             }
