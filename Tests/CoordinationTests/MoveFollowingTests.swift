@@ -38,11 +38,11 @@ struct MoveFollowingTests {
         let reader = try FileCoordinator(lockDirectory: sandbox.locks)
         let read = try await mover.coordinate(
             writingItemAt: sandbox.url("a/b"), options: .forMoving, writingItemAt: sandbox.url("c/b2"),
-            byAsyncAccessor: { old, new -> Task<[String], any Error> in
-                let read = Task {
-                    try await Self.onThread {
-                        try reader.coordinate(readingItemsAt: files, options: .withoutCreatingLockFiles) { urls in
-                            try urls.map { try String(contentsOf: $0, encoding: .utf8) }
+            byAsyncAccessor: { old, new -> Outcome in
+                let read = Outcome.onThread {
+                    try reader.coordinate(readingItemsAt: files, options: .withoutCreatingLockFiles) { urls in
+                        for (url, name) in zip(urls, names) where try String(contentsOf: url, encoding: .utf8) != "entry \(name)\n" {
+                            throw CoordinationError(code: .init("wrong content"), message: "\(url.path) holds something else")
                         }
                     }
                 }
@@ -51,14 +51,7 @@ struct MoveFollowingTests {
                 try mover.item(at: old, didMoveTo: new)
                 return read
             })
-        #expect(try await read.value == names.map { "entry \($0)\n" })
-    }
-
-    /// Runs a blocking call on a thread of its own, off Swift's cooperative threads.
-    private static func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try body() }) }.start()
-        }
+        #expect(read.wait() == nil, "every file read at its new path")
     }
 
     @Test("a move recorded before the call started is not followed")
