@@ -2,6 +2,7 @@ import APIModel
 import Foundation
 import Glibc
 import Testing
+import TestSupport
 
 /// The index's disk fills up (its state folder here is a small tmpfs, filled to the last
 /// block): changes made meanwhile cannot be written. The daemon must keep running, say so
@@ -12,25 +13,22 @@ struct FullIndexDiskTests {
     @Test func theIndexCatchesUpOnceTheDiskHasSpaceAgain() throws {
         let daemon = try DaemonHarness()
         let state = daemon.base + "/state"
-        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
-        guard mount("tmpfs", state, "tmpfs", 0, "size=8m") == 0 else { throw HarnessError("mount tmpfs on \(state): errno \(errno)") }
+        try SmallDisk.mount(at: state, size: "8m")
         defer {
             daemon.stop()
-            umount2(state, Int32(MNT_DETACH))
+            SmallDisk.unmount(state)
         }
         try daemon.start()
         try daemon.shell("echo before > before.txt")
         try daemon.expectIndexMatchesDisk()
-        // Every block of the state folder taken: large pieces first, then the rest.
-        try daemon.shell("dd if=/dev/zero of=\(state)/filler bs=64k 2>/dev/null; dd if=/dev/zero of=\(state)/filler2 bs=4k 2>/dev/null; true")
+        SmallDisk.fill(state)
         // More than the write-ahead log's free pages can hold: text content is indexed too.
         try daemon.shell("mkdir meanwhile && for i in $(seq 3000); do printf 'file %s %0400d\\n' $i 0 > meanwhile/f$i.txt; done")
         let failing = try waitForStatus(daemon) { $0.indexError != nil }
         #expect(failing.summary.contains("index behind the disk"), "\(failing.summary)")
         #expect(daemon.process?.isRunning == true)
 
-        try FileManager.default.removeItem(atPath: state + "/filler")
-        try FileManager.default.removeItem(atPath: state + "/filler2")
+        SmallDisk.empty(state)
         _ = try waitForStatus(daemon) { $0.indexError == nil && $0.pending == 0 }
         try daemon.expectIndexMatchesDisk()
         try daemon.shell("echo after > after.txt")
@@ -43,14 +41,13 @@ struct FullIndexDiskTests {
     @Test func theContentPassCatchesUpOnceTheDiskHasSpaceAgain() throws {
         let daemon = try DaemonHarness()
         let state = daemon.base + "/state"
-        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: daemon.documents, withIntermediateDirectories: true)
         // 200 items fit in 4 MB; their words (200 texts of 90 KB) do not.
         try daemon.shell("seq -f 'word%g' 1 10000 > \(daemon.base)/words && for i in $(seq 200); do cp \(daemon.base)/words text$i.txt; done")
-        guard mount("tmpfs", state, "tmpfs", 0, "size=4m") == 0 else { throw HarnessError("mount tmpfs on \(state): errno \(errno)") }
+        try SmallDisk.mount(at: state, size: "4m")
         defer {
             daemon.stop()
-            umount2(state, Int32(MNT_DETACH))
+            SmallDisk.unmount(state)
         }
         try daemon.start()
         let failing = try waitForStatus(daemon) { $0.indexError != nil }
@@ -77,16 +74,4 @@ struct FullIndexDiskTests {
             usleep(100_000)
         }
     }
-}
-
-/// Whether this process may mount a tmpfs (root, as in CI): the test's small disk.
-enum SmallDisk {
-    static let canMount: Bool = {
-        let probe = FileManager.default.temporaryDirectory.appendingPathComponent("ubq-mount-probe-\(getpid())").path
-        try? FileManager.default.createDirectory(atPath: probe, withIntermediateDirectories: true)
-        defer { rmdir(probe) }
-        guard mount("tmpfs", probe, "tmpfs", 0, "size=64k") == 0 else { return false }
-        umount(probe)
-        return true
-    }()
 }

@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+import TestSupport
+
+@testable import SyncEngine
+
+/// The mirror's disk fills up (here a small tmpfs, filled to its last block) while a device
+/// has changes to upload: the pass stops and says why, the device keeps every file, and
+/// the next pass once there is room uploads them all.
+@Suite(.serialized, .enabled(if: SmallDisk.canMount, "needs root to mount a small tmpfs"))
+struct FullMirrorTests {
+    static let files = 300
+
+    @Test func aFullMirrorPausesTheSyncAndTheNextPassFinishesIt() throws {
+        let scratch = Scratch()
+        let mirror = scratch.path + "/mirror"
+        try SmallDisk.mount(at: mirror, size: "4m")
+        defer { SmallDisk.unmount(mirror) }
+        let (a, b) = try scratch.pair()
+        try a.write("first.txt", "first\n")
+        #expect(a.sync().problems.isEmpty)
+
+        SmallDisk.fill(mirror)
+        // Each file takes a page of the mirror's tmpfs at least: they cannot all fit.
+        for n in 0..<Self.files { try a.write("later/f\(n).txt", "file \(n)\n") }
+        let written = a.tree()
+        let paused = a.sync()
+        #expect(paused.incomplete)
+        #expect(paused.problems.contains { $0.contains("paused until there is space") }, "\(paused.problems)")
+        #expect(a.tree() == written, "the device keeps every file")
+
+        SmallDisk.empty(mirror)
+        let resumed = a.sync()
+        #expect(resumed.problems.isEmpty, "\(resumed.problems)")
+        #expect(b.sync().problems.isEmpty)
+        #expect(b.tree() == written)
+    }
+}
