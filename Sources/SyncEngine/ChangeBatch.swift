@@ -85,8 +85,8 @@ final class ChangeBatch {
             if let previous { try complete(previous) }
             sealed = next
         } catch {
-            try? next.objects?.wait()  // its renames end before the pass goes on; its lines are never written
-            nextSequence = writer.nextSequence
+            drop(previous)
+            drop(next)
             throw error
         }
     }
@@ -97,18 +97,28 @@ final class ChangeBatch {
         guard let last = sealed else { return }
         sealed = nil
         do { try complete(last) } catch {
-            nextSequence = writer.nextSequence
+            drop(last)
             throw error
         }
     }
 
-    /// Waits for the objects being stored and drops every change not durable yet: for a
-    /// pass that stops early. The next pass finds the objects stored (or stale uploads in
-    /// `store/incoming/`, collected later) and records the changes again.
+    /// Drops every change not durable yet, once the objects being stored are: for a pass
+    /// that stops early. The next pass records the changes again, and finds the objects
+    /// that were stored.
     func abandon() {
-        try? sealed?.objects?.wait()
+        drop(sealed)
         sealed = nil
+        drop(Sealed(changes: open, objects: nil))
         open = Changes()
+    }
+
+    /// Forgets `batch`'s changes after its objects' thread is done, and removes the uploads
+    /// it left in `store/incoming/`: on a full disk their space is what the next pass needs
+    /// (the store's collection would remove them only a day later).
+    private func drop(_ batch: Sealed?) {
+        guard let batch else { return }
+        try? batch.objects?.wait()
+        for object in batch.changes.staged { unlink(object.staging) }  // gone once renamed in
         nextSequence = writer.nextSequence
     }
 

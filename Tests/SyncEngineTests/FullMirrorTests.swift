@@ -5,8 +5,9 @@ import TestSupport
 @testable import SyncEngine
 
 /// The mirror's disk fills up (here a small tmpfs, filled to its last block) while a device
-/// has changes to upload: the pass stops and says why, the device keeps every file, and
-/// the next pass once there is room uploads them all.
+/// has changes to upload: the pass stops and says why, the device keeps every file, the
+/// pass leaves no unfinished upload taking space, and the next pass once there is room
+/// uploads them all.
 @Suite(.serialized, .enabled(if: SmallDisk.canMount, "needs root to mount a small tmpfs"))
 struct FullMirrorTests {
     static let files = 300
@@ -20,14 +21,16 @@ struct FullMirrorTests {
         try a.write("first.txt", "first\n")
         #expect(a.sync().problems.isEmpty)
 
-        SmallDisk.fill(mirror)
-        // Each file takes a page of the mirror's tmpfs at least: they cannot all fit.
+        // Room for a few dozen of the files: each takes a page of the tmpfs at least.
+        SmallDisk.fill(mirror, leaving: 40 * 4096)
         for n in 0..<Self.files { try a.write("later/f\(n).txt", "file \(n)\n") }
         let written = a.tree()
         let paused = a.sync()
         #expect(paused.incomplete)
         #expect(paused.problems.contains { $0.contains("paused until there is space") }, "\(paused.problems)")
         #expect(a.tree() == written, "the device keeps every file")
+        let incoming = (try? FileManager.default.contentsOfDirectory(atPath: MirrorLayout(root: mirror).incoming)) ?? []
+        #expect(incoming.isEmpty, "the pass took back the space of its unfinished uploads: \(incoming.count) left")
 
         SmallDisk.empty(mirror)
         let resumed = a.sync()

@@ -27,15 +27,19 @@ public enum SmallDisk {
         umount2(path, Int32(MNT_DETACH))
     }
 
-    /// Takes every free block of the filesystem holding `folder`, in files named
-    /// `filler-*` there: large pieces first, then single pages.
-    public static func fill(_ folder: String) {
+    /// Takes every free block of the filesystem holding `folder` but `leaving` bytes, in
+    /// files named `filler-*` there: large pieces first, then single pages.
+    public static func fill(_ folder: String, leaving: Int = 0) {
         for (index, piece) in [64 << 10, 4 << 10].enumerated() {
             let fd = open("\(folder)/filler-\(index)", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
             guard fd >= 0 else { continue }
             let zeros = [UInt8](repeating: 0, count: piece)
             while write(fd, zeros, piece) == piece {}
             close(fd)
+        }
+        var info = stat()
+        if leaving > 0, stat("\(folder)/filler-0", &info) == 0 {
+            truncate("\(folder)/filler-0", max(info.st_size - off_t(leaving), 0))
         }
     }
 
