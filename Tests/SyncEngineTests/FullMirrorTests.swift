@@ -1,13 +1,12 @@
 import Foundation
-import Testing
+import SyncEngine
 import TestSupport
+import Testing
 
-@testable import SyncEngine
-
-/// The mirror's disk fills up (here a small tmpfs, filled to its last block) while a device
-/// has changes to upload: the pass stops and says why, the device keeps every file, the
-/// pass leaves no unfinished upload taking space, and the next pass once there is room
-/// uploads them all.
+/// The mirror's disk fills up (here a small tmpfs, filled but for a few dozen pages) while
+/// a device has changes to upload: the pass stops and says why, the device keeps every
+/// file, the pass leaves no unfinished upload taking space, and the next pass once there
+/// is room uploads them all.
 @Suite(.serialized, .enabled(if: SmallDisk.canMount, "needs root to mount a small tmpfs"))
 struct FullMirrorTests {
     static let files = 300
