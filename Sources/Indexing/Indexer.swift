@@ -133,6 +133,7 @@ public final class Indexer {
         let known = try index.signatures(of: located.map { ($0.container.identifier, $0.relativePath) })
         var pending: [IndexChange] = []
         var reads: [(file: ItemInspector.File, isNew: Bool)] = []
+        var names: [ContainerID: ContainerNames] = [:]  // worked out once per container, not per item
         for location in located {
             let signature = known[location.container.identifier]?[location.relativePath]
             let looked: Look
@@ -148,7 +149,9 @@ public final class Indexer {
             case .nothing: break
             case .change(let change): pending.append(change)
             case .snapshot(let status):
-                reads.append(((location.relativePath, ContainerNames(location.container, layout: layout), status), signature == nil))
+                let container = names[location.container] ?? ContainerNames(location.container, layout: layout)
+                names[location.container] = container
+                reads.append(((location.relativePath, container, status), signature == nil))
             }
         }
         for (read, snapshot) in zip(reads, inspector.snapshotsInGroups(reads.map(\.file))) {

@@ -32,9 +32,16 @@ public struct ContainerID: Sendable, Hashable, Codable, CustomStringConvertible,
 
     /// The id whose folder is `folderName` (`iCloud~com~example~Diary`), or nil when the name
     /// is not a container folder (no `~`, a `.` in it, an empty part, another character).
+    ///
+    /// The swaps work on the UTF-8 bytes, not on characters: the indexer maps every path it
+    /// looks at to its container, and through `Character`s that took about 6 µs a name
+    /// instead of 1 (perf samples of a 1% re-sync of 100,000 files: 3% of the daemon's CPU).
+    /// A `~` or `.` carrying a combining mark is swapped or refused by bytes where
+    /// characters would keep it, but such a name is no id either way.
     public init?(folderName: String) {
-        guard !folderName.contains("."), folderName.contains("~") else { return nil }
-        let identifier = String(folderName.map { $0 == "~" ? "." : $0 })
+        let bytes = folderName.utf8
+        guard !bytes.contains(UInt8(ascii: ".")), bytes.contains(UInt8(ascii: "~")) else { return nil }
+        let identifier = Self.swapping(UInt8(ascii: "~"), for: UInt8(ascii: "."), in: folderName)
         guard Self.problem(in: identifier) == nil else { return nil }
         self.identifier = identifier
     }
@@ -45,7 +52,11 @@ public struct ContainerID: Sendable, Hashable, Codable, CustomStringConvertible,
 
     /// The folder name under the root: every `.` becomes `~`.
     public var folderName: String {
-        String(identifier.map { $0 == "." ? "~" : $0 })
+        Self.swapping(UInt8(ascii: "."), for: UInt8(ascii: "~"), in: identifier)
+    }
+
+    private static func swapping(_ old: UInt8, for new: UInt8, in text: String) -> String {
+        String(decoding: text.utf8.map { $0 == old ? new : $0 }, as: UTF8.self)
     }
 
     public var description: String { identifier }
@@ -63,7 +74,7 @@ public struct ContainerID: Sendable, Hashable, Codable, CustomStringConvertible,
         if let bad = identifier.unicodeScalars.first(where: { !isAllowed($0) }) {
             return "\(describe(bad)) is not allowed"
         }
-        let parts = identifier.split(separator: ".", omittingEmptySubsequences: false)
+        let parts = identifier.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         if parts.contains(where: \.isEmpty) {
             return "it has an empty part (a leading, trailing or doubled '.')"
         }
