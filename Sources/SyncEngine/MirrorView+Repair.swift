@@ -11,10 +11,13 @@ extension MirrorView {
     func repair(base: [String: BaseRow], problems: inout ViewProblems) throws(SyncError) {
         try Sys.makeFolders(folder)
         var right: Set<String> = []
+        right.reserveCapacity(base.count)  // after a restart, nearly every entry is right
         let objects = open(layout.objects, O_RDONLY | O_DIRECTORY)
         defer { if objects >= 0 { close(objects) } }
         try check(below: RawPath(folder), relative: nil, base: base, objects: objects, right: &right, problems: &problems)
-        for path in base.keys.sorted() where !right.contains(path) {  // the names alone: sorting the rows copied each
+        // The names alone, and only those to set: sorting the rows copied each, and sorting
+        // every name took 0.19 s of the 1.25 s a restart's check of 100,000 entries took (perf).
+        for path in base.keys.filter({ !right.contains($0) }).sorted() {
             guard let state = base[path]?.entry.state else { continue }
             try problems.attempt(path) { () throws(SyncError) in try set(path, to: state) }
         }
