@@ -52,12 +52,12 @@ public struct DaemonClient: Sendable {
     ) -> (connected: EventLoopFuture<Void>, reply: EventLoopFuture<HTTPReply>) {
         let loop = MultiThreadedEventLoopGroup.singleton.next()
         let reply = loop.makePromise(of: HTTPReply.self)
-        let collector = ReplyCollector(reply: reply)
         let connected = ClientBootstrap(group: loop)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHTTPClientHandlers()
-                    try channel.pipeline.syncOperations.addHandler(collector)
+                    // Made on the channel's loop, where it lives: not sent across threads.
+                    try channel.pipeline.syncOperations.addHandler(ReplyCollector(reply: reply))
                 }
             }
             .connect(unixDomainSocketPath: socketPath)
