@@ -73,7 +73,7 @@ struct ContentStore {
     /// A fresh name in `store/incoming/`, prefixed by this device's id (only it writes
     /// there). The folder is made by the write that finds it missing (`makingFolder`).
     func newStagingPath() -> String {
-        "\(layout.incoming)/\(device).\(UInt64.random(in: 0...UInt64.max)).part"
+        "\(layout.incoming)/\(device).\(UniqueToken.next()).part"
     }
 
     /// Files from this size up are copied in the kernel when their signature vouches for them.

@@ -35,7 +35,7 @@ enum DurableFile {
     /// A staging name beside `path`, in the same folder (so the final rename is atomic),
     /// with the `.ubq-` prefix the watcher and the index always ignore.
     static func stagingPath(beside path: String) -> String {
-        "\(Sys.parent(of: path))/\(stagingPrefix)\(UInt64.random(in: 0...UInt64.max))\(stagingSuffix)"
+        "\(Sys.parent(of: path))/\(stagingPrefix)\(UniqueToken.next())\(stagingSuffix)"
     }
 
     private static let stagingPrefix = ".ubq-sync-"

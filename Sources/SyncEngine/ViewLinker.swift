@@ -67,7 +67,7 @@ final class ViewLinker: @unchecked Sendable {
     private func probe(in folder: String) throws(SyncError) -> Method? {
         try Sys.makeFolders(layout.incoming)
         try Sys.makeFolders(folder)
-        let source = "\(layout.incoming)/\(device).\(UInt64.random(in: 0...UInt64.max)).part"
+        let source = "\(layout.incoming)/\(device).\(UniqueToken.next()).part"
         let target = Self.temporaryName(in: folder)
         defer {
             unlink(target)
@@ -156,7 +156,7 @@ final class ViewLinker: @unchecked Sendable {
     /// A fresh name beside the view's entries; the `.ubq-` prefix keeps it out of every
     /// index, and a full pass removes one a crash left.
     static func temporaryName(in folder: String) -> String {
-        "\(folder)/.ubq-view-\(UInt64.random(in: 0...UInt64.max))"
+        "\(folder)/.ubq-view-\(UniqueToken.next())"
     }
 
     /// "the mirror's filesystem (vfat)": what the user needs to know to see why.
