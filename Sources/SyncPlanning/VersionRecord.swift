@@ -9,12 +9,30 @@ public struct VersionID: Hashable, Comparable, Sendable, CustomStringConvertible
         self.sequence = sequence
     }
 
-    /// `DEVICE:SEQUENCE`, the form used in logs and on the command line.
-    public init?(_ text: some StringProtocol) {
-        guard let colon = text.lastIndex(of: ":"), let sequence = UInt64(text[text.index(after: colon)...]) else { return nil }
-        let device = String(text[..<colon])
-        guard !device.isEmpty else { return nil }
+    /// `DEVICE:SEQUENCE`, the form used in logs and on the command line: a non-empty
+    /// device, the last `:`, and decimal digits that fit in 64 bits.
+    ///
+    /// Read as UTF-8 bytes: a restart parses every parent in every log and every base row
+    /// this way. The generic `StringProtocol` version (characters, an unspecialized `UInt64`
+    /// parse) took 0.35 s of the 5.5 s of CPU of a restart's first pass with 214,000
+    /// versions; this one 0.01 s (perf samples).
+    public init?(_ text: String) {
+        var text = text
+        guard let (device, sequence) = text.withUTF8(Self.parse) else { return nil }
         self.init(device: device, sequence: sequence)
+    }
+
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> (String, UInt64)? {
+        guard let colon = bytes.lastIndex(of: UInt8(ascii: ":")), colon > 0, colon < bytes.count - 1 else { return nil }
+        var sequence: UInt64 = 0
+        for byte in bytes[(colon + 1)...] {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            let (times10, overflow) = sequence.multipliedReportingOverflow(by: 10)
+            let (sum, carry) = times10.addingReportingOverflow(UInt64(byte - UInt8(ascii: "0")))
+            guard !overflow, !carry else { return nil }
+            sequence = sum
+        }
+        return (String(decoding: UnsafeBufferPointer(rebasing: bytes[..<colon]), as: UTF8.self), sequence)
     }
 
     public var description: String { "\(device):\(sequence)" }
