@@ -13,7 +13,7 @@ Measures, on a generated corpus (BENCH_FILES files in BENCH_DIRS folders):
   no-op     re-sync when nothing changed
   restart   a restart with nothing changed: from starting ubqd until `ubq sync` returns
             (it reads every log and makes a full pass), and its memory afterwards
-  1 GiB     one new 1 GiB file (ubqd, rsync, cp)
+  1 GiB     one new 1 GiB file (ubqd, rsync, cp; ubqd stopped while it is copied in, as above)
   (initial sync and re-sync are also timed against `rsync --fsync`, which fsyncs as ubqd does)
   A->B      time for a new file on device A to appear on device B (two daemons, one
             mirror), p50 and p99 over BENCH_LATENCY_SAMPLES samples
@@ -38,7 +38,14 @@ BIG_MIB = int(os.environ.get("BENCH_BIG_MIB", "1024"))
 CONTAINER = "iCloud~org~ubiquity~Default"
 
 
+def flush():
+    """Writes every dirty page to disk: each timed step starts with none left over from
+    the one before (rsync, unison and cp leave what they wrote to the kernel)."""
+    subprocess.run(["sync"], check=True)
+
+
 def timed(command, **kwargs):
+    flush()
     start = time.monotonic()
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL, **kwargs)
     return time.monotonic() - start
@@ -78,10 +85,12 @@ class Device:
 
     def sync_after(self, change):
         """Seconds from resuming the daemon, stopped while `change(documents)` ran, until
-        `ubq sync` returns: its whole work on the change, none of the change's own time."""
+        `ubq sync` returns: its whole work on the change, none of the change's own time,
+        and no writeback of it left pending (as `timed` leaves none for the peers)."""
         os.kill(self.process.pid, signal.SIGSTOP)
         try:
             change(self.documents)
+            flush()
         finally:
             start = time.monotonic()
             os.kill(self.process.pid, signal.SIGCONT)
@@ -134,6 +143,7 @@ def main():
 
         touch_one_percent(corpus)
         incremental = a.sync_after(touch_one_percent)
+        flush()
         start = time.monotonic()
         touch_one_percent(a.documents)
         a.sync()
@@ -163,8 +173,7 @@ def main():
         big = f"{work}/big.bin"
         subprocess.run(["dd", "if=/dev/urandom", f"of={big}", "bs=1M", f"count={BIG_MIB}", "status=none"], check=True)
         cp_big = timed(["cp", big, f"{work}/big-copy.bin"])
-        shutil.copy(big, a.documents + "/big.bin")
-        ubq_big = a.sync()
+        ubq_big = a.sync_after(lambda documents: shutil.copy(big, documents + "/big.bin"))
         rsync_big = timed(["rsync", "-a", big, f"{work}/big-rsync.bin"])
         # What a durable copy costs here (coreutils `sync FILE` fsyncs it): ubqd's includes it.
         durable = f"{work}/big-durable.bin"
