@@ -18,38 +18,43 @@ final class TestDevice {
     private(set) var engine: SyncEngine
 
     let retention: HistoryRetention
+    /// How long a file must have been left alone before a pass (not `settled`) takes it.
+    let quietMilliseconds: Int
 
-    init(_ name: String, in folder: String, mirror: String, retention: HistoryRetention = .days(30)) throws {
+    init(_ name: String, in folder: String, mirror: String, retention: HistoryRetention = .days(30), quietMilliseconds: Int = 0) throws {
         self.retention = retention
+        self.quietMilliseconds = quietMilliseconds
         self.name = name
         root = folder + "/\(name)/root"
         state = folder + "/\(name)/state"
         self.mirror = mirror
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: root + "/" + Self.containerID.folderName + "/Documents", withIntermediateDirectories: true)
-        engine = try Self.makeEngine(root: root, state: state, mirror: mirror, retention: retention)
+        engine = try Self.makeEngine(root: root, state: state, mirror: mirror, retention: retention, quietMilliseconds: quietMilliseconds)
     }
 
     /// A new engine on the same state, as after a restart (or a kill -9).
     func restart() throws {
-        engine = try Self.makeEngine(root: root, state: state, mirror: mirror, retention: retention)
+        engine = try Self.makeEngine(root: root, state: state, mirror: mirror, retention: retention, quietMilliseconds: quietMilliseconds)
     }
 
-    private static func makeEngine(root: String, state: String, mirror: String, retention: HistoryRetention) throws -> SyncEngine {
+    private static func makeEngine(
+        root: String, state: String, mirror: String, retention: HistoryRetention, quietMilliseconds: Int
+    ) throws -> SyncEngine {
         let settings = Settings(root: root, stateDirectory: state, runtimeDirectory: state + "/run", containerIDs: [containerID])
         let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
         return try SyncEngine(
             mirror: mirror, root: RawPath(root), containers: [settings.container(containerID)],
             database: try SyncDatabase(path: state + "/sync.sqlite"),
             ignore: IgnoreCatalog(layout: ContainerLayout(root: RawPath(root)), extraPatterns: [], logger: logger),
-            coordinator: nil, retention: retention, logger: logger)
+            coordinator: nil, quietMilliseconds: quietMilliseconds, retention: retention, logger: logger)
     }
 
     var documents: String { root + "/" + Self.containerID.folderName + "/Documents" }
 
     @discardableResult
-    func sync(confirmDeletes: Bool = false) -> PassReport {
-        engine.passAll(confirmDeletes: confirmDeletes)[Self.containerID] ?? PassReport(problems: ["no pass ran"])
+    func sync(confirmDeletes: Bool = false, settled: Bool = false) -> PassReport {
+        engine.passAll(confirmDeletes: confirmDeletes, settled: settled)[Self.containerID] ?? PassReport(problems: ["no pass ran"])
     }
 
     func write(_ relative: String, _ text: String) throws {
