@@ -66,7 +66,15 @@ public final class SyncDatabase: Sendable {
                 try collect("", [])
                 return base
             }
-            for root in roots {  // each an index lookup: the entry, then the range below it
+            let heads = Subtrees.topmost(roots)  // a subtree named twice is read once
+            if heads.count >= Self.fewestRootsToReadWhole,
+                heads.count * Self.rowsReadPerLookup > (try Self.count(db, container: container))
+            {
+                try collect("", [])
+                let wanted = Set(Subtrees.paths(in: base.keys, under: heads))
+                return base.filter { wanted.contains($0.key) }
+            }
+            for root in heads {  // each an index lookup: the entry, then the range below it
                 try collect("AND path = ?", [root])
                 try collect("AND path > ? AND path < ?", [root + "/", root + "0"])
             }
@@ -74,9 +82,23 @@ public final class SyncDatabase: Sendable {
         }
     }
 
+    /// Reading every row of a container costs about as much as looking up this many
+    /// times fewer roots: with raw SQLite on this schema, 100,000 rows read whole in
+    /// 0.15-0.27 s, 100,000 roots looked up in 3.0-3.4 s (another device's first sync
+    /// arrives as that many roots).
+    static let rowsReadPerLookup = 15
+
+    /// Below this many roots, the lookups are cheap whatever the base's size: not worth
+    /// counting its rows.
+    static let fewestRootsToReadWhole = 256
+
+    private static func count(_ db: Database, container: String) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM base WHERE container = ?", arguments: [container]) ?? 0
+    }
+
     /// How many entries the base of `container` has (what the mass-deletion guard compares with).
     func baseCount(container: String) throws -> Int {
-        try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM base WHERE container = ?", arguments: [container]) ?? 0 }
+        try queue.read { db in try Self.count(db, container: container) }
     }
 
     /// Whether any container has a base: a device that synced before expects its mirror.

@@ -40,7 +40,7 @@ struct SyncPass {
         // Deletions waiting for their burst to end are looked at by every pass: `ubq sync`
         // must publish them even when an earlier pass took them from the changed paths.
         let waiting = container.deletionBurst.paths
-        let roots = scope.map { Array($0.union(remote.map { RawPath($0) }).union(waiting.map { RawPath($0) })).sorted() }
+        let roots = try scope.flatMap { try widened($0, remote: remote, waiting: waiting) }
         let rootKeys = roots.map { $0.compactMap { SyncPath.key($0) } }
         let executor = Executor(
             containerID: container.id, containerFolder: container.folder,
@@ -167,6 +167,27 @@ struct SyncPass {
         }
     }
 
+    /// What a scoped pass looks at: the paths that changed here, those other devices
+    /// changed, and deletions waiting for their burst to end. Nil (the whole container)
+    /// when they are many and the base is not much larger. Another device's first sync of
+    /// 100,000 files arrives as 100,000 roots: looked up one by one (in the base, on disk,
+    /// in the index's scope), they took 35.8-37.1 s of a device's pass receiving them,
+    /// against 31.6-32.2 s as a full pass (scratch remote_burst.py, tmpfs).
+    private func widened(_ scope: Set<RawPath>, remote: Set<String>, waiting: Set<String>) throws -> [RawPath]? {
+        let roots = scope.union(remote.lazy.map { RawPath($0) }).union(waiting.lazy.map { RawPath($0) })
+        if roots.count > Self.largestScope, roots.count * Self.lookupsPerRoot > (try database.baseCount(container: container.id)) {
+            return nil
+        }
+        return roots.sorted()
+    }
+
+    /// Up to this many roots a pass stays scoped whatever the base's size.
+    static let largestScope = 2_000
+    /// About how many files of a full pass cost what one root of a scoped pass costs: a
+    /// root takes a few lookups (base, disk, index), a full pass's file about one
+    /// (a judgment from the costs above, not tuned).
+    static let lookupsPerRoot = 4
+
     private func makePlan(local: LocalTree, base: [String: BaseRow], roots: [RawPath]?) -> SyncPlan {
         let trees = SyncTrees(
             local: local.entries.mapValues(\.state), base: base.mapValues(\.entry), histories: container.histories)
@@ -176,7 +197,7 @@ struct SyncPass {
             paths.formUnion(keys)
             // The base holds what this device had below the roots, and the roots include
             // every path another device changed: no need to search all the histories.
-            paths.formUnion(Self.paths(in: trees.base.keys, under: keys))
+            paths.formUnion(Subtrees.paths(in: trees.base.keys, under: keys))
         } else {
             paths.formUnion(trees.base.keys)
             paths.formUnion(trees.histories.keys)
@@ -185,24 +206,8 @@ struct SyncPass {
         // it is. One walk over the paths, not one per such item: filtering 100,000 paths
         // once per item took 34-47 ms an item (200 items: 6.8-9.3 s; a copy into the
         // container leaves thousands unsettled), one walk for 20,000 items 0.1 s.
-        paths.subtract(Self.paths(in: paths, under: local.unknown.compactMap { SyncPath.key($0) }))
+        paths.subtract(Subtrees.paths(in: paths, under: local.unknown.compactMap { SyncPath.key($0) }))
         return SyncPlan(trees, paths: paths)
-    }
-
-    /// The paths of `all` that are one of `roots` or below one: each path's ancestors are
-    /// looked up in a set, so thousands of roots (a burst of changes) cost no more than one.
-    static func paths(in all: some Sequence<String>, under roots: [String]) -> [String] {
-        guard !roots.isEmpty else { return [] }
-        let rootSet = Set(roots)
-        return all.filter { path in
-            if rootSet.contains(path) { return true }
-            var end = path.endIndex
-            while let slash = path[..<end].lastIndex(of: "/") {
-                if rootSet.contains(String(path[..<slash])) { return true }
-                end = slash
-            }
-            return false
-        }
     }
 
     /// Runs the plan's actions in order, committing them in batches; returns the paths

@@ -23,15 +23,30 @@ import Testing
         return (database, folder)
     }
 
-    @Test(arguments: [
+    static let cases: [([String], [String])] = [
         (["a"], ["a", "a/b", "a/c/d"]),
         (["a/c"], ["a/c/d"]),
         (["a b", "ab"], ["a b", "ab"]),
         (["a0"], ["a0"]),
         (["é"], ["é", "é/x"]),  // base paths are NFC: bytes compared, as SQLite does
         (["missing"], []),
-    ])
+        (["a", "a/c", "a/c/d"], ["a", "a/b", "a/c/d"]),  // nested roots: each entry once
+    ]
+
+    @Test(arguments: cases)
     func aRootFindsItselfAndWhatIsBelowItOnly(roots: [String], expected: [String]) throws {
+        try expect(roots, find: expected)
+    }
+
+    /// Many roots on a small base: the base is read whole and filtered, and the same
+    /// entries come out as from the lookups.
+    @Test(arguments: cases)
+    func manyRootsFindTheSameEntries(roots: [String], expected: [String]) throws {
+        let padding = (0..<SyncDatabase.fewestRootsToReadWhole).map { "missing/\($0)" }
+        try expect(roots + padding, find: expected)
+    }
+
+    private func expect(_ roots: [String], find expected: [String]) throws {
         let (database, folder) = try Self.database()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let found = try database.base(container: "c", under: roots)

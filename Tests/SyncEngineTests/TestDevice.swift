@@ -53,8 +53,12 @@ final class TestDevice {
     var documents: String { root + "/" + Self.containerID.folderName + "/Documents" }
 
     @discardableResult
-    func sync(confirmDeletes: Bool = false, settled: Bool = false) -> PassReport {
-        engine.passAll(confirmDeletes: confirmDeletes, settled: settled)[Self.containerID] ?? PassReport(problems: ["no pass ran"])
+    /// A pass: over everything, or (`changed`) scoped to those paths and what other
+    /// devices changed, as the daemon runs them between full passes.
+    func sync(confirmDeletes: Bool = false, settled: Bool = false, changed: Set<RawPath>? = nil) -> PassReport {
+        let scope = changed.map { [Self.containerID: $0] }
+        return engine.passAll(confirmDeletes: confirmDeletes, settled: settled, changed: scope)[Self.containerID]
+            ?? PassReport(problems: ["no pass ran"])
     }
 
     func write(_ relative: String, _ text: String) throws {
