@@ -66,13 +66,13 @@ public final class SyncDatabase: Sendable {
                 try collect("", [])
                 return base
             }
-            let heads = Subtrees.topmost(roots)  // a subtree named twice is read once
+            let subtrees = Subtrees(roots)
+            let heads = subtrees.topmost  // a subtree named twice is read once
             if heads.count >= Self.fewestRootsToReadWhole,
                 heads.count * Self.rowsReadPerLookup > (try Self.count(db, container: container))
             {
                 try collect("", [])
-                let wanted = Set(Subtrees.paths(in: base.keys, under: heads))
-                return base.filter { wanted.contains($0.key) }
+                return base.filter { subtrees.contains($0.key) }
             }
             for root in heads {  // each an index lookup: the entry, then the range below it
                 try collect("AND path = ?", [root])
