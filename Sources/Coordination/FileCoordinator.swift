@@ -160,6 +160,19 @@ extension FileCoordinator {
         try withClaim([RequestedItem(url: url, access: .writing(options))], timeout: timeout) { try writer($0[0]) }
     }
 
+    /// Writes several items under one claim: an exclusive claim on each, taken together in
+    /// the global order (like `coordinate(readingItemsAt:…)`, for writes). Presenters of
+    /// each item are told as for a single write. `writer` receives the URLs to use, in the
+    /// order given.
+    @available(*, noasync, message: "it blocks the thread while it waits: use the byAsyncAccessor: form")
+    @discardableResult
+    public func coordinate<T>(
+        writingItemsAt urls: [URL], options: WritingOptions = [], timeout: Duration? = nil,
+        byAccessor writer: ([URL]) throws -> T
+    ) throws -> T {
+        try withClaim(urls.map { RequestedItem(url: $0, access: .writing(options)) }, timeout: timeout, writer)
+    }
+
     /// Read-then-write: holds a shared claim on `readingURL` and an exclusive claim on
     /// `writingURL` at once (taken together, in the global order, so it cannot deadlock).
     @available(*, noasync, message: "it blocks the thread while it waits: use the byAsyncAccessor: form")

@@ -142,11 +142,12 @@ struct ContentStore {
 
     /// Copies object `sha256` to `destination` (a new file), checking its hash on the way:
     /// a damaged or truncated object is refused, never handed to the user, and removed.
-    func fetch(_ sha256: String, to destination: String, mode: mode_t) throws(SyncError) {
+    /// The copy is fsynced unless the caller syncs several copies together (`sync` false).
+    func fetch(_ sha256: String, to destination: String, mode: mode_t, sync: Bool = true) throws(SyncError) {
         let object = layout.object(sha256)
         let source = try Sys.open(object, O_RDONLY | O_NOFOLLOW)
         defer { close(source) }
-        let result = try DurableFile.write(destination, mode: mode) { fd throws(SyncError) in
+        let result = try DurableFile.write(destination, mode: mode, sync: sync) { fd throws(SyncError) in
             fchmod(fd, mode)  // the mode the version names, whatever the umask
             return try ContentHashing.stream(from: source, path: object, to: fd, destinationPath: destination)
         }

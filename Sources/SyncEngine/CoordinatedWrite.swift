@@ -10,6 +10,12 @@ extension FileCoordinator? {
         return try coordinator.coordinate(writingItemAt: claimURL(absolute), timeout: .seconds(30)) { _ in try body() }
     }
 
+    /// `write` of several items under one claim (`Executor.install(_:)`).
+    func write<T>(_ absolutes: [String], _ body: () throws -> T) throws -> T {
+        guard let coordinator = self else { return try body() }
+        return try coordinator.coordinate(writingItemsAt: absolutes.map(claimURL), timeout: .seconds(30)) { _ in try body() }
+    }
+
     /// Runs `body` holding a coordinated read claim (`.forUploading`) on `absolute`:
     /// presenters save first, and a claim held now is waited for (30 s at most, like writes).
     /// It creates no lock file (`withoutCreatingLockFiles`): a first upload of 100,000 files

@@ -50,7 +50,7 @@ extension Executor {
     static let stagedCheckpoint = "install: new item beside the target, not in place"
 
     /// `place` for an item written under a staging name: removed unless it went in.
-    private func placeStaged(_ staging: String, at absolute: String, replacing expected: LocalEntry?) throws -> Installed {
+    func placeStaged(_ staging: String, at absolute: String, replacing expected: LocalEntry?) throws -> Installed {
         try faults?.checkpoint(Self.stagedCheckpoint)
         do {
             let installed = try place(staging, at: absolute, replacing: expected, mode: nil)

@@ -38,7 +38,8 @@ extension Executor {
     /// sync's claims then cost one per few dozen files instead of one per file (a claim
     /// cost about as much as staging a small file). Stops at the first failure, whose
     /// outcome is kept for its `publish` to throw; the uploads after it get no outcome and
-    /// are staged by their own `publish`, as is every upload if the claim itself fails.
+    /// are staged when their turn comes. No outcome at all means the claim could not be
+    /// taken: each upload of the run is then staged by its own `publish` (`PreparedRun`).
     func stage(_ uploads: [Upload]) -> [String: Result<StagedObject?, any Error>] {
         var outcomes: [String: Result<StagedObject?, any Error>] = [:]
         _ = try? coordinator.read(uploads.map(\.absolute)) {

@@ -70,29 +70,35 @@ struct Executor {
     }
 
     /// Makes the disk hold `version`'s state at its path, if the disk still holds `expected`.
-    func apply(_ version: VersionRecord, expected: LocalEntry?, movedFromLocal: LocalEntry?, batch: ChangeBatch) throws -> Outcome {
-        let raw = expected?.rawPath ?? RawPath(version.path)
-        let absolute = containerFolder.appending(raw).readable
-        var signature: LocalSignature?
-        let outcome = try coordinator.write(absolute) { () throws -> Outcome in
-            // A deletion whose item is gone already is done: typically a rename this pass
-            // applied took the file away (`movedFromLocal`) before its old path's turn came.
-            if version.state == nil, Sys.lstat(absolute) == nil { return .done }
-            // Checked here so that a changed file costs no download; `install` checks again
-            // as the new item goes in.
-            guard Self.unchanged(absolute, since: expected) else { return .skipped("\(absolute) changed since it was read") }
-            try makeParentFolders(of: absolute)
-            guard let state = version.state else { return try remove(absolute, expected: expected) }
-            let installed = try install(state, at: absolute, replacing: expected, renamingFrom: movedFromLocal)
-            signature = installed.signature
-            return installed.outcome
-        }
-        guard outcome == .done else { return outcome }
+    /// A file may have been installed already, with others (`install(_:)`): `preinstalled`
+    /// is that outcome.
+    func apply(
+        _ version: VersionRecord, expected: LocalEntry?, movedFromLocal: LocalEntry?, batch: ChangeBatch,
+        preinstalled: Result<Installed, any Error>? = nil
+    ) throws -> Outcome {
+        let installed = try preinstalled?.get() ?? writeAlone(version, expected: expected, movedFromLocal: movedFromLocal)
+        guard installed.outcome == .done else { return installed.outcome }
         try faults?.checkpoint("apply: disk written, base not committed")
         batch.commit(BaseCommit(
             version.state == nil ? "delete-local" : "download", path: version.path, version: version.id, state: version.state,
-            signature: signature))
+            signature: installed.signature))
         return .done
+    }
+
+    /// `apply`'s disk work for one version, under its own claim.
+    private func writeAlone(_ version: VersionRecord, expected: LocalEntry?, movedFromLocal: LocalEntry?) throws -> Installed {
+        let absolute = containerFolder.appending(expected?.rawPath ?? RawPath(version.path)).readable
+        return try coordinator.write(absolute) { () throws -> Installed in
+            // A deletion whose item is gone already is done: typically a rename this pass
+            // applied took the file away (`movedFromLocal`) before its old path's turn came.
+            if version.state == nil, Sys.lstat(absolute) == nil { return Installed(outcome: .done) }
+            // Checked here so that a changed file costs no download; `install` checks again
+            // as the new item goes in.
+            guard Self.unchanged(absolute, since: expected) else { return Installed(outcome: .skipped("\(absolute) changed since it was read")) }
+            try makeParentFolders(of: absolute)
+            guard let state = version.state else { return Installed(outcome: try remove(absolute, expected: expected)) }
+            return try install(state, at: absolute, replacing: expected, renamingFrom: movedFromLocal)
+        }
     }
 
     private func remove(_ absolute: String, expected: LocalEntry?) throws -> Outcome {

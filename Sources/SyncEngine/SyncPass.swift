@@ -216,8 +216,8 @@ struct SyncPass {
         let batch = try ChangeBatch(store: executor.store, database: database, container: container, faults: faults)
         defer { batch.abandon() }  // a pass that stops early
         var unfinished = Set(plan.actions.map(\.path))
-        var prestaged: [String: Result<StagedObject?, any Error>] = [:]
-        defer { executor.discard(prestaged) }
+        var prepared = PreparedRun()
+        defer { prepared.discard(executor) }
         progress?.planned(plan.actions)
         let publishing = plan.actions.compactMap { if case .publish(let path, .some, _, _) = $0 { path } else { nil } }
         let marking = publishing.count >= Self.marksUploadsFrom
@@ -226,12 +226,10 @@ struct SyncPass {
             defer { progress?.finished(action) }
             do {
                 try faults?.checkpoint("between actions")
-                if prestaged[action.path] == nil, let uploads = uploads(from: plan.actions[position...], local: local, executor: executor) {
-                    executor.discard(prestaged)  // normally empty: a run's publishes are performed before the next run
-                    prestaged = executor.stage(uploads)
+                if !prepared.holds(action.path) {
+                    try prepared.prepare(plan.actions[position...], pass: self, local: local, executor: executor)
                 }
-                let staged = prestaged.removeValue(forKey: action.path)
-                if try perform(action, local: local, executor: executor, batch: batch, prestaged: staged, report: &report) {
+                if try perform(action, local: local, executor: executor, batch: batch, prepared: &prepared, report: &report) {
                     batch.finished(action.path)
                 }
                 if batch.isFull {
@@ -280,35 +278,26 @@ struct SyncPass {
         if let local { markUploads(durable, local: local, uploaded: true) }
     }
 
-    /// The uploads of the run of file publishes that starts `actions`, to stage under one
-    /// claim (`Executor.stage(_:)`); nil unless the run holds at least two.
-    private func uploads(from actions: ArraySlice<SyncAction>, local: LocalTree, executor: Executor) -> [Upload]? {
-        var uploads: [Upload] = []
-        for action in actions.prefix(Executor.uploadsPerClaim) {
-            guard case .publish(let path, let state, _, _) = action,
-                let upload = Upload(path, state: state, local: local.entries[path], in: executor.containerFolder)
-            else { break }
-            uploads.append(upload)
-        }
-        return uploads.count > 1 ? uploads : nil
-    }
-
-    /// Performs one action; false when its precondition no longer held. A publish's
-    /// content may have been staged already (`prestaged`).
+    /// Performs one action; false when its precondition no longer held. Its disk work may
+    /// have been done already, with others (`prepared`).
     private func perform(
         _ action: SyncAction, local: LocalTree, executor: Executor, batch: ChangeBatch,
-        prestaged: Result<StagedObject?, any Error>?, report: inout PassReport
+        prepared: inout PreparedRun, report: inout PassReport
     ) throws -> Bool {
         switch action {
         case .publish(let path, let state, let parents, let movedFrom):
             let entry = local.entries[path]
             guard try executor.publish(
-                path, state: state, parents: parents, movedFrom: movedFrom, local: entry, batch: batch, prestaged: prestaged) != nil
+                path, state: state, parents: parents, movedFrom: movedFrom, local: entry, batch: batch,
+                prestaged: prepared.takeStaged(path)) != nil
             else { return false }
             report.published += 1
         case .apply(let version, _):
             let origin = version.movedFrom.flatMap { movableOrigin($0, local: local) }
-            guard try executor.apply(version, expected: local.entries[version.path], movedFromLocal: origin, batch: batch) == .done else {
+            let installed = prepared.takeInstalled(version.path)
+            guard try executor.apply(
+                version, expected: local.entries[version.path], movedFromLocal: origin, batch: batch, preinstalled: installed) == .done
+            else {
                 report.skipped += 1
                 return false
             }

@@ -40,6 +40,30 @@ struct InProcessCoordinationTests {
         for item in items { try writer.coordinate(writingItemAt: item, timeout: .zero) { _ in } }
     }
 
+    @Test("one write claim on several items excludes a reader of each of them and a writer of their folders, not a sibling")
+    func writingSeveralItems() throws {
+        let sandbox = try Sandbox()
+        let writer = try FileCoordinator(lockDirectory: sandbox.locks)
+        let other = try FileCoordinator(lockDirectory: sandbox.locks)
+        let items = [sandbox.url("a/x"), sandbox.url("a/y"), sandbox.url("b/z")]
+        let handed = try writer.coordinate(writingItemsAt: items) { urls in
+            for item in items {
+                #expect(throws: CoordinationError.self, "\(item.path)") {
+                    try other.coordinate(readingItemAt: item, timeout: .zero) { _ in }
+                }
+            }
+            for folder in [sandbox.url("a"), sandbox.url("b")] {
+                #expect(throws: CoordinationError.self, "\(folder.path)") {
+                    try other.coordinate(writingItemAt: folder, timeout: .zero) { _ in }
+                }
+            }
+            try other.coordinate(writingItemAt: sandbox.url("a/sibling"), timeout: .zero) { _ in }
+            return urls
+        }
+        #expect(handed == items)
+        try other.coordinate(readingItemsAt: items, timeout: .zero) { _ in }
+    }
+
     @Test("a timed-out write reports the code, the path and the reader holding it")
     func timeoutError() throws {
         let sandbox = try Sandbox()

@@ -226,7 +226,8 @@ struct ModelRun {
     /// The steps of a pass where `syncWhileEditing` edits (the names of the checkpoints in
     /// `SyncEngine`: `Executor.stagedCheckpoint`, `ChangeBatch`, `Executor`).
     static let raceCheckpoints = [
-        "between actions", "install: new item beside the target, not in place", "apply: disk written, base not committed",
+        "between actions", "install: a run's new files beside their targets, none in place",
+        "install: new item beside the target, not in place", "apply: disk written, base not committed",
         "follow: disk written, base not committed", "batch: objects stored, log not appended",
         "batch: log appended, base not committed",
     ]

@@ -1,0 +1,132 @@
+import Glibc
+import RawPaths
+import SyncPlanning
+
+/// One file to fetch from the store and put in place of what the scan saw: what
+/// `Executor.install(_:)` installs with others under one claim.
+struct Download {
+    let version: VersionRecord
+    let expected: LocalEntry?
+    let absolute: String
+    let state: EntryState
+
+    /// Nil unless `version` is a file's content. A file another device renamed, whose
+    /// content a local file has (`Executor.apply`'s `movedFromLocal`), is not a download.
+    init?(_ version: VersionRecord, expected: LocalEntry?, in containerFolder: RawPath) {
+        guard let state = version.state, state.kind == .file, state.sha256 != nil else { return nil }
+        self.version = version
+        self.expected = expected
+        self.state = state
+        absolute = containerFolder.appending(expected?.rawPath ?? RawPath(version.path)).readable
+    }
+}
+
+extension Executor {
+    /// How many files `install(_:)` puts in place under one claim, and how many bytes at
+    /// most (the first file of a run is taken whatever its size): an app saving one of
+    /// them waits for all to be fetched, tens of milliseconds from a local disk.
+    static let downloadsPerClaim = 64
+    static let downloadBytesPerClaim: Int64 = 8 << 20
+
+    /// Installs several downloads under one coordinated write claim on all of them. A
+    /// first download of 100,000 files took a claim and two fsyncs (the file, its folder)
+    /// per file; here the copies are fetched beside their targets, synced together, put in
+    /// place one by one if each target is still what the scan saw, and their folders
+    /// synced together.
+    ///
+    /// Returns each download's outcome by path. Fetching stops at the first failure, whose
+    /// outcome is kept for its `apply` to throw; the downloads after it get no outcome and
+    /// are installed when their turn comes. No outcome at all means the claim could not
+    /// be taken (`PreparedRun`). Only a simulated crash is thrown, at once, as a crash
+    /// would stop everything.
+    func install(_ downloads: [Download]) throws -> [String: Result<Installed, any Error>] {
+        var outcomes: [String: Result<Installed, any Error>] = [:]
+        do {
+            try coordinator.write(downloads.map(\.absolute)) {
+                let fetched = fetch(downloads, outcomes: &outcomes)
+                if !fetched.isEmpty { try faults?.checkpoint(Self.runFetchedCheckpoint) }
+                let placed = try place(fetched, outcomes: &outcomes)
+                syncFolders(of: placed, outcomes: &outcomes)
+            }
+        } catch let crash as FaultInjection.SimulatedCrash {
+            throw crash
+        } catch {
+            return outcomes  // the claim failed: nothing was written
+        }
+        return outcomes
+    }
+
+    /// The checkpoint between fetching a run's files beside their targets (synced) and
+    /// putting the first of them in place.
+    static let runFetchedCheckpoint = "install: a run's new files beside their targets, none in place"
+
+    /// A download fetched beside its target, not yet in place.
+    private struct Fetched {
+        let download: Download
+        let staging: String
+    }
+
+    /// Fetches each download whose target is still what the scan saw into a staging file
+    /// beside it, then syncs them all; stops at the first failure.
+    private func fetch(_ downloads: [Download], outcomes: inout [String: Result<Installed, any Error>]) -> [Fetched] {
+        var fetched: [Fetched] = []
+        var foldersMade: Set<String> = []
+        for download in downloads {
+            let path = download.version.path
+            // Checked here so that a changed file costs no download; `place` checks again.
+            guard Self.unchanged(download.absolute, since: download.expected) else {
+                outcomes[path] = .success(Installed(outcome: .skipped("\(download.absolute) changed since it was read")))
+                continue
+            }
+            let staging = DurableFile.stagingPath(beside: download.absolute)
+            do {
+                if foldersMade.insert(Sys.parent(of: download.absolute)).inserted { try makeParentFolders(of: download.absolute) }
+                try store.fetch(download.state.sha256 ?? "", to: staging, mode: mode_t(download.state.mode), sync: false)
+                fetched.append(Fetched(download: download, staging: staging))
+            } catch {
+                outcomes[path] = .failure(error)
+                break
+            }
+        }
+        do {
+            try ConcurrentSync.fsync(fetched.map(\.staging), folders: false)
+        } catch {
+            for item in fetched {
+                unlink(item.staging)
+                outcomes[item.download.version.path] = .failure(error)
+            }
+            return []
+        }
+        return fetched
+    }
+
+    /// Puts each fetched copy in place if its target is still what the scan saw; returns
+    /// those that went in.
+    private func place(_ fetched: [Fetched], outcomes: inout [String: Result<Installed, any Error>]) throws -> [Download] {
+        var placed: [Download] = []
+        for item in fetched {
+            let download = item.download
+            do {
+                let installed = try placeStaged(item.staging, at: download.absolute, replacing: download.expected)
+                outcomes[download.version.path] = .success(installed)
+                if installed.outcome == .done { placed.append(download) }
+            } catch let crash as FaultInjection.SimulatedCrash {
+                throw crash  // the staging files stay, as after a real crash
+            } catch {
+                outcomes[download.version.path] = .failure(error)
+            }
+        }
+        return placed
+    }
+
+    /// Syncs the folders `placed` went into; if that fails, none of them counts as done
+    /// (the next scan finds the files, with the content the mirror has: adopted).
+    private func syncFolders(of placed: [Download], outcomes: inout [String: Result<Installed, any Error>]) {
+        let folders = Set(placed.map { Sys.parent(of: $0.absolute) })
+        do {
+            try ConcurrentSync.fsync(folders.sorted(), folders: true)
+        } catch {
+            for download in placed { outcomes[download.version.path] = .failure(error) }
+        }
+    }
+}

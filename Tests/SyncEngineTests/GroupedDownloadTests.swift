@@ -1,0 +1,79 @@
+import Crypto
+import Foundation
+@testable import SyncEngine
+import Testing
+
+/// A run of file downloads goes in together, under one claim (`Executor.install(_:)`):
+/// what happens to one file of the run must not happen to the others.
+@Suite struct GroupedDownloadTests {
+    /// Six new files in one folder: one run of downloads, planned in this order.
+    static let names = (1...6).map { "file\($0).txt" }
+
+    static func content(_ name: String) -> String { "\(name), from a" }
+
+    @Test func aRunOfNewFilesIsFetchedBeforeAnyGoesIn() throws {
+        let scratch = Scratch()
+        let (a, b) = try SaveDuringDownloadTests.syncedPair(scratch, holding: [:])
+        for name in Self.names { try a.write(name, Self.content(name)) }
+        a.sync()
+        let faults = FaultInjection()
+        var seen: [String]?
+        faults.interleave(at: Executor.runFetchedCheckpoint) { seen = try? FileManager.default.contentsOfDirectory(atPath: b.documents) }
+        b.engine.faults = faults
+        b.sync()
+        let names = try #require(seen, "the files were not fetched as one run")
+        #expect(names.count == Self.names.count && names.allSatisfy { DurableFile.isStagingName(Array($0.utf8)) }, "\(names)")
+        #expect(b.tree() == a.tree())
+    }
+
+    @Test func aSaveDuringAGroupedDownloadStaysAndTheOtherFilesGoIn() throws {
+        let scratch = Scratch()
+        let (a, b) = try SaveDuringDownloadTests.syncedPair(scratch, holding: [:])
+        for name in Self.names { try a.write(name, Self.content(name)) }
+        a.sync()
+        let faults = FaultInjection()
+        // At the third file's turn, with two files of the run in place and three to come.
+        Self.run(atCheckpoint: 3, of: faults) { try? b.saveAsEditorsDo("file3.txt", "saved on b meanwhile") }
+        b.engine.faults = faults
+        let report = b.sync()
+        #expect(report.applied == 5 && report.skipped == 1, "\(report)")
+        #expect(b.read("file3.txt") == "saved on b meanwhile", "the download must not replace the save")
+        for name in Self.names where name != "file3.txt" { #expect(b.read(name) == Self.content(name), "\(name)") }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: b.documents).sorted() == Self.names, "no staging file left")
+        SaveDuringDownloadTests.syncUntilQuiet(a, b)
+        #expect(a.tree() == b.tree())
+        #expect(try SaveDuringDownloadTests.reachable("saved on b meanwhile", on: a))
+        #expect(try SaveDuringDownloadTests.reachable(Self.content("file3.txt"), on: a))
+    }
+
+    @Test func aDamagedObjectInTheMiddleOfARunKeepsOnlyItsFileOut() throws {
+        let scratch = Scratch()
+        let (a, b) = try SaveDuringDownloadTests.syncedPair(scratch, holding: [:])
+        for name in Self.names { try a.write(name, Self.content(name)) }
+        a.sync()
+        try Self.damage(Self.content("file3.txt"), in: a.mirror)
+        let report = b.sync()
+        #expect(b.read("file3.txt") == nil, "a damaged object must not reach the disk")
+        #expect(report.problems.count == 1 && report.problems.allSatisfy { $0.contains("file3.txt") }, "\(report.problems)")
+        for name in Self.names where name != "file3.txt" { #expect(b.read(name) == Self.content(name), "\(name)") }
+    }
+
+    // MARK: - Helpers
+
+    /// Runs `action` at the `count`-th file a pass puts in place (`Executor.stagedCheckpoint`).
+    static func run(atCheckpoint count: Int, of faults: FaultInjection, _ action: @escaping () -> Void) {
+        guard count > 1 else { return faults.interleave(at: Executor.stagedCheckpoint, action) }
+        faults.interleave(at: Executor.stagedCheckpoint) { [weak faults] in
+            if let faults { run(atCheckpoint: count - 1, of: faults, action) }
+        }
+    }
+
+    /// Overwrites the mirror's object holding `text`.
+    static func damage(_ text: String, in mirror: String) throws {
+        let hash = SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+        let store = mirror + "/store/sha256/"
+        let object = try #require(try FileManager.default.subpathsOfDirectory(atPath: store).first { $0.hasSuffix(hash) })
+        chmod(store + object, 0o644)
+        try Data("tampered".utf8).write(to: URL(fileURLWithPath: store + object))
+    }
+}
