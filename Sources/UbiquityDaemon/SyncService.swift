@@ -152,10 +152,6 @@ final class SyncService: Service {
         }
     }
 
-    /// Above this many changed paths a full pass is cheaper than looking each one up
-    /// (after a large download, say): one walk instead of thousands of lookups.
-    static let largestScope = 2_000
-
     /// A pass over the changes pending when it starts on the worker's queue (everything
     /// with `full`); returns whether it looked at everything, or nil, with `unlessIdle`,
     /// when nothing changed here or in the mirror.
@@ -174,8 +170,10 @@ final class SyncService: Service {
             pending.needsFullPass = pending.needsFullPass || full
             if unlessIdle && !pending.needsFullPass && pending.paths.isEmpty && !engine.mirrorHasNews() { return nil }
             for container in pending.ignoreRulesChanged { engine.ignoreRulesChanged(container) }
-            let tooMany = pending.paths.values.contains { $0.count > Self.largestScope }
-            let scope = pending.needsFullPass || tooMany ? nil : pending.paths
+            // Many changed paths make the pass look at everything, when that costs less
+            // than looking each one up: the engine decides (`SyncPass.widened`), since it
+            // weighs them against the size of the container's base.
+            let scope = pending.needsFullPass ? nil : pending.paths
             retryLater(engine.passAll(confirmDeletes: confirmDeletes, settled: settled, changed: scope))
             return pending.needsFullPass
         }
