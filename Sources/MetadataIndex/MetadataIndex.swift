@@ -94,7 +94,6 @@ public final class MetadataIndex: Sendable {
 }
 
 extension MetadataIndex {
-    /// The signatures of the items at these paths (those the index has), in one read.
     /// The items recorded with one of these files (device and inode): the other names of
     /// hard-linked files. One pass over the table (no index on inodes: the bulk load of a
     /// first start would pay for it, and only changes to files with several names ask).
@@ -114,6 +113,7 @@ extension MetadataIndex {
         }
     }
 
+    /// The signatures of the items at these paths (those the index has), in one read.
     public func signatures(of items: [(container: String, relativePath: RawPath)]) throws -> [String: [RawPath: FileSignature]] {
         try pool.read { db in
             let statement = try db.cachedStatement(sql: "SELECT kind, device, inode, size, mtime_ns, ctime_ns FROM items WHERE container = ? AND rel = ?")
