@@ -4,25 +4,26 @@ import Foundation
 extension FileCoordinator? {
     /// Runs `body` holding a coordinated write claim on `absolute` (apps presenting the
     /// document save or let go first), or directly when there is no coordinator (tests).
-    /// Sync never waits more than 30 s for a claim: the step is retried next pass.
+    /// Sync waits for a claim as long as the coordinator's own timeout, 30 s when it has
+    /// none (`claimTimeout`): the step is retried next pass.
     func write<T>(_ absolute: String, _ body: () throws -> T) throws -> T {
         guard let coordinator = self else { return try body() }
-        return try coordinator.coordinate(writingItemAt: claimURL(absolute), timeout: .seconds(30)) { _ in try body() }
+        return try coordinator.coordinate(writingItemAt: claimURL(absolute), timeout: coordinator.claimTimeout) { _ in try body() }
     }
 
     /// `write` of several items under one claim (`Executor.install(_:)`).
     func write<T>(_ absolutes: [String], _ body: () throws -> T) throws -> T {
         guard let coordinator = self else { return try body() }
-        return try coordinator.coordinate(writingItemsAt: absolutes.map(claimURL), timeout: .seconds(30)) { _ in try body() }
+        return try coordinator.coordinate(writingItemsAt: absolutes.map(claimURL), timeout: coordinator.claimTimeout) { _ in try body() }
     }
 
     /// Runs `body` holding a coordinated read claim (`.forUploading`) on `absolute`:
-    /// presenters save first, and a claim held now is waited for (30 s at most, like writes).
+    /// presenters save first, and a claim held now is waited for (`claimTimeout`, like writes).
     /// It creates no lock file (`withoutCreatingLockFiles`): a first upload of 100,000 files
     /// must not leave as many behind, and the upload checks the content's hash anyway.
     func read<T>(_ absolute: String, _ body: () throws -> T) throws -> T {
         guard let coordinator = self else { return try body() }
-        return try coordinator.coordinate(readingItemAt: claimURL(absolute), options: uploadReading, timeout: .seconds(30)) { _ in
+        return try coordinator.coordinate(readingItemAt: claimURL(absolute), options: uploadReading, timeout: coordinator.claimTimeout) { _ in
             try body()
         }
     }
@@ -31,10 +32,16 @@ extension FileCoordinator? {
     func read<T>(_ absolutes: [String], _ body: () throws -> T) throws -> T {
         guard let coordinator = self else { return try body() }
         let urls = absolutes.map(claimURL)
-        return try coordinator.coordinate(readingItemsAt: urls, options: uploadReading, timeout: .seconds(30)) { _ in try body() }
+        return try coordinator.coordinate(readingItemsAt: urls, options: uploadReading, timeout: coordinator.claimTimeout) { _ in try body() }
     }
 
     private var uploadReading: FileCoordinator.ReadingOptions { [.forUploading, .withoutCreatingLockFiles] }
+}
+
+extension FileCoordinator {
+    /// How long sync waits for a claim: a coordinator made for sync may say (tests do),
+    /// else 30 s. Never forever: one file an app holds must not stop the whole pass.
+    var claimTimeout: Duration { defaultTimeout ?? .seconds(30) }
 }
 
 /// The URL a claim on `absolute` names. `URL(fileURLWithPath:)` would stat the path to

@@ -65,7 +65,7 @@ extension Executor {
         guard let coordinator else { return try body() }
         let (from, to) = (URL(fileURLWithPath: origin), URL(fileURLWithPath: target))
         return try coordinator.coordinate(
-            writingItemAt: from, options: .forMoving, writingItemAt: to, options: .forReplacing, timeout: .seconds(30)
+            writingItemAt: from, options: .forMoving, writingItemAt: to, options: .forReplacing, timeout: coordinator.claimTimeout
         ) { _, _ in
             let outcome = try body()
             if outcome == .done { try coordinator.item(at: from, didMoveTo: to) }

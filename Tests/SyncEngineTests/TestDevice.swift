@@ -1,3 +1,4 @@
+import Coordination
 import Foundation
 import Indexing
 import Logging
@@ -33,13 +34,24 @@ final class TestDevice {
         engine = try Self.makeEngine(root: root, state: state, mirror: mirror, retention: retention, quietMilliseconds: quietMilliseconds)
     }
 
+    /// The coordinator the engine takes its claims with; none by default (no claims).
+    private(set) var coordinator: FileCoordinator?
+
     /// A new engine on the same state, as after a restart (or a kill -9).
     func restart() throws {
-        engine = try Self.makeEngine(root: root, state: state, mirror: mirror, retention: retention, quietMilliseconds: quietMilliseconds)
+        engine = try Self.makeEngine(
+            root: root, state: state, mirror: mirror, retention: retention, quietMilliseconds: quietMilliseconds, coordinator: coordinator)
+    }
+
+    /// Makes the engine take its claims with `coordinator`, as the daemon's does.
+    func coordinate(with coordinator: FileCoordinator) throws {
+        self.coordinator = coordinator
+        try restart()
     }
 
     private static func makeEngine(
-        root: String, state: String, mirror: String, retention: HistoryRetention, quietMilliseconds: Int
+        root: String, state: String, mirror: String, retention: HistoryRetention, quietMilliseconds: Int,
+        coordinator: FileCoordinator? = nil
     ) throws -> SyncEngine {
         let settings = Settings(root: root, stateDirectory: state, runtimeDirectory: state + "/run", containerIDs: [containerID])
         let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
@@ -47,7 +59,7 @@ final class TestDevice {
             mirror: mirror, root: RawPath(root), containers: [settings.container(containerID)],
             database: try SyncDatabase(path: state + "/sync.sqlite"),
             ignore: IgnoreCatalog(layout: ContainerLayout(root: RawPath(root)), extraPatterns: [], logger: logger),
-            coordinator: nil, quietMilliseconds: quietMilliseconds, retention: retention, logger: logger)
+            coordinator: coordinator, quietMilliseconds: quietMilliseconds, retention: retention, logger: logger)
     }
 
     var documents: String { root + "/" + Self.containerID.folderName + "/Documents" }

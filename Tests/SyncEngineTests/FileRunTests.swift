@@ -1,11 +1,13 @@
+import Coordination
 import Crypto
 import Foundation
 @testable import SyncEngine
 import Testing
 
-/// A run of file downloads goes in together, under one claim (`Executor.install(_:)`):
-/// what happens to one file of the run must not happen to the others.
-@Suite struct GroupedDownloadTests {
+/// A run of file downloads goes in together, under one claim (`Executor.install(_:)`), as
+/// a run of uploads is staged (`Executor.stage(_:)`): what happens to one file of the run
+/// must not happen to the others.
+@Suite struct FileRunTests {
     /// Six new files in one folder: one run of downloads, planned in this order.
     static let names = (1...6).map { "file\($0).txt" }
 
@@ -58,6 +60,45 @@ import Testing
         for name in Self.names where name != "file3.txt" { #expect(b.read(name) == Self.content(name), "\(name)") }
     }
 
+    /// An app holding one file of a run (a claim the run cannot take) keeps only that file
+    /// waiting: after the run's claim times out, each file takes its own. Were each file to
+    /// start a run of its own instead, every run holding the file would wait for it.
+    @Test func aFileAnAppHoldsKeepsOnlyItselfWaiting() throws {
+        let scratch = Scratch()
+        let (a, b) = try SaveDuringDownloadTests.syncedPair(scratch, holding: [:])
+        for name in Self.names { try a.write(name, Self.content(name)) }
+        a.sync()
+        let locks = URL(fileURLWithPath: scratch.path + "/locks")
+        let claims = ClaimRecorder()
+        try b.coordinate(with: FileCoordinator(lockDirectory: locks, timeout: .milliseconds(100), relay: claims))
+        let app = try FileCoordinator(lockDirectory: locks)
+        let report = try app.coordinate(readingItemAt: URL(fileURLWithPath: b.documents + "/file3.txt")) { _ in b.sync() }
+        #expect(b.read("file3.txt") == nil)
+        #expect(report.problems.count == 1 && report.problems.allSatisfy { $0.contains("file3.txt") }, "\(report.problems)")
+        for name in Self.names where name != "file3.txt" { #expect(b.read(name) == Self.content(name), "\(name)") }
+        #expect(claims.count(naming: "/file3.txt") == 2, "the run's claim, then the file's own")
+        b.sync()
+        #expect(b.tree() == a.tree(), "the next pass brings it")
+    }
+
+    /// The same for a run of uploads (`Executor.stage(_:)`): an app writing one file keeps
+    /// only that file from being published.
+    @Test func aFileAnAppWritesKeepsOnlyItselfFromUploading() throws {
+        let scratch = Scratch()
+        let (a, b) = try SaveDuringDownloadTests.syncedPair(scratch, holding: [:])
+        for name in Self.names { try a.write(name, Self.content(name)) }
+        let locks = URL(fileURLWithPath: scratch.path + "/locks")
+        let claims = ClaimRecorder()
+        try a.coordinate(with: FileCoordinator(lockDirectory: locks, timeout: .milliseconds(100), relay: claims))
+        let app = try FileCoordinator(lockDirectory: locks)
+        let report = try app.coordinate(writingItemAt: URL(fileURLWithPath: a.documents + "/file3.txt")) { _ in a.sync() }
+        #expect(report.published == 5, "\(report)")
+        #expect(claims.count(naming: "/file3.txt") == 2, "the run's claim, then the file's own")
+        a.sync()
+        b.sync()
+        #expect(b.tree() == a.tree(), "the next pass publishes it")
+    }
+
     // MARK: - Helpers
 
     /// Runs `action` at the `count`-th file a pass puts in place (`Executor.stagedCheckpoint`).
@@ -76,4 +117,25 @@ import Testing
         chmod(store + object, 0o644)
         try Data("tampered".utf8).write(to: URL(fileURLWithPath: store + object))
     }
+}
+
+/// A relay that tells no presenter, only counts the claims announced to it.
+final class ClaimRecorder: PresenterRelay, @unchecked Sendable {
+    private let lock = NSLock()
+    private var announced: [AnnouncedAccess] = []
+
+    /// How many claims named an item whose path ends with `suffix`.
+    func count(naming suffix: String) -> Int {
+        lock.withLock { announced.filter { $0.items.contains { String(decoding: $0.path, as: UTF8.self).hasSuffix(suffix) } }.count }
+    }
+
+    func accessWillBegin(_ access: AnnouncedAccess) async -> AnnouncedAccess.Ticket? { accessWillBeginBlocking(access) }
+
+    func accessWillBeginBlocking(_ access: AnnouncedAccess) -> AnnouncedAccess.Ticket? {
+        lock.withLock { announced.append(access) }
+        return nil
+    }
+
+    func accessDidEnd(_ ticket: AnnouncedAccess.Ticket, _ outcome: AnnouncedAccess.Outcome) async {}
+    func accessDidEndBlocking(_ ticket: AnnouncedAccess.Ticket, _ outcome: AnnouncedAccess.Outcome) {}
 }
