@@ -10,10 +10,13 @@ struct Download {
     let absolute: String
     let state: EntryState
 
-    /// Nil unless `version` is a file's content. A file another device renamed, whose
-    /// content a local file has (`Executor.apply`'s `movedFromLocal`), is not a download.
+    /// Nil unless `version` is a file's content that a run can install: the run fsyncs its
+    /// copies by path, opening each again for reading, which a mode without the owner's
+    /// read bit (0o200, 0o000) refuses a daemon not run as root. Such a file, like anything
+    /// else a run does not take, is installed alone (`Executor.apply`), fsynced through the
+    /// descriptor it was written with.
     init?(_ version: VersionRecord, expected: LocalEntry?, in containerFolder: RawPath) {
-        guard let state = version.state, state.kind == .file, state.sha256 != nil else { return nil }
+        guard let state = version.state, state.kind == .file, state.sha256 != nil, state.mode & UInt32(S_IRUSR) != 0 else { return nil }
         self.version = version
         self.expected = expected
         self.state = state
@@ -38,10 +41,10 @@ extension Executor {
     /// to 24.5-25.3 s.
     ///
     /// Returns each download's outcome by path. Fetching stops at the first failure, whose
-    /// outcome is kept for its `apply` to throw; the downloads after it get no outcome and
-    /// are installed when their turn comes. No outcome at all means the claim could not
-    /// be taken (`PreparedRun`). Only a simulated crash is thrown, at once, as a crash
-    /// would stop everything.
+    /// outcome is kept for its `apply` to throw; the downloads after it get no outcome, and
+    /// the first of them starts a new run when its turn comes. No outcome at all means the
+    /// claim could not be taken (`PreparedRun`). Only a simulated crash is thrown, at
+    /// once, as a crash would stop everything.
     func install(_ downloads: [Download]) throws -> [String: Result<Installed, any Error>] {
         var outcomes: [String: Result<Installed, any Error>] = [:]
         do {
@@ -54,7 +57,9 @@ extension Executor {
         } catch let crash as FaultInjection.SimulatedCrash {
             throw crash
         } catch {
-            return outcomes  // the claim failed: nothing was written
+            // The claim failed, so nothing was written: the body throws nothing else (its
+            // steps keep their failures as outcomes).
+            return outcomes
         }
         return outcomes
     }

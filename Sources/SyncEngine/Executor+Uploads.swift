@@ -37,8 +37,8 @@ extension Executor {
     /// Stages several uploads under one coordinated read claim on all of them: a first
     /// sync's claims then cost one per few dozen files instead of one per file (a claim
     /// cost about as much as staging a small file). Stops at the first failure, whose
-    /// outcome is kept for its `publish` to throw; the uploads after it get no outcome and
-    /// are staged when their turn comes. No outcome at all means the claim could not be
+    /// outcome is kept for its `publish` to throw; the uploads after it get no outcome, and
+    /// the first of them starts a new run when its turn comes. No outcome at all means the claim could not be
     /// taken: each upload of the run is then staged by its own `publish` (`PreparedRun`).
     func stage(_ uploads: [Upload]) -> [String: Result<StagedObject?, any Error>] {
         var outcomes: [String: Result<StagedObject?, any Error>] = [:]

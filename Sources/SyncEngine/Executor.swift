@@ -5,9 +5,10 @@ import Indexing
 import RawPaths
 import SyncPlanning
 
-/// Applies planned actions one at a time. Each re-checks its precondition just before it
-/// commits (the disk may have changed since the plan), writes atomically, and records the
-/// new base in the same transaction as its journal entry (DESIGN.md, decisions 3 and 6).
+/// Applies planned actions, one at a time or a run of like ones under one claim
+/// (`stage(_:)`, `install(_:)`). Each re-checks its precondition just before it commits
+/// (the disk may have changed since the plan), writes atomically, and records the new
+/// base in the same transaction as its journal entry (DESIGN.md, decisions 3 and 6).
 struct Executor {
     let containerID: String
     let containerFolder: RawPath

@@ -1,7 +1,9 @@
 import Coordination
 import Crypto
 import Foundation
+import RawPaths
 @testable import SyncEngine
+import SyncPlanning
 import Testing
 
 /// A run of file downloads goes in together, under one claim (`Executor.install(_:)`), as
@@ -97,6 +99,15 @@ import Testing
         a.sync()
         b.sync()
         #expect(b.tree() == a.tree(), "the next pass publishes it")
+    }
+
+    /// A run fsyncs its copies by path, opening each again for reading: a file whose mode
+    /// denies its owner that (refused to a daemon not run as root) is installed alone.
+    @Test(arguments: [(0o644, true), (0o400, true), (0o200, false), (0o000, false), (0o044, false)])
+    func aRunTakesOnlyFilesItsOwnerMayRead(mode: Int, takes: Bool) {
+        let state = EntryState.file(sha256: String(repeating: "ab", count: 32), size: 1, mode: UInt32(mode))
+        let version = VersionRecord(id: VersionID(device: "a", sequence: 1), path: "Documents/f.txt", parents: [], state: state, time: 0)
+        #expect((Download(version, expected: nil, in: RawPath("/c")) != nil) == takes)
     }
 
     // MARK: - Helpers
