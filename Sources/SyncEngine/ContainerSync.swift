@@ -29,6 +29,9 @@ public struct PassReport: Sendable {
     /// Some action failed (other than finding the disk changed): the next pass looks at
     /// everything, since what changed may not be reported again.
     public var incomplete = false
+    /// The pass looked at the whole container: asked to, or widened for its many changes
+    /// (`SyncPass.widened`).
+    public var lookedAtEverything = false
 
     public var changedAnything: Bool { published + applied + adopted + followed + merged > 0 }
 

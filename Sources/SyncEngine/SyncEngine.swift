@@ -116,8 +116,9 @@ public final class SyncEngine: @unchecked Sendable {
         var lookedAtEverything = false
         for (id, container) in containers.sorted(by: { $0.key.identifier < $1.key.identifier }) {
             let scope = needsFullPass.remove(id) == nil ? changed.map { $0[id] ?? [] } : nil
-            lookedAtEverything = lookedAtEverything || scope == nil
-            reports[id] = pass(container, id: id, confirmDeletes: confirmDeletes, settled: settled, scope: scope)
+            let report = pass(container, id: id, confirmDeletes: confirmDeletes, settled: settled, scope: scope)
+            lookedAtEverything = lookedAtEverything || scope == nil || report.lookedAtEverything
+            reports[id] = report
         }
         // A full pass holds the whole base, tree and plan for a moment (about 1 KB an item);
         // glibc keeps what was freed, so the daemon would stay that large between passes.

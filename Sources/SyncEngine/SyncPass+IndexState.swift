@@ -72,7 +72,7 @@ extension SyncPass {
     /// uploading error; whether newer versions wait in the mirror is unknown, so the
     /// downloading attributes stay as they were.
     func stateWhilePaused(reason: String) throws -> SyncedState {
-        let roots = scope.map { Array($0).sorted() }
+        let roots = try scope.flatMap { try widened($0) }
         let base = try database.base(container: container.id, under: roots.map { $0.compactMap { SyncPath.key($0) } })
         let local = LocalTree.scan(
             containerFolder: container.folder, ignore: ignore, base: base, roots: roots, quietNanoseconds: quietNanoseconds)

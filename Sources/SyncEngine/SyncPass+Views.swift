@@ -2,12 +2,12 @@ import SyncPlanning
 
 extension SyncPass {
     /// Brings this device's view of the container up to date after the pass: the paths it
-    /// touched, or the whole view on a full pass (which also repairs it). `base` is the
-    /// whole base if the caller holds it current, else it is read. Never fails the
+    /// touched, or the whole view when the pass looked at everything (`whole`: it also
+    /// repairs it). `base` is the whole base if the caller holds it current, else it is read. Never fails the
     /// pass: the logs and the store are the truth, and nothing reads the view back, so
     /// whatever goes wrong is a problem in the report and the next full pass tries again.
-    func updateView(touched: Set<String>, base current: [String: BaseRow]?, report: inout PassReport) {
-        guard scope == nil || !touched.isEmpty else { return }
+    func updateView(touched: Set<String>, whole: Bool, base current: [String: BaseRow]?, report: inout PassReport) {
+        guard whole || !touched.isEmpty else { return }
         let layout = container.layout
         // A mirror that went away mid-pass: writing the view would create folders on
         // the empty mount point.
@@ -20,7 +20,7 @@ extension SyncPass {
             guard let method = try views.method(probingIn: folder, problems: &report.problems) else { return }
             let view = MirrorView(folder: folder, layout: layout, linker: views, method: method)
             var problems = ViewProblems()
-            if scope == nil {
+            if whole {
                 try view.repair(base: try current ?? database.base(container: container.id), problems: &problems)
             } else {
                 try view.update(touched, base: try database.base(container: container.id, under: Array(touched)), problems: &problems)

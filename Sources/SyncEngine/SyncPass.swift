@@ -22,7 +22,8 @@ struct SyncPass {
     let views: ViewLinker
     var confirmDeletes: Bool
     /// The subtrees to look at (container-relative; changed locally since the last pass),
-    /// or nil for the whole container. Paths other devices changed are added to them.
+    /// or nil for the whole container. Paths other devices changed are added to them, and
+    /// many of them make the pass look at everything (`widened`).
     var scope: Set<RawPath>?
     /// Where the pass counts its actions and bytes as it goes (status requests read it).
     var progress: PassProgress?
@@ -41,6 +42,7 @@ struct SyncPass {
         // must publish them even when an earlier pass took them from the changed paths.
         let waiting = container.deletionBurst.paths
         let roots = try scope.flatMap { try widened($0, remote: remote, waiting: waiting) }
+        report.lookedAtEverything = roots == nil
         let rootKeys = roots.map { $0.compactMap { SyncPath.key($0) } }
         let executor = Executor(
             containerID: container.id, containerFolder: container.folder,
@@ -98,7 +100,8 @@ struct SyncPass {
         // nothing (a full pass that found nothing to do): the view's repair need not
         // read 100,000 rows again.
         let unchanged = lastPlan?.actions.isEmpty != false && report.merged == 0
-        updateView(touched: touched, base: unchanged && scope == nil ? base : nil, report: &report)
+        let whole = roots == nil
+        updateView(touched: touched, whole: whole, base: unchanged && whole ? base : nil, report: &report)
         return report
     }
 
@@ -173,7 +176,7 @@ struct SyncPass {
     /// 100,000 files arrives as 100,000 roots: looked up one by one (in the base, on disk,
     /// in the index's scope), they took 35.8-37.1 s of a device's pass receiving them,
     /// against 31.6-32.2 s as a full pass (scratch remote_burst.py, tmpfs).
-    private func widened(_ scope: Set<RawPath>, remote: Set<String>, waiting: Set<String>) throws -> [RawPath]? {
+    func widened(_ scope: Set<RawPath>, remote: Set<String> = [], waiting: Set<String> = []) throws -> [RawPath]? {
         let roots = scope.union(remote.lazy.map { RawPath($0) }).union(waiting.lazy.map { RawPath($0) })
         if roots.count > Self.largestScope, roots.count * Self.lookupsPerRoot > (try database.baseCount(container: container.id)) {
             return nil

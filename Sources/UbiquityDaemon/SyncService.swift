@@ -89,7 +89,7 @@ final class SyncService: Service {
             let pacing = pacing.withLock { $0 }
             let fullDue = ContinuousClock.now - lastFullPass > pacing.fullPassInterval
             let ranFull = try await passOverPending(confirmDeletes: false, settled: false, full: fullDue, unlessIdle: true)
-            if ranFull == true { lastFullPass = ContinuousClock.now }  // (a pass made full by its size does not count)
+            if ranFull == true { lastFullPass = ContinuousClock.now }  // (a pass the engine widened does not count)
             if ContinuousClock.now >= nextCollection {
                 try await collectStore()
                 nextCollection = ContinuousClock.now + Self.collectionInterval
