@@ -40,6 +40,13 @@ struct LocalTree {
     /// from them is removed when it ends.
     var earlyCopies: [String] { entries.values.compactMap(\.earlyCopy?.staging) }
 
+    /// The roots below no other root: a folder root is scanned whole, so a root inside it
+    /// (a file copied into a new folder is noted with the folder) would be scanned again.
+    private static func topmost(_ roots: [RawPath]) -> [RawPath] {
+        let all = Set(roots)
+        return roots.filter { root in !root.ancestors.contains(where: all.contains) }
+    }
+
     /// Reads the whole container, or only the subtrees at `roots` (container-relative):
     /// what changed since the last pass, for a pass that need not look at everything.
     /// Files changed less than `quietNanoseconds` ago are left out this time (they may
@@ -57,7 +64,7 @@ struct LocalTree {
         var scanner = TreeScanner(ignore: ignore, notice: DurableFile.isStagingName)
         var found: [RawPath: FileStatus] = [:]
         if let roots {
-            for root in roots where !root.isEmpty {
+            for root in topmost(roots) where !root.isEmpty {
                 // Beneath: a root below a folder that is a link here (another device's
                 // path) is not in this container, whatever the link leads to.
                 guard let status = try? FileStatus.read(root, beneath: containerFolder) else { continue }
