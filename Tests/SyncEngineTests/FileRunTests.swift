@@ -17,9 +17,7 @@ import Testing
 
     @Test func aRunOfNewFilesIsFetchedBeforeAnyGoesIn() throws {
         let scratch = Scratch()
-        let (a, b) = try SaveDuringDownloadTests.syncedPair(scratch, holding: [:])
-        for name in Self.names { try a.write(name, Self.content(name)) }
-        a.sync()
+        let (a, b) = try Self.published(in: scratch)
         let faults = FaultInjection()
         var seen: [String]?
         faults.interleave(at: Executor.runFetchedCheckpoint) { seen = try? FileManager.default.contentsOfDirectory(atPath: b.documents) }
@@ -32,9 +30,7 @@ import Testing
 
     @Test func aSaveDuringAGroupedDownloadStaysAndTheOtherFilesGoIn() throws {
         let scratch = Scratch()
-        let (a, b) = try SaveDuringDownloadTests.syncedPair(scratch, holding: [:])
-        for name in Self.names { try a.write(name, Self.content(name)) }
-        a.sync()
+        let (a, b) = try Self.published(in: scratch)
         let faults = FaultInjection()
         // At the third file's turn, with two files of the run in place and three to come.
         Self.run(atCheckpoint: 3, of: faults) { try? b.saveAsEditorsDo("file3.txt", "saved on b meanwhile") }
@@ -52,9 +48,7 @@ import Testing
 
     @Test func aDamagedObjectInTheMiddleOfARunKeepsOnlyItsFileOut() throws {
         let scratch = Scratch()
-        let (a, b) = try SaveDuringDownloadTests.syncedPair(scratch, holding: [:])
-        for name in Self.names { try a.write(name, Self.content(name)) }
-        a.sync()
+        let (a, b) = try Self.published(in: scratch)
         try Self.damage(Self.content("file3.txt"), in: a.mirror)
         let report = b.sync()
         #expect(b.read("file3.txt") == nil, "a damaged object must not reach the disk")
@@ -67,9 +61,7 @@ import Testing
     /// start a run of its own instead, every run holding the file would wait for it.
     @Test func aFileAnAppHoldsKeepsOnlyItselfWaiting() throws {
         let scratch = Scratch()
-        let (a, b) = try SaveDuringDownloadTests.syncedPair(scratch, holding: [:])
-        for name in Self.names { try a.write(name, Self.content(name)) }
-        a.sync()
+        let (a, b) = try Self.published(in: scratch)
         let locks = URL(fileURLWithPath: scratch.path + "/locks")
         let claims = ClaimRecorder()
         try b.coordinate(with: FileCoordinator(lockDirectory: locks, timeout: .milliseconds(100), relay: claims))
@@ -111,6 +103,14 @@ import Testing
     }
 
     // MARK: - Helpers
+
+    /// Devices a and b, synced, after a published the six files: b's next pass downloads them as one run.
+    static func published(in scratch: Scratch) throws -> (TestDevice, TestDevice) {
+        let (a, b) = try SaveDuringDownloadTests.syncedPair(scratch, holding: [:])
+        for name in names { try a.write(name, content(name)) }
+        a.sync()
+        return (a, b)
+    }
 
     /// Runs `action` at the `count`-th file a pass puts in place (`Executor.stagedCheckpoint`).
     static func run(atCheckpoint count: Int, of faults: FaultInjection, _ action: @escaping () -> Void) {
