@@ -57,9 +57,8 @@ extension Executor {
         } catch let crash as FaultInjection.SimulatedCrash {
             throw crash
         } catch {
-            // The claim failed, so nothing was written: the body throws nothing else (its
-            // steps keep their failures as outcomes).
-            return outcomes
+            // The claim failed, so nothing was written and no outcome is kept: the body
+            // throws nothing else (its steps keep their failures as outcomes).
         }
         return outcomes
     }
