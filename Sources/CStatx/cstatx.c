@@ -148,10 +148,11 @@ int ubq_open_beneath(const char *root, const char *relative, int flags) {
 }
 
 /// One component of `ubq_make_folders_beneath`: the folder `name` in `parent`, made if
-/// missing, opened O_PATH without following a symlink.
-static int make_folder_at(int parent, const char *name, unsigned int mode) {
+/// missing (`*made` then set), opened O_PATH without following a symlink.
+static int make_folder_at(int parent, const char *name, unsigned int mode, int *made) {
     if (strcmp(name, "..") == 0) { errno = EXDEV; return -1; }
-    if (mkdirat(parent, name, (mode_t)mode) != 0 && errno != EEXIST) return -1;
+    if (mkdirat(parent, name, (mode_t)mode) == 0) *made = 1;
+    else if (errno != EEXIST) return -1;
     int fd = openat(parent, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd >= 0 || errno != ENOTDIR) return fd;
     struct stat info;
@@ -165,16 +166,20 @@ int ubq_make_folders_beneath(const char *root, const char *relative, unsigned in
     if (strlen(relative) >= sizeof copy) { errno = ENAMETOOLONG; return -1; }
     strcpy(copy, relative);
     int current = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    int depth = 0, shallowest_made = 0;
     for (char *save = NULL, *part = strtok_r(copy, "/", &save); part && current >= 0; part = strtok_r(NULL, "/", &save)) {
-        int next = make_folder_at(current, part, mode);
+        int made = 0;
+        int next = make_folder_at(current, part, mode, &made);
         int saved = errno;
         close(current);
         errno = saved;
         current = next;
+        depth += 1;
+        if (made && shallowest_made == 0) shallowest_made = depth;
     }
     if (current < 0) return -1;
     close(current);
-    return 0;
+    return shallowest_made;
 }
 
 int ubq_is_folder_beneath(const char *root, const char *relative) {

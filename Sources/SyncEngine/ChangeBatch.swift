@@ -9,7 +9,8 @@ import SyncPlanning
 /// 1. the new objects are written to `store/incoming/` and synced;
 /// 2. they are renamed into place and the folders they went into synced;
 /// 3. the log lines naming them are appended, with one fsync;
-/// 4. the base rows and journal lines are committed in one transaction.
+/// 4. the folders that gained a folder (downloads) are synced, then the base rows and
+///    journal lines are committed in one transaction.
 /// A crash before 3 leaves unnamed objects (harmless); between 3 and 4, log lines whose
 /// base was not recorded (the next pass adopts them: the same content is not a change).
 ///
@@ -63,6 +64,10 @@ final class ChangeBatch {
     }
 
     func commit(_ base: BaseCommit) { open.commits.append(base) }
+
+    /// `folders` gained an entry for a change of this batch (a folder made in them): they
+    /// are fsynced, all at once, before its base is recorded.
+    func syncFolders(_ folders: [String]) { open.folders.formUnion(folders) }
 
     /// `path`'s action is done: its changes are durable once the batch it is in is.
     func finished(_ path: String) { open.done.append(path) }
@@ -132,6 +137,7 @@ final class ChangeBatch {
             try container.appendOwn(changes.records, with: &writer, faults: faults)
             try faults?.checkpoint("batch: log appended, base not committed")
         }
+        if !changes.folders.isEmpty { try ConcurrentSync.fsyncFolders(changes.folders.sorted(), faults: faults) }
         if !changes.commits.isEmpty { try database.commit(container: container.id, changes.commits) }
         durable += changes.done
     }
@@ -141,6 +147,7 @@ final class ChangeBatch {
         var staged: [StagedObject] = []
         var records: [VersionRecord] = []
         var commits: [BaseCommit] = []
+        var folders: Set<String> = []
         var done: [String] = []
     }
 

@@ -9,6 +9,15 @@ enum ConcurrentSync {
     /// Enough to keep the disk's queue busy; the threads mostly wait, so not tied to cores.
     static let threads = 16
 
+    /// `fsync(_:folders: true)`, unless `faults` makes folder fsyncs fail ("fsync folder"),
+    /// as a failing disk would.
+    static func fsyncFolders(_ folders: [String], faults: FaultInjection?) throws(SyncError) {
+        if let injected = faults?.failure(of: "fsync folder"), let first = folders.first {
+            throw .system("fsync", first, errno: injected)
+        }
+        try fsync(folders, folders: true)
+    }
+
     /// Makes each of `paths` durable (files written and closed earlier, or folders given
     /// new names); the first failure is thrown once every thread has stopped.
     static func fsync(_ paths: [String], folders: Bool) throws(SyncError) {

@@ -49,10 +49,10 @@ extension Executor {
         var outcomes: [String: Result<Installed, any Error>] = [:]
         do {
             try coordinator.write(downloads.map(\.absolute)) {
-                let fetched = fetch(downloads, outcomes: &outcomes)
+                let (fetched, madeIn) = fetch(downloads, outcomes: &outcomes)
                 if !fetched.isEmpty { try faults?.checkpoint(Self.runFetchedCheckpoint) }
                 let placed = try place(fetched, outcomes: &outcomes)
-                syncFolders(of: placed, outcomes: &outcomes)
+                syncFolders(of: placed, and: madeIn, outcomes: &outcomes)
             }
         } catch let crash as FaultInjection.SimulatedCrash {
             throw crash
@@ -74,10 +74,12 @@ extension Executor {
     }
 
     /// Fetches each download whose target is still what the scan saw into a staging file
-    /// beside it, then syncs them all; stops at the first failure.
-    private func fetch(_ downloads: [Download], outcomes: inout [String: Result<Installed, any Error>]) -> [Fetched] {
+    /// beside it, then syncs them all; stops at the first failure. Also returns the folders
+    /// that gained an entry as the targets' folders were made.
+    private func fetch(_ downloads: [Download], outcomes: inout [String: Result<Installed, any Error>]) -> ([Fetched], madeIn: Set<String>) {
         var fetched: [Fetched] = []
         var foldersMade: Set<String> = []
+        var madeIn: Set<String> = []
         for download in downloads {
             let path = download.version.path
             // Checked here so that a changed file costs no download; `place` checks again.
@@ -87,7 +89,7 @@ extension Executor {
             }
             let staging = DurableFile.stagingPath(beside: download.absolute)
             do {
-                if foldersMade.insert(Sys.parent(of: download.absolute)).inserted { try makeParentFolders(of: download.absolute) }
+                if foldersMade.insert(Sys.parent(of: download.absolute)).inserted { madeIn.formUnion(try makeParentFolders(of: download.absolute)) }
                 try store.fetch(download.state.sha256 ?? "", to: staging, mode: mode_t(download.state.mode), sync: false)
                 fetched.append(Fetched(download: download, staging: staging))
             } catch {
@@ -102,9 +104,9 @@ extension Executor {
                 unlink(item.staging)
                 outcomes[item.download.version.path] = .failure(error)
             }
-            return []
+            return ([], madeIn)
         }
-        return fetched
+        return (fetched, madeIn)
     }
 
     /// Puts each fetched copy in place if its target is still what the scan saw; returns
@@ -126,12 +128,13 @@ extension Executor {
         return placed
     }
 
-    /// Syncs the folders `placed` went into; if that fails, none of them counts as done
-    /// (the next scan finds the files, with the content the mirror has: adopted).
-    private func syncFolders(of placed: [Download], outcomes: inout [String: Result<Installed, any Error>]) {
-        let folders = Set(placed.map { Sys.parent(of: $0.absolute) })
+    /// Syncs the folders `placed` went into, and those that gained an entry (`madeIn`);
+    /// if that fails, none of them counts as done (the next scan finds the files, with the
+    /// content the mirror has: adopted).
+    private func syncFolders(of placed: [Download], and madeIn: Set<String>, outcomes: inout [String: Result<Installed, any Error>]) {
+        let folders = madeIn.union(placed.map { Sys.parent(of: $0.absolute) })
         do {
-            try ConcurrentSync.fsync(folders.sorted(), folders: true)
+            try ConcurrentSync.fsyncFolders(folders.sorted(), faults: faults)
         } catch {
             for download in placed { outcomes[download.version.path] = .failure(error) }
         }

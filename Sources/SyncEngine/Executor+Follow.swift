@@ -41,9 +41,10 @@ extension Executor {
         return try coordinatedMove(from: origin, to: target) { () throws -> Outcome in
             guard Self.unchanged(origin, since: source) else { return .skipped("\(origin) changed since it was read") }
             guard Self.unchanged(target, since: expected) else { return .skipped("\(target) changed since it was read") }
-            try makeParentFolders(of: target)
+            let madeIn = try makeParentFolders(of: target)
             let placed = try place(origin, at: target, replacing: expected, mode: nil)
             guard placed.outcome == .done else { return placed.outcome }
+            for folder in madeIn { try Sys.fsyncFolder(folder) }
             try Sys.fsyncFolder(Sys.parent(of: target))
             if Sys.parent(of: origin) != Sys.parent(of: target) { try Sys.fsyncFolder(Sys.parent(of: origin)) }
             return .done
@@ -54,8 +55,10 @@ extension Executor {
     private func fetch(_ state: EntryState, to target: String, replacing expected: LocalEntry?) throws -> Outcome {
         try coordinator.write(target) { () throws -> Outcome in
             guard Self.unchanged(target, since: expected) else { return .skipped("\(target) changed since it was read") }
-            try makeParentFolders(of: target)
-            return try install(state, at: target, replacing: expected, renamingFrom: nil).outcome
+            let madeIn = try makeParentFolders(of: target)
+            let installed = try install(state, at: target, replacing: expected, renamingFrom: nil)
+            if installed.outcome == .done { for folder in madeIn + installed.unsyncedFolders { try Sys.fsyncFolder(folder) } }
+            return installed.outcome
         }
     }
 

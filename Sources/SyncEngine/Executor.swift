@@ -80,6 +80,7 @@ struct Executor {
         let installed = try preinstalled?.get() ?? writeAlone(version, expected: expected, movedFromLocal: movedFromLocal)
         guard installed.outcome == .done else { return installed.outcome }
         try faults?.checkpoint("apply: disk written, base not committed")
+        batch.syncFolders(installed.unsyncedFolders)
         batch.commit(BaseCommit(
             version.state == nil ? "delete-local" : "download", path: version.path, version: version.id, state: version.state,
             signature: installed.signature))
@@ -96,9 +97,11 @@ struct Executor {
             // Checked here so that a changed file costs no download; `install` checks again
             // as the new item goes in.
             guard Self.unchanged(absolute, since: expected) else { return Installed(outcome: .skipped("\(absolute) changed since it was read")) }
-            try makeParentFolders(of: absolute)
+            let madeIn = try makeParentFolders(of: absolute)
             guard let state = version.state else { return Installed(outcome: try remove(absolute, expected: expected)) }
-            return try install(state, at: absolute, replacing: expected, renamingFrom: movedFromLocal)
+            var installed = try install(state, at: absolute, replacing: expected, renamingFrom: movedFromLocal)
+            installed.unsyncedFolders += madeIn
+            return installed
         }
     }
 
@@ -127,11 +130,12 @@ struct Executor {
     }
 
     /// Makes the folders that hold `absolute`, a path in the container, through no link
-    /// (`Sys.makeParentFolders(of:beneath:)`).
-    func makeParentFolders(of absolute: String) throws(SyncError) {
+    /// (`Sys.makeParentFolders(of:beneath:)`); returns the folders that gained an entry,
+    /// to be fsynced before the base counts on them.
+    func makeParentFolders(of absolute: String) throws(SyncError) -> [String] {
         let root = containerFolder.readable
         guard absolute.hasPrefix(root + "/") else { throw SyncError(.unknownItem, "\(absolute) is not in \(root)") }
-        try Sys.makeParentFolders(of: String(absolute.dropFirst(root.count + 1)), beneath: root)
+        return try Sys.makeParentFolders(of: String(absolute.dropFirst(root.count + 1)), beneath: root)
     }
 
     /// Whether the item at `absolute` is still what the scan saw (`nil`: still absent).

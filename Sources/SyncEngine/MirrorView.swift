@@ -124,7 +124,8 @@ struct MirrorView {
     private func makeParentFolders(of path: String) throws(SyncError) {
         let parent = Sys.folderPart(of: path)
         guard !plainFolders.contains(parent) else { return }
-        try Sys.makeParentFolders(of: path, beneath: folder)
+        // Not fsynced: the view is only a picture of the logs, which a pass repairs.
+        _ = try Sys.makeParentFolders(of: path, beneath: folder)
         plainFolders.insert(parent)
     }
 

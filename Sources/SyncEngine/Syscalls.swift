@@ -101,19 +101,28 @@ enum Sys {
 
     /// `makeFolders` for the folder `relative` below `root`, following no symlink on the
     /// way (`ubq_make_folders_beneath`): a link where a folder should be fails with ELOOP,
-    /// and nothing is made through it.
-    static func makeFolders(_ relative: String, beneath root: String, mode: mode_t = 0o755) throws(SyncError) {
-        guard ubq_make_folders_beneath(root, relative, UInt32(mode)) == 0 else { throw .system("mkdir", root + "/" + relative) }
+    /// and nothing is made through it. Returns the folders that gained an entry (a folder
+    /// made in them), shallowest first: what must be fsynced before anything recorded
+    /// counts on the new folders (`Sys.fsyncFolder`, `ChangeBatch.syncFolders`).
+    static func makeFolders(_ relative: String, beneath root: String, mode: mode_t = 0o755) throws(SyncError) -> [String] {
+        let shallowestMade = Int(ubq_make_folders_beneath(root, relative, UInt32(mode)))
+        guard shallowestMade >= 0 else { throw .system("mkdir", root + "/" + relative) }
+        guard shallowestMade > 0 else { return [] }
+        let components = relative.split(separator: "/", omittingEmptySubsequences: true)
+        return (shallowestMade - 1..<components.count).map { depth in
+            components[..<depth].reduce(root) { $0 + "/" + $1 }
+        }
     }
 
     /// Makes the folders that hold `relative`, a path below the container folder `root`,
-    /// through no symlink (`makeFolders(_:beneath:)`). Where a folder on the way is a link
-    /// (another device made it one while a file below it changed elsewhere), writing there
-    /// would write where the link leads, maybe outside the container: refused, and said so.
-    static func makeParentFolders(of relative: String, beneath root: String) throws(SyncError) {
+    /// through no symlink (`makeFolders(_:beneath:)`), and returns the folders that gained
+    /// an entry. Where a folder on the way is a link (another device made it one while a
+    /// file below it changed elsewhere), writing there would write where the link leads,
+    /// maybe outside the container: refused, and said so.
+    static func makeParentFolders(of relative: String, beneath root: String) throws(SyncError) -> [String] {
         let folder = folderPart(of: relative)
         do {
-            try makeFolders(folder, beneath: root)
+            return try makeFolders(folder, beneath: root)
         } catch where error.code == .system(ELOOP) || error.code == .system(ENOTDIR) {
             throw SyncError(
                 error.code,

@@ -45,7 +45,9 @@ long ubq_readlink_beneath(const char *root, const char *relative, char *buffer, 
 /// `mkdir -p` of the folder `relative` below `root`, one component at a time, each made
 /// (with `mode`) or found with no symlink followed: a component that is a symlink fails
 /// with ELOOP, one that is a file with ENOTDIR, and nothing is made past it (so nothing
-/// is made outside `root` through a link). Returns 0, or -1 with errno set.
+/// is made outside `root` through a link). Returns the depth of the shallowest folder it
+/// made (1 for the first component of `relative`), 0 if every one was there already, or
+/// -1 with errno set: the caller makes the entries of the folders made durable.
 int ubq_make_folders_beneath(const char *root, const char *relative, unsigned int mode);
 
 /// Whether `relative` (a path below `root`, "" for `root` itself) is a folder reached with
