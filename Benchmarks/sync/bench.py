@@ -4,13 +4,14 @@
 Measures, on a generated corpus (BENCH_FILES files in BENCH_DIRS folders):
   initial   first sync of the corpus to an empty mirror (ubqd: from READY until
             `ubq sync` returns; its own first pass starts at READY)
-  touch 1%  re-sync after appending to 1% of the files. Like for like with rsync, which
+  touch 1%  re-sync after appending to 1% of the files (a different 1% in each of
+            BENCH_ROUNDS rounds, each tool's median shown). Like for like with rsync, which
             starts once the files are written: ubqd is stopped (SIGSTOP) while they are
             written, its inotify queue keeping the events, and timed from SIGCONT until
             `ubq sync` returns, so all its work is counted and none of the writing. Also
             shown: a live round, timed from the first append (the appends themselves take
             0.15-0.5 s on this machine's disk, and ubqd syncs on its own meanwhile)
-  no-op     re-sync when nothing changed
+  no-op     re-sync when nothing changed (median of BENCH_ROUNDS)
   restart   a restart with nothing changed: from starting ubqd until `ubq sync` returns
             (it reads every log and makes a full pass), and its memory afterwards
   1 GiB     one new 1 GiB file (ubqd, rsync, cp; ubqd stopped while it is copied in, as above)
@@ -35,6 +36,9 @@ FILES = int(os.environ.get("BENCH_FILES", "100000"))
 DIRS = int(os.environ.get("BENCH_DIRS", "10000"))
 SAMPLES = int(os.environ.get("BENCH_LATENCY_SAMPLES", "40"))
 BIG_MIB = int(os.environ.get("BENCH_BIG_MIB", "1024"))
+# The short steps are repeated: one round of each varied by 2x from run to run on this
+# machine's disk (rsync's 1% re-sync took 0.89 s in one run and 1.96 s in another).
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", "5"))
 CONTAINER = "iCloud~org~ubiquity~Default"
 
 
@@ -112,10 +116,18 @@ def unison(a, b):
     return ["unison", a, b, "-batch", "-silent", "-times", "-perms", "0", "-ui", "text", "-auto"]
 
 
-def touch_one_percent(folder):
-    for n in range(0, FILES, 100):
+def touch_one_percent(folder, offset=0):
+    """Appends to the files whose number is `offset` modulo 100."""
+    for n in range(offset, FILES, 100):
         with open(f"{folder}/d{n % DIRS:05}/f{n:06}.txt", "a") as f:
             f.write("touched\n")
+
+
+def median_of_rounds(step):
+    """Runs `step(round)` BENCH_ROUNDS times; returns the median of each of the timings
+    it returns, and every timing by round."""
+    samples = [step(r) for r in range(ROUNDS)]
+    return [statistics.median(column) for column in zip(*samples)], samples
 
 
 def main():
@@ -141,23 +153,25 @@ def main():
         rows.append(("initial sync", initial, rsync_initial, unison_initial, "<= 1.0x rsync"))
         rows.append(("initial sync (rsync --fsync)", initial, rsync_fsync_initial, None, ""))
 
-        touch_one_percent(corpus)
-        incremental = a.sync_after(touch_one_percent)
+        def one_percent_round(r):
+            touch_one_percent(corpus, offset=r)
+            return (a.sync_after(lambda documents: touch_one_percent(documents, offset=r)),
+                    timed(["rsync", "-a", corpus + "/", f"{work}/rsync/"]),
+                    timed(unison(corpus, f"{work}/unison")),
+                    timed(["rsync", "-a", "--fsync", corpus + "/", f"{work}/rsync-fsync/"]))
+        (incremental, rsync_incremental, unison_incremental, rsync_fsync_incremental), one_percent_rounds = \
+            median_of_rounds(one_percent_round)
         flush()
         start = time.monotonic()
-        touch_one_percent(a.documents)
+        touch_one_percent(a.documents, offset=ROUNDS)
         a.sync()
         live_incremental = time.monotonic() - start
-        rsync_incremental = timed(["rsync", "-a", corpus + "/", f"{work}/rsync/"])
-        unison_incremental = timed(unison(corpus, f"{work}/unison"))
-        rsync_fsync_incremental = timed(["rsync", "-a", "--fsync", corpus + "/", f"{work}/rsync-fsync/"])
         rows.append(("re-sync, 1% touched", incremental, rsync_incremental, unison_incremental, "<= 0.25x rsync"))
         rows.append(("re-sync, 1% (rsync --fsync)", incremental, rsync_fsync_incremental, None, ""))
         rows.append(("re-sync, 1%, live", live_incremental, rsync_incremental, None, ""))
 
-        noop = a.sync()
-        rsync_noop = timed(["rsync", "-a", corpus + "/", f"{work}/rsync/"])
-        unison_noop = timed(unison(corpus, f"{work}/unison"))
+        (noop, rsync_noop, unison_noop), _ = median_of_rounds(lambda r: (
+            a.sync(), timed(["rsync", "-a", corpus + "/", f"{work}/rsync/"]), timed(unison(corpus, f"{work}/unison"))))
         rows.append(("no-op re-sync", noop, rsync_noop, unison_noop, "~ 0"))
 
         # A restart with nothing changed: the daemon reads every log again and makes a full
@@ -211,7 +225,8 @@ def main():
         if not os.environ.get("BENCH_KEEP"):
             shutil.rmtree(work, ignore_errors=True)
 
-    print(f"\nsync benchmark: {FILES} files in {DIRS} folders (release build, warm cache)\n")
+    print(f"\nsync benchmark: {FILES} files in {DIRS} folders (release build, warm cache; "
+          f"1% re-sync and no-op: medians of {ROUNDS} rounds)\n")
     print(f"{'metric':28} {'ubqd':>9} {'rsync/cp':>9} {'unison':>9} {'ratio':>7}  target")
     for name, ours, peer, uni, target in rows:
         uni_text = f"{uni:8.2f}s" if uni is not None else f"{'-':>9}"
@@ -219,6 +234,8 @@ def main():
     print(f"ubqd after the restart's first pass: RSS {restart_memory[0]} MiB, peak {restart_memory[1]} MiB")
     print(f"{'A->B latency p50 / p99':28} {p50 * 1000:7.0f}ms {p99 * 1000:7.0f}ms {'':>9} {'':>7}  p99 <= 1 s")
     print("A->B samples in order (ms): " + " ".join(f"{x * 1000:.0f}" for x in samples))
+    print("1% rounds in order, ubqd / rsync / unison / rsync --fsync (s): "
+          + "  ".join(" / ".join(f"{x:.2f}" for x in r) for r in one_percent_rounds))
 
 
 if __name__ == "__main__":
