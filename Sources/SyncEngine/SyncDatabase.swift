@@ -69,7 +69,7 @@ public final class SyncDatabase: Sendable {
             let subtrees = Subtrees(roots)
             let heads = subtrees.topmost  // a subtree named twice is read once
             if heads.count >= Self.fewestRootsToReadWhole,
-                heads.count * Self.rowsReadPerLookup > (try Self.count(db, container: container))
+                try Self.hasFewerRows(than: heads.count * Self.rowsReadPerLookup, db, container: container)
             {
                 try collect("", [])
                 return base.filter { subtrees.contains($0.key) }
@@ -94,6 +94,19 @@ public final class SyncDatabase: Sendable {
 
     private static func count(_ db: Database, container: String) throws -> Int {
         try Int.fetchOne(db, sql: "SELECT count(*) FROM base WHERE container = ?", arguments: [container]) ?? 0
+    }
+
+    /// Whether the base of `container` has fewer than `limit` rows. It counts no further
+    /// than `limit`: a whole count reads every row (110,000: 10 ms here), and a pass over
+    /// a burst of a few hundred changes asked up to three times.
+    private static func hasFewerRows(than limit: Int, _ db: Database, container: String) throws -> Bool {
+        let sql = "SELECT count(*) FROM (SELECT 1 FROM base WHERE container = ? LIMIT ?)"
+        return try (Int.fetchOne(db, sql: sql, arguments: [container, limit]) ?? 0) < limit
+    }
+
+    /// Whether the base of `container` has fewer than `limit` rows (`hasFewerRows`).
+    func baseHasFewerRows(container: String, than limit: Int) throws -> Bool {
+        try queue.read { db in try Self.hasFewerRows(than: limit, db, container: container) }
     }
 
     /// How many entries the base of `container` has (what the mass-deletion guard compares with).

@@ -178,7 +178,7 @@ struct SyncPass {
     /// against 31.6-32.2 s as a full pass (scratch remote_burst.py, tmpfs).
     func widened(_ scope: Set<RawPath>, remote: Set<String> = [], waiting: Set<String> = []) throws -> [RawPath]? {
         let roots = scope.union(remote.lazy.map { RawPath($0) }).union(waiting.lazy.map { RawPath($0) })
-        if roots.count > Self.largestScope, roots.count * Self.lookupsPerRoot > (try database.baseCount(container: container.id)) {
+        if roots.count > Self.largestScope, try database.baseHasFewerRows(container: container.id, than: roots.count * Self.lookupsPerRoot) {
             return nil
         }
         return roots.sorted()

@@ -60,4 +60,17 @@ import Testing
         #expect(try database.base(container: "c").count == Self.paths.count)
         #expect(try database.base(container: "other").keys.sorted() == ["a/b"])
     }
+
+    /// The bounded count that chooses between lookups and reading the base whole.
+    @Test func fewerRowsThanALimitCountsThisContainerOnly() throws {
+        let (database, folder) = try Self.database()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let count = Self.paths.count
+        #expect(try database.baseHasFewerRows(container: "c", than: count + 1))
+        #expect(try !database.baseHasFewerRows(container: "c", than: count))
+        #expect(try !database.baseHasFewerRows(container: "c", than: 1))
+        #expect(try database.baseHasFewerRows(container: "other", than: 2))
+        #expect(try !database.baseHasFewerRows(container: "other", than: 1))
+        #expect(try database.baseHasFewerRows(container: "none", than: 1))
+    }
 }
