@@ -6,6 +6,7 @@ extension SyncEngine {
     /// nothing when history is kept forever or the mirror is away.
     public func collectStore(now: Int64 = SyncClock.nowMilliseconds()) -> StoreCollection {
         guard retention.keepMilliseconds != nil else { return StoreCollection() }
+        waitForViews()  // no view update links an object while the collector looks at it
         do {
             try MirrorHealth.check(layout, hasSyncedBefore: try database.hasSyncedBefore())
         } catch {

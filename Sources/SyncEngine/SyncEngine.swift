@@ -32,6 +32,8 @@ public final class SyncEngine: @unchecked Sendable {
     }
     /// How this device's views in the mirror link to the store (decided once).
     private var views: ViewLinker
+    /// Writes the views after the passes, off the sync thread (`writesViewsInBackground`).
+    var viewWriter: ViewWriter?
     /// Where the ubiquity attributes go after each pass (the daemon's metadata index).
     public var index: MetadataIndex?
     /// Hears which index rows each pass changed the attributes of (the daemon's live
@@ -45,6 +47,9 @@ public final class SyncEngine: @unchecked Sendable {
     private var statuses: [ContainerID: ContainerSyncStatus] = [:]
     /// The counts of the passes running now (under `statusLock`).
     private var inFlight: [ContainerID: PassProgress] = [:]
+    /// The problems of the last view written in the background, by container identifier
+    /// (under `statusLock`).
+    private var backgroundViewProblems: [String: [String]] = [:]
 
     public init(
         mirror: String, root: RawPath, containers: [Container], database: SyncDatabase, ignore: IgnoreCatalog,
@@ -89,6 +94,32 @@ public final class SyncEngine: @unchecked Sendable {
         retention = replacement
     }
 
+    /// Whether passes leave the writing of this device's views in the mirror to a thread
+    /// of their own, so that the next pass need not wait for it (the daemon). A pass told
+    /// the changes are `settled` (`ubq sync`) still returns only once its view is written.
+    /// Off (the default), each pass writes its view before it returns.
+    public var writesViewsInBackground: Bool {
+        get { viewWriter != nil }
+        set {
+            guard newValue != writesViewsInBackground else { return }
+            waitForViews()
+            viewWriter = newValue ? ViewWriter { [weak self] container, problems in self?.viewWritten(container, problems: problems) } : nil
+        }
+    }
+
+    /// Returns once the views of every pass so far are written (before a stop, say).
+    public func waitForViews() {
+        viewWriter?.waitUntilWritten()
+    }
+
+    /// A view written in the background had these problems (none: it was written whole):
+    /// they are logged, and the status shows them until the next view of the container is
+    /// written (`status()` adds them to the pass's own, which may come before or after).
+    func viewWritten(_ container: String, problems: [String]) {
+        for problem in problems { logger.warning("\(container): \(problem)") }
+        statusLock.withLock { backgroundViewProblems[container] = problems.isEmpty ? nil : problems }
+    }
+
     /// Whether another device wrote since the last pass: a few `stat`s per container.
     public func mirrorHasNews() -> Bool {
         containers.values.contains { $0.mirrorHasNews() }
@@ -102,6 +133,7 @@ public final class SyncEngine: @unchecked Sendable {
     /// what other devices changed): nil looks at everything.
     @discardableResult
     public func passAll(confirmDeletes: Bool = false, settled: Bool = false, changed: [ContainerID: Set<RawPath>]? = nil) -> [ContainerID: PassReport] {
+        defer { if settled { waitForViews() } }
         do {
             try MirrorHealth.check(layout, hasSyncedBefore: try database.hasSyncedBefore())
             try registerDevice()
@@ -135,7 +167,7 @@ public final class SyncEngine: @unchecked Sendable {
         let syncPass = SyncPass(
             container: container, ignore: ignore.rules(for: id), database: database, coordinator: coordinator,
             deletionGuard: deletionGuard, quietNanoseconds: settled ? 0 : quietNanoseconds, deletionQuiet: settled ? .zero : deletionGuard.quiet,
-            faults: faults, views: views, confirmDeletes: confirmDeletes, scope: scope, progress: progress,
+            faults: faults, views: views, viewWriter: viewWriter, confirmDeletes: confirmDeletes, scope: scope, progress: progress,
             marksUploads: uploadMarker(id), racyWindow: racyWindowNanoseconds)
         do {
             let report = try syncPass.run()
@@ -228,6 +260,8 @@ public final class SyncEngine: @unchecked Sendable {
             statuses.map { id, status in
                 var status = status
                 status.progress = inFlight[id]?.snapshot.nonEmpty
+                let viewProblems = backgroundViewProblems[id.identifier] ?? []
+                status.problems = Array((status.problems + viewProblems.filter { !status.problems.contains($0) }).prefix(20))
                 return status
             }.sorted { $0.container < $1.container }
         }

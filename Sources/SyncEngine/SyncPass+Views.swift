@@ -3,32 +3,58 @@ import SyncPlanning
 extension SyncPass {
     /// Brings this device's view of the container up to date after the pass: the paths it
     /// touched, or the whole view when the pass looked at everything (`whole`: it also
-    /// repairs it). `base` is the whole base if the caller holds it current, else it is read. Never fails the
-    /// pass: the logs and the store are the truth, and nothing reads the view back, so
-    /// whatever goes wrong is a problem in the report and the next full pass tries again.
+    /// removes what a crash or a person left there). The base rows are read here, on the
+    /// sync thread; the view is written here too, or by `viewWriter` when the pass has one
+    /// (its problems are then reported by the writer, not in this pass's report).
     func updateView(touched: Set<String>, whole: Bool, base current: [String: BaseRow]?, report: inout PassReport) {
         guard whole || !touched.isEmpty else { return }
         let layout = container.layout
-        // A mirror that went away mid-pass: writing the view would create folders on
-        // the empty mount point.
-        guard Sys.lstat(layout.marker) != nil else {
-            report.problems.append("mirror view not updated: \(layout.marker) is gone")
-            return
-        }
+        if let gone = ViewUpdate.mirrorGone(layout) { return report.problems.append(gone) }
         let folder = layout.view(container: container.id, device: container.device)
         do {
             guard let method = try views.method(probingIn: folder, problems: &report.problems) else { return }
-            let view = MirrorView(folder: folder, layout: layout, linker: views, method: method)
-            var problems = ViewProblems()
-            if whole {
-                try view.repair(base: try current ?? database.base(container: container.id), problems: &problems)
-            } else {
-                try view.update(touched, base: try database.base(container: container.id, under: Array(touched)), problems: &problems)
-            }
-            report.problems += problems.summary
+            let base = try whole ? current ?? database.base(container: container.id) : database.base(container: container.id, under: Array(touched))
+            let update = ViewUpdate(view: folder, layout: layout, linker: views, method: method, paths: whole ? nil : touched, base: base)
+            guard let viewWriter else { return report.problems += update.write() }
+            viewWriter.submit(update, container: container.id)
         } catch {
             report.problems.append("mirror view not updated: \(error)")
         }
+    }
+}
+
+/// One update of a view, with everything it needs read: it can be written on another
+/// thread than the pass's (`ViewWriter`).
+struct ViewUpdate: Sendable {
+    let view: String
+    let layout: MirrorLayout
+    let linker: ViewLinker
+    let method: ViewLinker.Method
+    /// The paths to bring in line with `base`, or nil for the whole view.
+    let paths: Set<String>?
+    let base: [String: BaseRow]
+
+    /// Writes the update; returns its problems.
+    func write() -> [String] {
+        if let gone = Self.mirrorGone(layout) { return [gone] }
+        let mirrorView = MirrorView(folder: view, layout: layout, linker: linker, method: method)
+        var problems = ViewProblems()
+        do {
+            if let paths {
+                try mirrorView.update(paths, base: base, problems: &problems)
+            } else {
+                try mirrorView.repair(base: base, problems: &problems)
+            }
+            return problems.summary
+        } catch {
+            return problems.summary + ["mirror view not updated: \(error)"]
+        }
+    }
+
+    /// Why no view can be written, if the mirror went away (mid-pass, or since the pass):
+    /// writing would create folders on the empty mount point.
+    static func mirrorGone(_ layout: MirrorLayout) -> String? {
+        Sys.lstat(layout.marker) == nil ? "mirror view not updated: \(layout.marker) is gone" : nil
     }
 }
 

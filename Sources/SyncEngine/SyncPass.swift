@@ -20,6 +20,8 @@ struct SyncPass {
     let faults: FaultInjection?
     /// Writes this device's view of the container in the mirror.
     let views: ViewLinker
+    /// Writes the view after the pass, on its own thread; nil: the pass writes it itself.
+    var viewWriter: ViewWriter?
     var confirmDeletes: Bool
     /// The subtrees to look at (container-relative; changed locally since the last pass),
     /// or nil for the whole container. Paths other devices changed are added to them, and

@@ -11,7 +11,8 @@ import Glibc
 /// The choice is made once per engine, by a probe on a file of this device's own (another
 /// device's object may refuse a hard link for a reason of its own: `protected_hardlinks`
 /// and a different owner), and kept: the mirror's filesystem does not change under a
-/// running daemon. Used on the sync thread only.
+/// running daemon. The choice is made on the sync thread only; linking (`place`), which
+/// reads nothing it changes, also on the `ViewWriter`'s.
 final class ViewLinker: @unchecked Sendable {
     enum Method: Equatable {
         case reflink, hardLink

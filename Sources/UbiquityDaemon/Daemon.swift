@@ -145,6 +145,7 @@ public struct Daemon {
             deletionGuard: DeletionGuard(settings.sync), quietMilliseconds: settings.settleMilliseconds,
             retention: HistoryRetention(settings.sync), logger: logger)
         engine.index = index
+        engine.writesViewsInBackground = true
         let publisher = InOrderPublisher()
         engine.indexStateObserver = { changes in publisher.enqueue { await pipeline.publishSyncState(changes) } }
         logger.info("syncing with \(mirror) as device \(engine.device.id) (\(engine.device.name))")

@@ -98,6 +98,7 @@ final class SyncService: Service {
             let interval = pacing.pollInterval
             await cancelWhenGracefulShutdown { [doorbell] in await doorbell.wait(upTo: interval) }
         }
+        try await worker.run { $0.waitForViews() }  // the last pass's view, written in the background
     }
 
     /// How often the mirror's store is collected (content only expired versions named).

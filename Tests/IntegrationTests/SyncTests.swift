@@ -62,6 +62,18 @@ final class SyncTests {
         #expect(expected["empty"] == nil)
         #expect(b.documentsTree() == expected)
         #expect(c.documentsTree() == expected)
+        // Each daemon writes its view in the background; `ubq sync` returns once it is written.
+        let views = try viewFolders()
+        #expect(views.count == 3, "\(views)")
+        for view in views { #expect(DaemonHarness.tree(at: view) == expected, "\(view)") }
+    }
+
+    /// Every device's view of the container's Documents in the mirror.
+    private func viewFolders() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: mirror + "/containers").flatMap { container in
+            let current = mirror + "/containers/" + container + "/current"
+            return try FileManager.default.contentsOfDirectory(atPath: current).map { current + "/" + $0 + "/Documents" }
+        }
     }
 
     @Test func concurrentEditsBecomeAConflictThatResolveKeepAllSettles() throws {
@@ -134,11 +146,14 @@ func waitUntil(seconds: Double, _ condition: () -> Bool) -> Bool {
 
 extension DaemonHarness {
     /// The Documents folder: relative path → content, `<folder>` or `-> target`.
-    func documentsTree() -> [String: String] {
+    func documentsTree() -> [String: String] { Self.tree(at: documents) }
+
+    /// The tree below `folder`, as `documentsTree` renders it.
+    static func tree(at folder: String) -> [String: String] {
         var tree: [String: String] = [:]
-        let enumerator = FileManager.default.enumerator(atPath: documents)
+        let enumerator = FileManager.default.enumerator(atPath: folder)
         while let relative = enumerator?.nextObject() as? String {
-            let path = documents + "/" + relative
+            let path = folder + "/" + relative
             if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path) {
                 tree[relative] = "-> " + target
                 continue
