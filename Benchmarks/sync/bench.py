@@ -14,7 +14,8 @@ Measures, on a generated corpus (BENCH_FILES files in BENCH_DIRS folders):
   no-op     re-sync when nothing changed (median of BENCH_ROUNDS)
   restart   a restart with nothing changed: from starting ubqd until `ubq sync` returns
             (it reads every log and makes a full pass), and its memory afterwards
-  1 GiB     one new 1 GiB file (ubqd, rsync, cp; ubqd stopped while it is copied in, as above)
+  1 GiB     one new 1 GiB file (ubqd, rsync, cp; ubqd stopped while it is copied in, as above),
+            median of BENCH_BIG_ROUNDS rounds, each with new content and new names
   (initial sync and re-sync are also timed against `rsync --fsync`, which fsyncs as ubqd does)
   A->B      time for a new file on device A to appear on device B (two daemons, one
             mirror), p50 and p99 over BENCH_LATENCY_SAMPLES samples
@@ -39,6 +40,8 @@ BIG_MIB = int(os.environ.get("BENCH_BIG_MIB", "1024"))
 # The short steps are repeated: one round of each varied by 2x from run to run on this
 # machine's disk (rsync's 1% re-sync took 0.89 s in one run and 1.96 s in another).
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "5"))
+# The large file too: cp of 1 GiB took 0.25 s in one run and 2.4 s in the next.
+BIG_ROUNDS = int(os.environ.get("BENCH_BIG_ROUNDS", "3"))
 CONTAINER = "iCloud~org~ubiquity~Default"
 
 
@@ -123,10 +126,10 @@ def touch_one_percent(folder, offset=0):
             f.write("touched\n")
 
 
-def median_of_rounds(step):
-    """Runs `step(round)` BENCH_ROUNDS times; returns the median of each of the timings
-    it returns, and every timing by round."""
-    samples = [step(r) for r in range(ROUNDS)]
+def median_of_rounds(step, rounds=None):
+    """Runs `step(round)` `rounds` times (BENCH_ROUNDS); returns the median of each of the
+    timings it returns, and every timing by round."""
+    samples = [step(r) for r in range(rounds or ROUNDS)]
     return [statistics.median(column) for column in zip(*samples)], samples
 
 
@@ -186,12 +189,19 @@ def main():
 
         big = f"{work}/big.bin"
         subprocess.run(["dd", "if=/dev/urandom", f"of={big}", "bs=1M", f"count={BIG_MIB}", "status=none"], check=True)
-        cp_big = timed(["cp", big, f"{work}/big-copy.bin"])
-        ubq_big = a.sync_after(lambda documents: shutil.copy(big, documents + "/big.bin"))
-        rsync_big = timed(["rsync", "-a", big, f"{work}/big-rsync.bin"])
-        # What a durable copy costs here (coreutils `sync FILE` fsyncs it): ubqd's includes it.
-        durable = f"{work}/big-durable.bin"
-        cp_fsync_big = timed(["sh", "-c", 'cp "$1" "$2" && sync "$2"', "sh", big, durable])
+
+        def big_round(r):
+            # New content each round (its first bytes), so that ubqd stores a new object;
+            # every copy gets a name of its own (a copy over a file just deleted ran up to
+            # 7x faster here than one into fresh space, so no tool deletes one first).
+            with open(big, "r+b") as f:
+                f.write(f"round {r:08}\n".encode())
+            return (a.sync_after(lambda documents: shutil.copy(big, f"{documents}/big-{r}.bin")),
+                    timed(["cp", big, f"{work}/big-copy-{r}.bin"]),
+                    timed(["rsync", "-a", big, f"{work}/big-rsync-{r}.bin"]),
+                    # What a durable copy costs (coreutils `sync FILE` fsyncs it): ubqd's includes it.
+                    timed(["sh", "-c", 'cp "$1" "$2" && sync "$2"', "sh", big, f"{work}/big-durable-{r}.bin"]))
+        (ubq_big, cp_big, rsync_big, cp_fsync_big), big_rounds = median_of_rounds(big_round, BIG_ROUNDS)
         rows.append((f"{BIG_MIB} MiB file (vs cp)", ubq_big, cp_big, None, ">= 0.9x cp speed"))
         rows.append((f"{BIG_MIB} MiB file (rsync)", ubq_big, rsync_big, None, ""))
         rows.append((f"{BIG_MIB} MiB file (cp + fsync)", ubq_big, cp_fsync_big, None, ""))
@@ -226,7 +236,7 @@ def main():
             shutil.rmtree(work, ignore_errors=True)
 
     print(f"\nsync benchmark: {FILES} files in {DIRS} folders (release build, warm cache; "
-          f"1% re-sync and no-op: medians of {ROUNDS} rounds)\n")
+          f"1% re-sync and no-op: medians of {ROUNDS} rounds; {BIG_MIB} MiB file: of {BIG_ROUNDS})\n")
     print(f"{'metric':28} {'ubqd':>9} {'rsync/cp':>9} {'unison':>9} {'ratio':>7}  target")
     for name, ours, peer, uni, target in rows:
         uni_text = f"{uni:8.2f}s" if uni is not None else f"{'-':>9}"
@@ -236,6 +246,8 @@ def main():
     print("A->B samples in order (ms): " + " ".join(f"{x * 1000:.0f}" for x in samples))
     print("1% rounds in order, ubqd / rsync / unison / rsync --fsync (s): "
           + "  ".join(" / ".join(f"{x:.2f}" for x in r) for r in one_percent_rounds))
+    print(f"{BIG_MIB} MiB rounds in order, ubqd / cp / rsync / cp + fsync (s): "
+          + "  ".join(" / ".join(f"{x:.2f}" for x in r) for r in big_rounds))
 
 
 if __name__ == "__main__":
