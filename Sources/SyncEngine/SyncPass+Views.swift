@@ -5,7 +5,9 @@ extension SyncPass {
     /// touched, or the whole view when the pass looked at everything (`whole`: it also
     /// removes what a crash or a person left there). The base rows are read here, on the
     /// sync thread; the view is written here too, or by `viewWriter` when the pass has one
-    /// (its problems are then reported by the writer, not in this pass's report).
+    /// (its problems are then reported by the writer, not in this pass's report). Never
+    /// fails the pass: the logs and the store are the truth, and nothing reads the view
+    /// back, so whatever goes wrong is a problem reported and the next full pass tries again.
     func updateView(touched: Set<String>, whole: Bool, base current: [String: BaseRow]?, report: inout PassReport) {
         guard whole || !touched.isEmpty else { return }
         let layout = container.layout
