@@ -1,3 +1,4 @@
+import CStatx
 import Dispatch
 
 /// Writes the view updates passes hand it, in order, on a thread of its own: the next pass
@@ -33,6 +34,11 @@ final class ViewWriter: Sendable {
             beforeEach?()
             report(container, update.write())
         }
+        // A whole view's update holds every base row, freed once the block above is: the
+        // pass that read them gave memory back to the system before (`passAll`), so this
+        // gives back what the update held. A restart, then `ubq sync`, with 110,000 files:
+        // 265 MiB resident without it, 218 MiB with it, 220 MiB when passes wrote their views.
+        if update.paths == nil { queue.async { ubq_release_free_memory() } }
     }
 
     /// Returns once every update submitted so far is written.
