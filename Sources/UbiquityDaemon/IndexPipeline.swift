@@ -141,8 +141,12 @@ actor IndexPipeline {
 
     /// At most this many settled changes are applied and handed on in one step: the sync
     /// service starts publishing the first ones while the index takes the next (a burst
-    /// of saves that a sync cookie hands over all at once, say).
-    static let changesPerStep = 250
+    /// of saves that a sync cookie hands over all at once, say). Fewer, larger passes cost
+    /// less, each fsyncing every store folder its objects went into (about 160 folders
+    /// for 250 objects); a single pass starts too late. 1,000 edits on this machine's disk,
+    /// medians of 18 rounds interleaved (scratch inc.py): 250 a step 0.348 s (0.43 s of
+    /// CPU), 500 0.320 s (0.38 s), 1,000 0.364 s (0.36 s).
+    static let changesPerStep = 500
 
     private func apply(_ changes: [SettledChange]) {
         var rest = changes[...]
