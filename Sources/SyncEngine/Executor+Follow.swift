@@ -44,9 +44,7 @@ extension Executor {
             let madeIn = try makeParentFolders(of: target)
             let placed = try place(origin, at: target, replacing: expected, mode: nil)
             guard placed.outcome == .done else { return placed.outcome }
-            for folder in madeIn { try Sys.fsyncFolder(folder) }
-            try Sys.fsyncFolder(Sys.parent(of: target))
-            if Sys.parent(of: origin) != Sys.parent(of: target) { try Sys.fsyncFolder(Sys.parent(of: origin)) }
+            try ConcurrentSync.fsyncFolders(Array(Set(madeIn + [Sys.parent(of: target), Sys.parent(of: origin)])).sorted(), faults: faults)
             return .done
         }
     }
@@ -57,7 +55,7 @@ extension Executor {
             guard Self.unchanged(target, since: expected) else { return .skipped("\(target) changed since it was read") }
             let madeIn = try makeParentFolders(of: target)
             let installed = try install(state, at: target, replacing: expected, renamingFrom: nil)
-            if installed.outcome == .done { for folder in madeIn + installed.unsyncedFolders { try Sys.fsyncFolder(folder) } }
+            if installed.outcome == .done { try ConcurrentSync.fsyncFolders(madeIn + installed.unsyncedFolders, faults: faults) }
             return installed.outcome
         }
     }

@@ -96,7 +96,7 @@ extension SyncEngine {
         } catch {
             throw SyncError(.system(EIO), "reading the sync state of \(record.path): \(error)")
         }
-        for folder in try Sys.makeParentFolders(of: record.path, beneath: container.folder.readable) { try Sys.fsyncFolder(folder) }
+        try ConcurrentSync.fsyncFolders(try Sys.makeParentFolders(of: record.path, beneath: container.folder.readable), faults: faults)
         let staging = DurableFile.stagingPath(beside: absolute)
         try ContentStore(layout: layout, device: device.id).fetch(content, to: staging, mode: mode_t(state.mode))
         do {
@@ -136,7 +136,7 @@ extension SyncEngine {
     private func copyBeside(_ loser: VersionRecord, container: ContainerSync) throws(SyncError) {
         guard let content = loser.state?.sha256 else { return }
         let device = deviceNames()[loser.id.device] ?? loser.id.device
-        for folder in try Sys.makeParentFolders(of: loser.path, beneath: container.folder.readable) { try Sys.fsyncFolder(folder) }
+        try ConcurrentSync.fsyncFolders(try Sys.makeParentFolders(of: loser.path, beneath: container.folder.readable), faults: faults)
         let staging = DurableFile.stagingPath(beside: container.folder.appending(loser.path).readable)
         try ContentStore(layout: layout, device: self.device.id).fetch(content, to: staging, mode: mode_t(loser.state?.mode ?? 0o644))
         do throws(SyncError) {
