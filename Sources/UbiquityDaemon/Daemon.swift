@@ -146,11 +146,13 @@ public struct Daemon {
             retention: HistoryRetention(settings.sync), logger: logger)
         engine.index = index
         engine.writesViewsInBackground = true
-        let publisher = InOrderPublisher()
-        engine.indexStateObserver = { changes in publisher.enqueue { await pipeline.publishSyncState(changes) } }
+        let indexUpdates = InOrderPublisher()
+        engine.indexStateObserver = { changes in indexUpdates.enqueue { await pipeline.publishSyncState(changes) } }
+        engine.indexStateHandoff = pipeline.syncStateHandoff(through: indexUpdates)
         logger.info("syncing with \(mirror) as device \(engine.device.id) (\(engine.device.name))")
         return SyncService(
-            worker: SyncWorker(engine: engine), layout: ContainerLayout(root: root), settings: settings.sync, ready: ready, logger: logger)
+            worker: SyncWorker(engine: engine), layout: ContainerLayout(root: root), settings: settings.sync, ready: ready,
+            indexUpdates: indexUpdates, logger: logger)
     }
 
     /// The folder of every coordinated claim's lock files (shared with `ubq` and apps).

@@ -15,4 +15,9 @@ final class InOrderPublisher: Sendable {
             }
         }
     }
+
+    /// Returns once every piece handed over before the call is done.
+    func drain() async {
+        await last.withLock { $0 }?.value
+    }
 }

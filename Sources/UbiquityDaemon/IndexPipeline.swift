@@ -79,6 +79,25 @@ actor IndexPipeline {
         liveQueries.publish(changes, index: index)
     }
 
+    /// Writes the ubiquity attributes a sync pass found, and shows live queries the rows
+    /// they changed. An actor step of its own: a pass hands them over (`SyncService`) after
+    /// its changes were announced by `applyStep`, so they are written once the index holds
+    /// those changes' rows, new ones included; written earlier, a new file's row would miss
+    /// its attributes until the next full pass.
+    func recordSyncState(_ state: SyncedState, container: String) {
+        do {
+            liveQueries.publish(try index.applySyncState(container: container, state), index: index)
+        } catch {
+            logger.error("cannot record the sync state of \(container) in the index: \(error)")
+        }
+    }
+
+    /// The sync engine's `indexStateHandoff`: each pass's attributes go to
+    /// `recordSyncState`, in order with the other index updates `updates` carries.
+    nonisolated func syncStateHandoff(through updates: InOrderPublisher) -> @Sendable (SyncedState, String) -> Void {
+        { state, container in updates.enqueue { await self.recordSyncState(state, container: container) } }
+    }
+
     /// The content pass is over (or stopped): queries waiting for content answer.
     func finishContentPass() {
         contentPassRunning = false
@@ -156,12 +175,20 @@ actor IndexPipeline {
         }
     }
 
+    /// The sync service hears of a step's changes before the index takes them: a pass reads
+    /// the disk itself, and indexing 500 changes took 70 ms that each burst's first pass
+    /// waited. 1,000 edits, medians of 20 rounds interleaved (scratch inc.py): 0.293 s
+    /// before, 0.278 s after, 0.258 s once the pass also handed its attributes back
+    /// (`recordSyncState`, written after this step: one actor turn) instead of waiting
+    /// behind the indexer's write.
     private func applyStep(_ changes: [SettledChange]) {
+        changeObserver?(changes)
         run(changes) { try indexer.apply(changes) }
         liveQueries.publish(indexer.takeAppliedChanges(), index: index)
         indexer.journalsChanges = !liveQueries.isEmpty  // publishing may have dropped the last client
         // Other names of hard-linked files that changed: no event named them.
-        changeObserver?(changes + indexer.takeOtherNamesChanged().map(SettledChange.look))
+        let otherNames = indexer.takeOtherNamesChanged()
+        if !otherNames.isEmpty { changeObserver?(otherNames.map(SettledChange.look)) }
         let outcomes = indexer.takeOutcomes()
         if !outcomes.isEmpty { outcomeObserver?(outcomes) }
         retryDeferred()
@@ -184,8 +211,9 @@ actor IndexPipeline {
         indexer.recordsOutcomes = true
     }
 
-    /// `observer` gets each batch of settled local changes once it reached the index (the
-    /// sync service looks at those paths in its next pass).
+    /// `observer` gets each step of settled local changes as the index is about to take it
+    /// (the sync service looks at those paths in its next pass), and the other names of
+    /// hard-linked files that changed once the index found them.
     func observeChanges(_ observer: @escaping @Sendable ([SettledChange]) -> Void) {
         changeObserver = observer
     }

@@ -11,8 +11,8 @@ import UbiquitySettings
 
 /// Runs sync passes (DESIGN.md, decisions 3 to 6): a full pass at start and every
 /// `full_pass_interval_s` (the scan is the truth, the watcher a hint); in between, passes
-/// that look only at what changed: the paths the index pipeline just applied (as soon as it
-/// applies them), and those other devices changed (their logs are polled every
+/// that look only at what changed: the paths the index pipeline is taking (as soon as it
+/// starts on them), and those other devices changed (their logs are polled every
 /// `poll_interval_ms`: inotify does not see other machines' writes over a network filesystem). Stops between passes on graceful shutdown; a pass in flight
 /// finishes, and each of its steps is atomic, so nothing is left half done.
 final class SyncService: Service {
@@ -44,16 +44,23 @@ final class SyncService: Service {
 
     /// Opens at READY: the first pass waits for it.
     private let ready: ReadyLatch
+    /// Carries the passes' ubiquity attributes to the index pipeline (the engine's
+    /// `indexStateHandoff`): a settled pass returns once they are written.
+    private let indexUpdates: InOrderPublisher
 
-    init(worker: SyncWorker, layout: ContainerLayout, settings: SyncSettings, ready: ReadyLatch, logger: Logger) {
+    init(
+        worker: SyncWorker, layout: ContainerLayout, settings: SyncSettings, ready: ReadyLatch,
+        indexUpdates: InOrderPublisher, logger: Logger
+    ) {
         self.worker = worker
         self.layout = layout
         self.ready = ready
+        self.indexUpdates = indexUpdates
         pacing = Mutex(Pacing(settings))
         self.logger = logger
     }
 
-    /// Called by the index pipeline with each batch of settled local changes it applied.
+    /// Called by the index pipeline with each step of settled local changes it takes.
     func noteLocalChanges(_ settled: [SettledChange]) {
         changes.withLock { pending in
             for change in settled {
@@ -99,6 +106,7 @@ final class SyncService: Service {
             await cancelWhenGracefulShutdown { [doorbell] in await doorbell.wait(upTo: interval) }
         }
         try await worker.run { $0.waitForViews() }  // the last pass's view, written in the background
+        await indexUpdates.drain()
     }
 
     /// How often the mirror's store is collected (content only expired versions named).
@@ -141,9 +149,11 @@ final class SyncService: Service {
     }
 
     /// `ubq sync`: a pass now over what changed (everything with `full`), once the caller
-    /// has waited for the watcher, so files changed a moment ago need not wait.
+    /// has waited for the watcher, so files changed a moment ago need not wait. Returns
+    /// once the index shows what the passes found.
     func passNow(confirmDeletes: Bool, full: Bool) async throws {
         _ = try await passOverPending(confirmDeletes: confirmDeletes, settled: true, full: full, unlessIdle: false)
+        await indexUpdates.drain()
     }
 
     private func takePending() -> PendingChanges {
