@@ -158,16 +158,20 @@ actor IndexPipeline {
         }
     }
 
-    /// At most this many settled changes are applied and handed on in one step: the sync
-    /// service starts publishing the first ones while the index takes the next (a burst
-    /// of saves that a sync cookie hands over all at once, say). Fewer, larger passes cost
-    /// less, each fsyncing every store folder its objects went into (about 160 folders
-    /// for 250 objects); a single pass starts too late. 1,000 edits on this machine's disk,
-    /// medians of 18 rounds interleaved (scratch inc.py): 250 a step 0.348 s (0.43 s of
-    /// CPU), 500 0.320 s (0.38 s), 1,000 0.364 s (0.36 s).
+    /// At most this many settled changes are indexed in one step (one transaction), and
+    /// shown to live queries: a burst's first items show while the rest are indexed.
     static let changesPerStep = 500
 
+    /// Indexes `changes` step by step, once the sync service has heard of them all: a pass
+    /// reads the disk itself, and need not wait for the index. Indexing 500 changes took
+    /// 70 ms, which each burst's first pass waited when it heard of each step as it was
+    /// indexed. 1,000 edits, medians of 20 rounds interleaved (scratch inc.py): 0.293 s,
+    /// then 0.278 s with each step announced before it was indexed, 0.258 s once the pass
+    /// handed its attributes back (`recordSyncState`, written after these steps: one actor
+    /// turn) instead of waiting behind the indexer's write; then 0.252 s against 0.243 s
+    /// (15 rounds) with the whole burst announced first, in one pass instead of two.
     private func apply(_ changes: [SettledChange]) {
+        if !changes.isEmpty { changeObserver?(changes) }
         var rest = changes[...]
         while !rest.isEmpty {
             applyStep(Array(rest.prefix(Self.changesPerStep)))
@@ -175,14 +179,7 @@ actor IndexPipeline {
         }
     }
 
-    /// The sync service hears of a step's changes before the index takes them: a pass reads
-    /// the disk itself, and indexing 500 changes took 70 ms that each burst's first pass
-    /// waited. 1,000 edits, medians of 20 rounds interleaved (scratch inc.py): 0.293 s
-    /// before, 0.278 s after, 0.258 s once the pass also handed its attributes back
-    /// (`recordSyncState`, written after this step: one actor turn) instead of waiting
-    /// behind the indexer's write.
     private func applyStep(_ changes: [SettledChange]) {
-        changeObserver?(changes)
         run(changes) { try indexer.apply(changes) }
         liveQueries.publish(indexer.takeAppliedChanges(), index: index)
         indexer.journalsChanges = !liveQueries.isEmpty  // publishing may have dropped the last client
@@ -211,7 +208,7 @@ actor IndexPipeline {
         indexer.recordsOutcomes = true
     }
 
-    /// `observer` gets each step of settled local changes as the index is about to take it
+    /// `observer` gets each burst of settled local changes before the index takes them
     /// (the sync service looks at those paths in its next pass), and the other names of
     /// hard-linked files that changed once the index found them.
     func observeChanges(_ observer: @escaping @Sendable ([SettledChange]) -> Void) {

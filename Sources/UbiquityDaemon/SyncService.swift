@@ -60,7 +60,7 @@ final class SyncService: Service {
         self.logger = logger
     }
 
-    /// Called by the index pipeline with each step of settled local changes it takes.
+    /// Called by the index pipeline with each burst of settled local changes it takes.
     func noteLocalChanges(_ settled: [SettledChange]) {
         changes.withLock { pending in
             for change in settled {
