@@ -22,7 +22,7 @@ import SyncPlanning
 /// fails takes the batch sealed after it down with it: its lines were numbered after the
 /// ones that failed.
 final class ChangeBatch {
-    /// Large enough that a first sync's batches reach `ContentStore.wholeFilesystemSyncFrom`.
+    /// Large enough that a first sync waits for few `syncfs` (`BatchDurability`).
     static let capacity = 4096
     let store: ContentStore
     let database: SyncDatabase
@@ -84,7 +84,7 @@ final class ChangeBatch {
     func flush() throws {
         let previous = sealed
         sealed = nil
-        let next = Sealed(changes: open, objects: open.staged.isEmpty ? nil : ObjectCommit(open.staged, store: store))
+        let next = Sealed(changes: open, objects: open.staged.isEmpty ? nil : ObjectCommit(open.staged, store: store, faults: faults))
         open = Changes()
         do {
             if let previous { try complete(previous) }
@@ -163,11 +163,11 @@ private final class ObjectCommit: Sendable {
     private let finished = DispatchGroup()
     private let failure = Mutex<SyncError?>(nil)
 
-    init(_ objects: [StagedObject], store: ContentStore) {
+    init(_ objects: [StagedObject], store: ContentStore, faults: FaultInjection?) {
         finished.enter()
         Thread { [self] in
             defer { finished.leave() }
-            do throws(SyncError) { try store.commit(objects) } catch { failure.withLock { $0 = error } }
+            do throws(SyncError) { try store.commit(objects, faults: faults) } catch { failure.withLock { $0 = error } }
         }.start()
     }
 

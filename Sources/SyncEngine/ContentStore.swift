@@ -44,7 +44,7 @@ struct ContentStore {
         defer { close(source) }
         if let early {
             if early.signature.size == expected.size, Self.signature(source) == early.signature {
-                return StagedObject(staging: early.staging, object: layout.object(expected.sha256))
+                return StagedObject(staging: early.staging, object: layout.object(expected.sha256), size: expected.size)
             }
             unlink(early.staging)
         }
@@ -67,7 +67,7 @@ struct ContentStore {
             unlink(staging)
             throw SyncError(.changedMeanwhile, "\(path) changed while it was uploaded; it will be uploaded once it settles")
         }
-        return StagedObject(staging: staging, object: layout.object(expected.sha256))
+        return StagedObject(staging: staging, object: layout.object(expected.sha256), size: expected.size)
     }
 
     /// A fresh name in `store/incoming/`, prefixed by this device's id (only it writes
@@ -110,34 +110,18 @@ struct ContentStore {
     }
 
     /// Makes staged objects durable and visible: sync them, rename each into place, sync
-    /// the folders the names went into. A reader never sees a partial object.
-    ///
-    /// A batch of fewer than `wholeFilesystemSyncFrom` objects fsyncs each object and
-    /// folder, from several threads (`ConcurrentSync`; starting every file's writeback
-    /// first, as this did when the fsyncs ran in turn, no longer helps: 250 small files
-    /// took 23 ms with it and 21 ms without, medians of 8). `syncfs` would also wait for
-    /// every other dirty file of the filesystem (a 3-file pass after a big copy on the
-    /// same disk took 1.6 s). A larger batch (a first sync, a big import) is most of what
-    /// is dirty, and one `syncfs` then beats thousands of fsyncs waiting in turn (`make
-    /// bench-sync`, 100,000 files: 45 s with an fsync each, 32 s with one `syncfs` per batch).
-    func commit(_ objects: [StagedObject]) throws(SyncError) {
-        let wholeFilesystem = objects.count >= Self.wholeFilesystemSyncFrom
-        if wholeFilesystem { try syncFilesystem() } else { try ConcurrentSync.fsync(objects.map(\.staging), folders: false) }
+    /// the folders the names went into. A reader never sees a partial object. How they are
+    /// synced depends on the batch and on what else is dirty (`BatchDurability`).
+    func commit(_ objects: [StagedObject], faults: FaultInjection?) throws(SyncError) {
+        let durability = BatchDurability(anchor: layout.root, sizes: objects.map(\.size), faults: faults)
+        try durability.syncFiles(objects.map(\.staging))
         var folders: Set<String> = [layout.incoming]
         for object in objects {
             let folder = Sys.parent(of: object.object)
             if folders.insert(folder).inserted { try Sys.makeFolders(folder) }
             try Sys.rename(object.staging, object.object)
         }
-        if wholeFilesystem { try syncFilesystem() } else { try ConcurrentSync.fsync(folders.sorted(), folders: true) }
-    }
-
-    static let wholeFilesystemSyncFrom = 1024
-
-    private func syncFilesystem() throws(SyncError) {
-        let fd = try Sys.open(layout.root, O_RDONLY | O_DIRECTORY)
-        defer { close(fd) }
-        guard ubq_syncfs(fd) == 0 else { throw .system("syncfs", layout.root) }
+        try durability.syncFolders(folders.sorted(), faults: faults)
     }
 
     /// Copies object `sha256` to `destination` (a new file), checking its hash on the way:
@@ -184,7 +168,7 @@ struct ContentStore {
             unlink(staging)
             throw error
         }
-        try commit([StagedObject(staging: staging, object: layout.object(result.sha256))])
+        try commit([StagedObject(staging: staging, object: layout.object(result.sha256), size: result.size)], faults: nil)
         return result
     }
 }
@@ -193,4 +177,5 @@ struct ContentStore {
 struct StagedObject {
     var staging: String
     var object: String
+    var size: Int64
 }

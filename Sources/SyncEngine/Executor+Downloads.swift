@@ -49,10 +49,11 @@ extension Executor {
         var outcomes: [String: Result<Installed, any Error>] = [:]
         do {
             try coordinator.write(downloads.map(\.absolute)) {
-                let (fetched, madeIn) = fetch(downloads, outcomes: &outcomes)
+                let durability = BatchDurability(anchor: containerFolder.readable, sizes: downloads.map(\.state.size), faults: faults)
+                let (fetched, madeIn) = fetch(downloads, durability: durability, outcomes: &outcomes)
                 if !fetched.isEmpty { try faults?.checkpoint(Self.runFetchedCheckpoint) }
                 let placed = try place(fetched, outcomes: &outcomes)
-                syncFolders(of: placed, and: madeIn, outcomes: &outcomes)
+                syncFolders(of: placed, and: madeIn, durability: durability, outcomes: &outcomes)
             }
         } catch let crash as FaultInjection.SimulatedCrash {
             throw crash
@@ -76,7 +77,9 @@ extension Executor {
     /// Fetches each download whose target is still what the scan saw into a staging file
     /// beside it, then syncs them all; stops at the first failure. Also returns the folders
     /// that gained an entry as the targets' folders were made.
-    private func fetch(_ downloads: [Download], outcomes: inout [String: Result<Installed, any Error>]) -> ([Fetched], madeIn: Set<String>) {
+    private func fetch(
+        _ downloads: [Download], durability: BatchDurability, outcomes: inout [String: Result<Installed, any Error>]
+    ) -> ([Fetched], madeIn: Set<String>) {
         var fetched: [Fetched] = []
         var foldersMade: Set<String> = []
         var madeIn: Set<String> = []
@@ -98,7 +101,7 @@ extension Executor {
             }
         }
         do {
-            try ConcurrentSync.fsync(fetched.map(\.staging), folders: false)
+            try durability.syncFiles(fetched.map(\.staging))
         } catch {
             for item in fetched {
                 unlink(item.staging)
@@ -131,10 +134,12 @@ extension Executor {
     /// Syncs the folders `placed` went into, and those that gained an entry (`madeIn`);
     /// if that fails, none of them counts as done (the next scan finds the files, with the
     /// content the mirror has: adopted).
-    private func syncFolders(of placed: [Download], and madeIn: Set<String>, outcomes: inout [String: Result<Installed, any Error>]) {
+    private func syncFolders(
+        of placed: [Download], and madeIn: Set<String>, durability: BatchDurability, outcomes: inout [String: Result<Installed, any Error>]
+    ) {
         let folders = madeIn.union(placed.map { Sys.parent(of: $0.absolute) })
         do {
-            try ConcurrentSync.fsyncFolders(folders.sorted(), faults: faults)
+            try durability.syncFolders(folders.sorted(), faults: faults)
         } catch {
             for download in placed { outcomes[download.version.path] = .failure(error) }
         }

@@ -81,7 +81,7 @@ import Testing
         let (tree, copy) = try setup.scanLargeFile()
         let staged = try #require(try setup.upload("big.bin", from: tree).stage(in: setup.store))
         #expect(staged.staging == copy.staging)
-        try setup.store.commit([staged])
+        try setup.store.commit([staged], faults: nil)
         let object = try ContentHashing.hash(path: staged.object, refusingWriters: false)
         #expect(object.sha256 == tree.entries["big.bin"]?.state.sha256)
         #expect(setup.stagingFiles.isEmpty)
@@ -106,7 +106,7 @@ import Testing
         try bytes.write(to: URL(fileURLWithPath: setup.folder + "/same.bin"))
         let first = setup.scan()
         let staged = try #require(try setup.upload("big.bin", from: first).stage(in: setup.store))
-        try setup.store.commit([staged])
+        try setup.store.commit([staged], faults: nil)
         try FileManager.default.removeItem(atPath: setup.folder + "/big.bin")
 
         let second = setup.scan()

@@ -62,7 +62,7 @@ import Testing
         let first = setup.executor.stage(uploads)
         #expect(first.count == 2)
         let staged = try #require(try first["a"]?.get())
-        try setup.executor.store.commit([staged])
+        try setup.executor.store.commit([staged], faults: nil)
         let second = setup.executor.stage(uploads)
         #expect(try second["a"]?.get() == nil && second["b"]?.get() == nil)
     }

@@ -277,17 +277,27 @@ struct TwoDeviceTests {
         #expect(b.viewTree() == b.tree())
     }
 
-    /// More new objects than `ContentStore.wholeFilesystemSyncFrom` in one batch are made
-    /// durable with one `syncfs` instead of an fsync each: they must all arrive just the same.
-    @Test func aBatchLargeEnoughForOneFilesystemSyncArrivesWhole() throws {
+    /// A batch is made durable with one `syncfs` or with an fsync a file
+    /// (`BatchDurability`), its uploads and its downloads alike: either way, all of it
+    /// arrives. A filesystem that cannot be identified takes the fsyncs: `statfs` made to
+    /// fail takes that way here.
+    @Test(arguments: [false, true]) func aBatchArrivesWholeWhicheverWayItIsSynced(fileByFile: Bool) throws {
         let scratch = Scratch()
         let (a, b) = try scratch.pair()
-        let count = ContentStore.wholeFilesystemSyncFrom + 10
+        if fileByFile {
+            for device in [a, b] {
+                let faults = FaultInjection()
+                faults.fail("statfs", with: ENOSYS)
+                device.engine.faults = faults
+            }
+        }
+        let count = 300
         for n in 0..<count { try a.write("many/f\(n).txt", "file \(n)") }
         #expect(a.sync().published >= count + 1, "the files and their folder")
         b.sync()
         #expect(b.tree().count == count + 1)
         #expect(b.read("many/f\(count - 1).txt") == "file \(count - 1)")
+        #expect(b.viewTree() == b.tree())
     }
 
     /// A daemon killed mid-download leaves its staging file beside the destination. The
