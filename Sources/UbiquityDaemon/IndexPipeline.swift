@@ -81,7 +81,7 @@ actor IndexPipeline {
 
     /// Writes the ubiquity attributes a sync pass found, and shows live queries the rows
     /// they changed. An actor step of its own: a pass hands them over (`SyncService`) after
-    /// its changes were announced by `applyStep`, so they are written once the index holds
+    /// its changes were announced by `apply`, so they are written once the index holds
     /// those changes' rows, new ones included; written earlier, a new file's row would miss
     /// its attributes until the next full pass.
     func recordSyncState(_ state: SyncedState, container: String) {
