@@ -63,9 +63,10 @@ struct BatchDurability {
     static let localFilesystems: Set<Int> = [0xEF53, 0x5846_5342, 0x9123_683E, 0xF2F5_2010, 0x0102_1994]
 
     /// How much dirty memory the whole system may hold for a batch of `batchBytes` to be
-    /// synced with `syncfs`. Writing back other dirty pages cost about 3.6 µs each in the
-    /// measurements above, an fsync about 230 µs a file: 16 times the batch, plus 1 MiB of
-    /// the logs and databases any system writes, keeps well on the side of `syncfs`.
+    /// synced with `syncfs`. In the measurements above, each other dirty small file (a
+    /// page of data, one of metadata) added about 3.5 µs to a `syncfs`, and an fsync cost
+    /// about 230 µs a file: 16 times the batch, plus 1 MiB for the logs and databases any
+    /// system writes, keeps well on the side where `syncfs` is cheaper.
     static func dirtyAllowance(_ batchBytes: Int64) -> Int64 { 16 * batchBytes + (1 << 20) }
 
     /// `filesystem`: statfs's f_type (0: unknown); `dirtyBytes`: nil when unknown.
