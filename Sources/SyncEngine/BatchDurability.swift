@@ -21,35 +21,52 @@ import Glibc
 ///
 /// Only on local filesystems that `syncfs` makes durable as fsync does. On a network or
 /// FUSE filesystem it may only hand the data to the server (CIFS flushes the server's
-/// cache on fsync alone), so each file is fsynced there.
+/// cache on fsync alone), so each file is fsynced there. And only for files whose folders
+/// are on the anchor's filesystem: a folder inside a container may be the mount point of
+/// another, which the anchor's `syncfs` would not write.
 struct BatchDurability {
     /// A folder on the batch's filesystem: what `syncfs` is given.
     let anchor: String
     /// Whether the batch is made durable with `syncfs` (else an fsync each).
     let wholeFilesystem: Bool
+    /// The anchor's device, which the folders synced with it must share.
+    private let device: dev_t?
 
     /// Chooses for a batch whose files hold `sizes` bytes, on `anchor`'s filesystem.
     /// `faults` can make `statfs` fail: the filesystem is then unknown, and each file is
     /// fsynced (what tests use to take that way).
     init(anchor: String, sizes: [Int64], faults: FaultInjection?) {
-        self.anchor = anchor
         let filesystem = faults?.failure(of: "statfs") == nil ? ubq_filesystem_type(anchor) : 0
-        wholeFilesystem = Self.prefersWholeFilesystem(
-            filesystem: filesystem, dirtyBytes: DirtyMemory.bytes(), batchBytes: Self.footprint(of: sizes))
+        self.init(
+            anchor: anchor,
+            wholeFilesystem: Self.prefersWholeFilesystem(
+                filesystem: filesystem, dirtyBytes: DirtyMemory.bytes(), batchBytes: Self.footprint(of: sizes)))
+    }
+
+    init(anchor: String, wholeFilesystem: Bool) {
+        self.anchor = anchor
+        self.wholeFilesystem = wholeFilesystem
+        device = Sys.lstat(anchor)?.st_dev
     }
 
     /// Makes `files` (written and closed, not synced) durable.
     func syncFiles(_ files: [String]) throws(SyncError) {
         guard !files.isEmpty else { return }
-        if wholeFilesystem { try syncFilesystem() } else { try ConcurrentSync.fsync(files, folders: false) }
+        if syncsWhole(Set(files.map(Sys.parent))) { try syncFilesystem() } else { try ConcurrentSync.fsync(files, folders: false) }
     }
 
     /// Makes the new names in `folders` durable; `faults` can make it fail ("fsync folder").
     func syncFolders(_ folders: [String], faults: FaultInjection?) throws(SyncError) {
         guard !folders.isEmpty else { return }
-        guard wholeFilesystem else { return try ConcurrentSync.fsyncFolders(folders, faults: faults) }
+        guard syncsWhole(Set(folders)) else { return try ConcurrentSync.fsyncFolders(folders, faults: faults) }
         if let injected = faults?.failure(of: "fsync folder") { throw .system("syncfs", anchor, errno: injected) }
         try syncFilesystem()
+    }
+
+    /// Whether one `syncfs` covers what is in `folders`: each on the anchor's filesystem.
+    func syncsWhole(_ folders: Set<String>) -> Bool {
+        guard wholeFilesystem, let device else { return false }
+        return folders.allSatisfy { Sys.lstat($0)?.st_dev == device }
     }
 
     private func syncFilesystem() throws(SyncError) {

@@ -1,3 +1,5 @@
+import Foundation
+import Glibc
 import Testing
 
 @testable import SyncEngine
@@ -26,6 +28,26 @@ import Testing
         #expect(!BatchDurability.prefersWholeFilesystem(filesystem: Self.nfs, dirtyBytes: 0, batchBytes: Self.mebibyte))
         #expect(!BatchDurability.prefersWholeFilesystem(filesystem: 0, dirtyBytes: 0, batchBytes: Self.mebibyte))
         #expect(!BatchDurability.prefersWholeFilesystem(filesystem: Self.ext4, dirtyBytes: nil, batchBytes: Self.mebibyte))
+    }
+
+    /// A folder of the batch on another filesystem (a mount inside a container, here the
+    /// machine's /dev/shm beside the scratch folder) is not covered by the anchor's `syncfs`.
+    @Test(.enabled(if: Self.shmIsAnotherFilesystem)) func foldersOnAnotherFilesystemAreFsyncedOneByOne() throws {
+        let scratch = Scratch()
+        let elsewhere = "/dev/shm/ubq-durability-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: elsewhere) }
+        let durability = BatchDurability(anchor: scratch.path, wholeFilesystem: true)
+        #expect(durability.syncsWhole([scratch.path]))
+        #expect(!durability.syncsWhole([scratch.path, elsewhere]))
+        #expect(!BatchDurability(anchor: scratch.path, wholeFilesystem: false).syncsWhole([scratch.path]))
+        try "x".write(toFile: elsewhere + "/f", atomically: false, encoding: .utf8)
+        try durability.syncFiles([elsewhere + "/f"])  // taken file by file: no error either way
+    }
+
+    static var shmIsAnotherFilesystem: Bool {
+        guard let shm = Sys.lstat("/dev/shm"), let temporary = Sys.lstat(NSTemporaryDirectory()) else { return false }
+        return shm.st_dev != temporary.st_dev
     }
 
     @Test func theFootprintCountsWholePagesAndAPageOfMetadataAFile() {
