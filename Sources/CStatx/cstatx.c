@@ -25,10 +25,16 @@ int ubq_file_status_at(int dirfd, const char *path, ubq_file_status *status) {
     return 0;
 }
 
+#include <sched.h>
 #include <unistd.h>
 
 int ubq_syncfs(int fd) {
     return syncfs(fd);
+}
+
+int ubq_schedule_when_idle(void) {
+    struct sched_param none = {0};
+    return sched_setscheduler(0, SCHED_IDLE, &none);
 }
 
 int ubq_rename_noreplace(const char *from, const char *to) {

@@ -119,12 +119,14 @@ struct StatusThrottle {
     }
 }
 
-/// A `ContentReader` used from one serial queue: it blocks on file reads and libmagic,
-/// which must not happen on Swift's cooperative threads.
+/// A `ContentReader` used from one thread of its own: it blocks on file reads and
+/// libmagic, which must not happen on Swift's cooperative threads, and it runs only when
+/// a core is idle (`IdleThread`): what it reads serves full-text search, which may lag
+/// behind a first sync, not slow it.
 final class ContentReaderQueue: @unchecked Sendable {
-    // Unchecked: `reader` is touched only on `queue`.
+    // Unchecked: `reader` is touched only on `thread`.
     private let reader: ContentReader
-    private let queue = DispatchQueue(label: "ubqd.content", qos: .utility)
+    private let thread = IdleThread(name: "ubqd.content")
 
     init(reader: ContentReader) {
         self.reader = reader
@@ -132,7 +134,7 @@ final class ContentReaderQueue: @unchecked Sendable {
 
     func read(_ items: [PendingContent]) async -> [ItemSnapshot] {
         await withCheckedContinuation { continuation in
-            queue.async { continuation.resume(returning: self.reader.read(items)) }
+            thread.async { continuation.resume(returning: self.reader.read(items)) }
         }
     }
 }

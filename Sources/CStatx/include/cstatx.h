@@ -94,4 +94,10 @@ long ubq_filesystem_type(const char *path);
 /// ignored process-wide from the first call, since its default action would end the process.
 int ubq_fd_has_writer(int fd);
 
+/// Puts the calling thread in the SCHED_IDLE class: it runs only on a core nothing else
+/// wants, as background indexers do (Tracker, Baloo). A thread cannot leave the class
+/// without CAP_SYS_NICE, so it is for threads that stay in the background. Glibc's Swift
+/// module leaves SCHED_IDLE out (it needs _GNU_SOURCE). Returns 0, or -1 with errno set.
+int ubq_schedule_when_idle(void);
+
 #endif
