@@ -12,4 +12,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
-exec python3 Benchmarks/sync/bench.py "$(scripts/build-release.sh)"
+# Built first, on its own line: set -e stops here if the build fails (inside the exec's
+# arguments a failed build went unnoticed, and the benchmark ran with no binaries).
+bin=$(scripts/build-release.sh)
+exec python3 Benchmarks/sync/bench.py "$bin"
