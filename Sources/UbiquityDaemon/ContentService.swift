@@ -8,8 +8,9 @@ import ServiceLifecycle
 /// Finishes, after READY, what the start-up scan left: first the index's secondary
 /// indexes (a first scan loads the table without them), then the pending content:
 /// sniffed types, text for full-text search, diary entries. Files are read on the
-/// reader's own queue, a batch at a time, so the second core does the reading while the
-/// pipeline keeps applying watcher changes; each batch is recorded through the pipeline,
+/// reader's own idle-class thread (`ContentReaderQueue`), a batch at a time, so a core
+/// nothing else wants does the reading while the pipeline keeps applying watcher
+/// changes; each batch is recorded through the pipeline,
 /// so live queries see the items change and a file changed meanwhile is not overwritten
 /// with stale content (`IndexChange.fillContent`). It returns when the pass is done; the
 /// daemon runs it with `successTerminationBehavior: .ignore`. It starts at READY.

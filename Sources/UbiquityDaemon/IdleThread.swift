@@ -11,10 +11,11 @@ import Synchronization
 /// with the reader at normal priority, 8.90 s with it idle, 8.4 s with no reader at all;
 /// the reading itself took 6.5 s instead of 5.8 s.
 ///
-/// The class does not starve: the scheduler gives such a thread a weight of 3 against a
-/// normal thread's 1024, so while every core is busy its jobs run about 300 times slower.
-/// A job that holds something others wait for (the reader holds a read claim on the files
-/// of a group) holds it that much longer then.
+/// The class does not starve, but it comes last: the scheduler weighs such a thread 3
+/// against a normal thread's 1024, so on a core a normal thread keeps busy it gets about
+/// a 340th of the time (from the weights; not measured here). A job that holds something
+/// others wait for (the reader holds a read claim on the files of a group) holds it that
+/// much longer then.
 ///
 /// A dispatch queue cannot be used for this: its jobs go to a pool's threads, and a thread
 /// cannot leave the idle class again without CAP_SYS_NICE. The thread ends with the

@@ -31,16 +31,16 @@ import Testing
     @Test func theThreadEndsWithItsObjectAfterTheJobsGivenBefore() async throws {
         let name = "idle-test-2"
         let ran = Mutex(0)
-        let started = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
         do {
             let thread = IdleThread(name: name)
             // The first job holds the thread until the object is gone, so that the jobs
             // after it are still to run when it ends.
-            thread.async { started.wait() }
+            thread.async { release.wait() }
             for _ in 0..<5 { thread.async { ran.withLock { $0 += 1 } } }
             try await Self.waitUntil { Self.threadCount(named: name) == 1 }
         }
-        started.signal()
+        release.signal()
         try await Self.waitUntil { Self.threadCount(named: name) == 0 }
         #expect(Self.threadCount(named: name) == 0)
         #expect(ran.withLock { $0 } == 5)
