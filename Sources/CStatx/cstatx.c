@@ -111,6 +111,12 @@ static int open_folder_beneath(int rootfd, const char *parent) {
     return current;
 }
 
+int ubq_open_folder(const char *path) { return open(path, O_PATH | O_DIRECTORY | O_CLOEXEC); }
+
+int ubq_open_folder_beneath(int rootfd, const char *relative) {
+    return *relative ? open_folder_beneath(rootfd, relative) : fcntl(rootfd, F_DUPFD_CLOEXEC, 0);
+}
+
 /// The folder holding `relative` below `root`, opened O_PATH with no symlink followed on
 /// the way; `leaf` is set to the last component of `relative`.
 static int open_parent_beneath(const char *root, const char *relative, const char **leaf) {

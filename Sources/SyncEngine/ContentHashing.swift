@@ -23,28 +23,43 @@ enum ContentHashing {
     }
 
     /// `hash(path:refusingWriters:)` of the file `relative` below `folder`, opened through
-    /// no symlink (`ubq_open_beneath`). O_NONBLOCK: a FIFO put in its place since its status
-    /// was read must not hang the pass.
+    /// no symlink (`FolderCursor`).
     static func hash(_ relative: RawPath, beneath folder: RawPath, refusingWriters: Bool) throws(SyncError) -> Result {
-        let path = folder.appending(relative).readable
-        let fd = folder.withCString { root in relative.withCString { ubq_open_beneath(root, $0, O_RDONLY | O_NONBLOCK) } }
-        guard fd >= 0 else { throw .system("open", path) }
+        try hash(relative, through: FolderCursor(root: folder), refusingWriters: refusingWriters)
+    }
+
+    /// `hash(path:refusingWriters:)` of the file `relative` below `folders.root`, opened
+    /// through no symlink. O_NONBLOCK: a FIFO put in its place since its status was read
+    /// must not hang the pass.
+    /// With `staging`, what is read is also written to that new file (not synced; removed
+    /// again if the hash fails).
+    static func hash(_ relative: RawPath, through folders: FolderCursor, refusingWriters: Bool, copyingTo staging: String? = nil) throws(SyncError) -> Result {
+        let fd = try folders.open(relative, O_RDONLY | O_NONBLOCK)
         defer { close(fd) }
-        return try hash(fd, path: path, refusingWriters: refusingWriters)
+        let path = folders.root.appending(relative).readable
+        guard let staging else { return try hash(fd, path: path, refusingWriters: refusingWriters) }
+        try refuseWriter(fd, path: path, refusingWriters: refusingWriters)
+        return try DurableFile.write(staging, mode: 0o444, sync: false, makingFolder: true) { destination throws(SyncError) in
+            try stream(from: fd, path: path, to: destination, destinationPath: staging)
+        }
     }
 
     private static func hash(_ fd: Int32, path: String, refusingWriters: Bool) throws(SyncError) -> Result {
+        try refuseWriter(fd, path: path, refusingWriters: refusingWriters)
+        return try stream(from: fd, path: path, to: nil, destinationPath: "")
+    }
+
+    private static func refuseWriter(_ fd: Int32, path: String, refusingWriters: Bool) throws(SyncError) {
         if refusingWriters && ubq_fd_has_writer(fd) == 1 {
             throw SyncError(.changedMeanwhile, "\(path) is still open for writing; it is uploaded once closed")
         }
-        return try stream(from: fd, path: path, to: nil, destinationPath: "")
     }
 
     /// Copies `source` to `destination` (both open), hashing what went through.
     static func stream(from source: Int32, path: String, to destination: Int32?, destinationPath: String) throws(SyncError) -> Result {
         var hasher = SHA256()
         var size: Int64 = 0
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bufferSize(for: source), alignment: 16)
         defer { buffer.deallocate() }
         while true {
             let count = try Sys.read(source, into: buffer, path: path)
@@ -55,6 +70,18 @@ enum ContentHashing {
             size += Int64(count)
         }
         return Result(sha256: hex(hasher.finalize()), size: size)
+    }
+
+    /// A buffer for reading `source`: the whole file and one byte more (so the second read
+    /// finds the end) when it is smaller than `chunkSize`. Glibc served a `chunkSize`
+    /// buffer for each small file with pages handed back to the kernel when it was freed
+    /// (in a first sync of 100,000 files of 300 bytes, perf on tmpfs: munmap in 130 samples
+    /// of the pass thread's 7,800, 25 with this).
+    private static func bufferSize(for source: Int32) -> Int {
+        var info = stat()
+        guard fstat(source, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size < chunkSize else { return chunkSize }
+        let page = 4096
+        return (Int(info.st_size) + 1 + page - 1) / page * page
     }
 
     static func hex(_ digest: SHA256.Digest) -> String {

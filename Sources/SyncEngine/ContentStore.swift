@@ -2,6 +2,7 @@ import CStatx
 import Crypto
 import Foundation
 import Glibc
+import RawPaths
 import SyncPlanning
 
 /// The mirror's content-addressed store: objects named by their SHA-256, written once,
@@ -23,7 +24,8 @@ struct ContentStore {
         return true
     }
 
-    /// Copies the local file at `path`, which the scan found to hash to `expected`, into
+    /// Copies the local file `relative` below `folders.root` (opened through no symlink),
+    /// which the scan found to hash to `expected`, into
     /// `store/incoming/` without syncing it (`commit` does, for a whole batch). Nil when the
     /// store already has it. Throws `changedMeanwhile` if the file changed since the scan
     /// (the bytes read now hash otherwise): nothing is staged then.
@@ -35,19 +37,23 @@ struct ContentStore {
     /// An `early` copy the scan made (under the signature the scan read, `scanned`) is taken
     /// as it is if it holds the bytes hashed and the file still has that signature;
     /// otherwise it is removed and the file copied again.
-    func stage(path: String, expected: ContentHashing.Result, scanned: LocalSignature?, early: EarlyCopy? = nil) throws(SyncError) -> StagedObject? {
+    func stage(
+        _ relative: RawPath, through folders: FolderCursor, expected: ContentHashing.Result, scanned: LocalSignature?, early: EarlyCopy? = nil
+    ) throws(SyncError) -> StagedObject? {
         if reuses(expected.sha256, size: expected.size) {
             if let early { unlink(early.staging) }
             return nil
         }
-        let source = try Sys.open(path, O_RDONLY | O_NOFOLLOW)
-        defer { close(source) }
         if let early {
-            if early.signature.size == expected.size, Self.signature(source) == early.signature {
+            if early.signature.size == expected.size, folders.signature(relative) == early.signature {
                 return StagedObject(staging: early.staging, object: layout.object(expected.sha256), size: expected.size)
             }
             unlink(early.staging)
         }
+        // O_NONBLOCK: a FIFO put in the file's place must not hang the pass.
+        let source = try folders.open(relative, O_RDONLY | O_NONBLOCK)
+        defer { close(source) }
+        let path = folders.root.appending(relative).readable
         let staging = newStagingPath()
         let result: ContentHashing.Result
         do {

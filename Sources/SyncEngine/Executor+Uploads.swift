@@ -6,6 +6,8 @@ import SyncPlanning
 /// One file's content to upload: what `Executor.publish` stages into the store.
 struct Upload {
     let path: String
+    /// Where the file is, relative to the container folder (its raw name).
+    let relative: RawPath
     let absolute: String
     /// The content the scan planned with: the upload is refused (and retried next pass) if
     /// the file no longer has it.
@@ -18,14 +20,16 @@ struct Upload {
     init?(_ path: String, state: EntryState?, local: LocalEntry?, in containerFolder: RawPath) {
         guard let state, let content = state.sha256 else { return nil }
         self.path = path
-        absolute = containerFolder.appending(local?.rawPath ?? RawPath(path)).readable
+        relative = local?.rawPath ?? RawPath(path)
+        absolute = containerFolder.appending(relative).readable
         expected = ContentHashing.Result(sha256: content, size: state.size)
         scanned = local?.signature
         early = local?.state.sha256 == content ? local?.earlyCopy : nil
     }
 
-    func stage(in store: ContentStore) throws -> StagedObject? {
-        try store.stage(path: absolute, expected: expected, scanned: scanned, early: early)
+    /// `folders`: rooted at the container folder.
+    func stage(in store: ContentStore, through folders: FolderCursor) throws -> StagedObject? {
+        try store.stage(relative, through: folders, expected: expected, scanned: scanned, early: early)
     }
 }
 
@@ -42,9 +46,10 @@ extension Executor {
     /// taken: each upload of the run is then staged by its own `publish` (`PreparedRun`).
     func stage(_ uploads: [Upload]) -> [String: Result<StagedObject?, any Error>] {
         var outcomes: [String: Result<StagedObject?, any Error>] = [:]
+        let folders = FolderCursor(root: containerFolder)
         _ = try? coordinator.read(uploads.map(\.absolute)) {
             for upload in uploads {
-                let outcome = Result { try upload.stage(in: store) }
+                let outcome = Result { try upload.stage(in: store, through: folders) }
                 outcomes[upload.path] = outcome
                 if case .failure = outcome { break }
             }

@@ -35,7 +35,7 @@ struct Executor {
             if let prestaged {
                 staged = try prestaged.get()
             } else {
-                staged = try coordinator.read(upload.absolute) { try upload.stage(in: store) }
+                staged = try coordinator.read(upload.absolute) { try upload.stage(in: store, through: FolderCursor(root: containerFolder)) }
             }
             if let staged { batch.stage(staged) }
         } else if state == nil, isHere(local?.rawPath ?? RawPath(path)) {

@@ -84,6 +84,7 @@ struct LocalTree {
         }
         let now = LocalSignature.now()
         let settledBefore = now - quietNanoseconds
+        let folders = FolderCursor(root: containerFolder)
         for relative in found.keys.sorted() {  // the paths alone: sorting the pairs moved each status
             let status = found[relative]!
             let changed = status.signature.changedNanoseconds
@@ -93,8 +94,7 @@ struct LocalTree {
             }
             let vouched = status.signature.kind != .file || LocalSignature(status.signature).vouches(readAt: started, window: racyWindow)
             tree.add(
-                relative, status, containerFolder: containerFolder, base: base, recent: changed > now - Self.writerWindow, vouched: vouched,
-                copier: copier)
+                relative, status, folders: folders, base: base, recent: changed > now - Self.writerWindow, vouched: vouched, copier: copier)
         }
         return tree
     }
@@ -115,9 +115,10 @@ struct LocalTree {
     /// asked about (when it is read, on the descriptor it is hashed from). `vouched`: the
     /// signature may be kept with the state found.
     private mutating func add(
-        _ relative: RawPath, _ status: FileStatus, containerFolder: RawPath, base: [String: BaseRow], recent: Bool, vouched: Bool,
+        _ relative: RawPath, _ status: FileStatus, folders: FolderCursor, base: [String: BaseRow], recent: Bool, vouched: Bool,
         copier: EarlyCopier?
     ) {
+        let containerFolder = folders.root
         guard let path = SyncPath.key(relative) else {
             problems.append("not synced: the name \(relative.readable.debugDescription) is not valid UTF-8")
             return
@@ -136,13 +137,14 @@ struct LocalTree {
                 state = kept
             } else if status.signature.kind == .file {
                 let pending = copier?.start(relative, path: path, beneath: containerFolder, signature: signature)
+                let staging = copier?.stagingForHash(path, signature: signature, vouched: vouched)
                 do throws(SyncError) {
-                    state = try Self.fileState(of: relative, beneath: containerFolder, status, refusingWriters: recent)
+                    state = try Self.fileState(of: relative, through: folders, status, refusingWriters: recent, copyingTo: staging)
                 } catch {
                     if let copy = pending?.finish() { unlink(copy.staging) }
                     throw error
                 }
-                earlyCopy = pending?.finish()
+                earlyCopy = pending?.finish() ?? staging.map { EarlyCopy(staging: $0, signature: signature) }
                 hashed += 1
             } else {
                 guard let read = try Self.state(of: relative, beneath: containerFolder, status) else { return }
@@ -180,9 +182,11 @@ struct LocalTree {
     }
 
     /// A file's state, its content hashed (with `refusingWriters`, not while a process
-    /// still has it open for writing).
-    private static func fileState(of relative: RawPath, beneath folder: RawPath, _ status: FileStatus, refusingWriters: Bool) throws(SyncError) -> EntryState {
-        let content = try ContentHashing.hash(relative, beneath: folder, refusingWriters: refusingWriters)
+    /// still has it open for writing) and, with `staging`, copied there.
+    private static func fileState(
+        of relative: RawPath, through folders: FolderCursor, _ status: FileStatus, refusingWriters: Bool, copyingTo staging: String?
+    ) throws(SyncError) -> EntryState {
+        let content = try ContentHashing.hash(relative, through: folders, refusingWriters: refusingWriters, copyingTo: staging)
         return .file(sha256: content.sha256, size: content.size, mode: status.permissions)
     }
 

@@ -52,7 +52,7 @@ struct SyncPass {
         let copier = EarlyCopier(store: executor.store, container: container)
         var earlyCopies: [String] = []
         // Uploaded early copies were renamed into the store; the others go.
-        defer { for staging in earlyCopies { unlink(staging) } }
+        defer { executor.store.removeUnused(earlyCopies) }
         var local = LocalTree()
         var unfinished: Set<String> = []
         var touched = container.viewBehind

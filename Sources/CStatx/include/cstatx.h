@@ -37,6 +37,15 @@ int ubq_file_status_beneath(const char *root, const char *relative, ubq_file_sta
 /// descriptor, or -1 with errno set.
 int ubq_open_beneath(const char *root, const char *relative, int flags);
 
+/// The folder `path` opened O_PATH (which Glibc's Swift module leaves out), to open
+/// what is below it relative to it; -1 with errno set.
+int ubq_open_folder(const char *path);
+
+/// The folder `relative` below the open folder `rootfd` ("" for `rootfd` itself, duplicated),
+/// opened O_PATH following no symlink on the way, as `ubq_open_beneath` does for its
+/// parent. For callers that open many files of one folder: each is then one openat(2).
+int ubq_open_folder_beneath(int rootfd, const char *relative);
+
 /// readlink(2) of the symlink `relative` below `root`, with no symlink followed on the way
 /// (as `ubq_open_beneath`). Returns the length of the text put in `buffer` (not
 /// NUL-terminated), or -1 with errno set.
