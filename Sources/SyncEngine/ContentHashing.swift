@@ -31,22 +31,25 @@ enum ContentHashing {
     /// `hash(path:refusingWriters:)` of the file `relative` below `folders.root`, opened
     /// through no symlink. O_NONBLOCK: a FIFO put in its place since its status was read
     /// must not hang the pass.
+    ///
     /// With `staging`, what is read is also written to that new file (not synced; removed
-    /// again if the hash fails).
-    static func hash(_ relative: RawPath, through folders: FolderCursor, refusingWriters: Bool, copyingTo staging: String? = nil) throws(SyncError) -> Result {
+    /// again if the hash fails). `expectedSize`: the size its status gave, if known.
+    static func hash(
+        _ relative: RawPath, through folders: FolderCursor, refusingWriters: Bool, copyingTo staging: String? = nil, expectedSize: Int64? = nil
+    ) throws(SyncError) -> Result {
         let fd = try folders.open(relative, O_RDONLY | O_NONBLOCK)
         defer { close(fd) }
         let path = folders.root.appending(relative).readable
-        guard let staging else { return try hash(fd, path: path, refusingWriters: refusingWriters) }
+        guard let staging else { return try hash(fd, path: path, refusingWriters: refusingWriters, expectedSize: expectedSize) }
         try refuseWriter(fd, path: path, refusingWriters: refusingWriters)
         return try DurableFile.write(staging, mode: 0o444, sync: false, makingFolder: true) { destination throws(SyncError) in
-            try stream(from: fd, path: path, to: destination, destinationPath: staging)
+            try stream(from: fd, path: path, to: destination, destinationPath: staging, expectedSize: expectedSize)
         }
     }
 
-    private static func hash(_ fd: Int32, path: String, refusingWriters: Bool) throws(SyncError) -> Result {
+    private static func hash(_ fd: Int32, path: String, refusingWriters: Bool, expectedSize: Int64? = nil) throws(SyncError) -> Result {
         try refuseWriter(fd, path: path, refusingWriters: refusingWriters)
-        return try stream(from: fd, path: path, to: nil, destinationPath: "")
+        return try stream(from: fd, path: path, to: nil, destinationPath: "", expectedSize: expectedSize)
     }
 
     private static func refuseWriter(_ fd: Int32, path: String, refusingWriters: Bool) throws(SyncError) {
@@ -56,10 +59,14 @@ enum ContentHashing {
     }
 
     /// Copies `source` to `destination` (both open), hashing what went through.
-    static func stream(from source: Int32, path: String, to destination: Int32?, destinationPath: String) throws(SyncError) -> Result {
+    /// `expectedSize`: the size the caller knows the source to have (else it is asked),
+    /// to size the buffer; the source is read to its end whatever it is.
+    static func stream(
+        from source: Int32, path: String, to destination: Int32?, destinationPath: String, expectedSize: Int64? = nil
+    ) throws(SyncError) -> Result {
         var hasher = SHA256()
         var size: Int64 = 0
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bufferSize(for: source), alignment: 16)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bufferSize(expectedSize ?? fileSize(source)), alignment: 16)
         defer { buffer.deallocate() }
         while true {
             let count = try Sys.read(source, into: buffer, path: path)
@@ -72,16 +79,22 @@ enum ContentHashing {
         return Result(sha256: hex(hasher.finalize()), size: size)
     }
 
-    /// A buffer for reading `source`: the whole file and one byte more (so the second read
+    /// A buffer for reading a file of `fileSize`: the whole file and one byte more (so the second read
     /// finds the end) when it is smaller than `chunkSize`. Glibc served a `chunkSize`
     /// buffer for each small file with pages handed back to the kernel when it was freed
     /// (in a first sync of 100,000 files of 300 bytes, perf on tmpfs: munmap in 130 samples
     /// of the pass thread's 7,800, 25 with this).
-    private static func bufferSize(for source: Int32) -> Int {
-        var info = stat()
-        guard fstat(source, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size < chunkSize else { return chunkSize }
+    private static func bufferSize(_ fileSize: Int64?) -> Int {
+        guard let fileSize, fileSize < chunkSize else { return chunkSize }
         let page = 4096
-        return (Int(info.st_size) + 1 + page - 1) / page * page
+        return (Int(fileSize) + 1 + page - 1) / page * page
+    }
+
+    /// The size of `source` if it is a regular file.
+    private static func fileSize(_ source: Int32) -> Int64? {
+        var info = stat()
+        guard fstat(source, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int64(info.st_size)
     }
 
     static func hex(_ digest: SHA256.Digest) -> String {

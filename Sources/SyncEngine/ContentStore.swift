@@ -63,7 +63,7 @@ struct ContentStore {
                 {
                     return expected
                 }
-                return try ContentHashing.stream(from: source, path: path, to: fd, destinationPath: staging)
+                return try ContentHashing.stream(from: source, path: path, to: fd, destinationPath: staging, expectedSize: expected.size)
             }
         } catch {
             unlink(staging)

@@ -88,8 +88,10 @@ extension ContentStore {
     /// unlink for each of the container's files.
     func removeUnused(_ stagings: [String]) {
         guard !stagings.isEmpty else { return }
+        let names = MirrorView.names(in: RawPath(layout.incoming))
+        guard !names.isEmpty else { return }
         let wanted = Set(stagings)
-        for name in MirrorView.names(in: RawPath(layout.incoming)) {
+        for name in names {
             let staging = "\(layout.incoming)/\(String(decoding: name, as: UTF8.self))"
             if wanted.contains(staging) { unlink(staging) }
         }

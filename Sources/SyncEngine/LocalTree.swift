@@ -186,7 +186,8 @@ struct LocalTree {
     private static func fileState(
         of relative: RawPath, through folders: FolderCursor, _ status: FileStatus, refusingWriters: Bool, copyingTo staging: String?
     ) throws(SyncError) -> EntryState {
-        let content = try ContentHashing.hash(relative, through: folders, refusingWriters: refusingWriters, copyingTo: staging)
+        let content = try ContentHashing.hash(
+            relative, through: folders, refusingWriters: refusingWriters, copyingTo: staging, expectedSize: Int64(status.signature.size))
         return .file(sha256: content.sha256, size: content.size, mode: status.permissions)
     }
 
