@@ -79,11 +79,11 @@ enum ContentHashing {
         return Result(sha256: hex(hasher.finalize()), size: size)
     }
 
-    /// A buffer for reading a file of `fileSize`: the whole file and one byte more (so the second read
-    /// finds the end) when it is smaller than `chunkSize`. Glibc served a `chunkSize`
-    /// buffer for each small file with pages handed back to the kernel when it was freed
-    /// (in a first sync of 100,000 files of 300 bytes, perf on tmpfs: munmap in 130 samples
-    /// of the pass thread's 7,800, 25 with this).
+    /// A buffer for reading a file of `fileSize`: the whole file and one byte more (so the
+    /// second read finds the end) when it is smaller than `chunkSize`. Glibc served a
+    /// `chunkSize` buffer for each small file with pages handed back to the kernel when it
+    /// was freed (in a first sync of 100,000 files of 300 bytes, perf on tmpfs: munmap in
+    /// 130 samples of the pass thread's 7,800, 25 with this).
     private static func bufferSize(_ fileSize: Int64?) -> Int {
         guard let fileSize, fileSize < chunkSize else { return chunkSize }
         let page = 4096

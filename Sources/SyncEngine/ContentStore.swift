@@ -25,9 +25,8 @@ struct ContentStore {
     }
 
     /// Copies the local file `relative` below `folders.root` (opened through no symlink),
-    /// which the scan found to hash to `expected`, into
-    /// `store/incoming/` without syncing it (`commit` does, for a whole batch). Nil when the
-    /// store already has it. Throws `changedMeanwhile` if the file changed since the scan
+    /// which the scan found to hash to `expected`, into `store/incoming/` without syncing
+    /// it (`commit` does, for a whole batch). Nil when the store already has it. Throws `changedMeanwhile` if the file changed since the scan
     /// (the bytes read now hash otherwise): nothing is staged then.
     ///
     /// A large file whose signature (`scanned`) is known is copied in the kernel
