@@ -30,8 +30,7 @@ enum ContentHashing {
 
     /// `hash(path:refusingWriters:)` of the file `relative` below `folders.root`, opened
     /// through no symlink. O_NONBLOCK: a FIFO put in its place since its status was read
-    /// must not hang the pass.
-    /// `expectedSize`: the size its status gave, if known.
+    /// must not hang the pass. `expectedSize`: the size its status gave, if known.
     static func hash(_ relative: RawPath, through folders: FolderCursor, refusingWriters: Bool, expectedSize: Int64? = nil) throws(SyncError) -> Result {
         let fd = try folders.open(relative, O_RDONLY | O_NONBLOCK)
         defer { close(fd) }

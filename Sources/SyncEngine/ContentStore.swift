@@ -26,8 +26,9 @@ struct ContentStore {
 
     /// Copies the local file `relative` below `folders.root` (opened through no symlink),
     /// which the scan found to hash to `expected`, into `store/incoming/` without syncing
-    /// it (`commit` does, for a whole batch). Nil when the store already has it. Throws `changedMeanwhile` if the file changed since the scan
-    /// (the bytes read now hash otherwise): nothing is staged then.
+    /// it (`commit` does, for a whole batch). Nil when the store already has it. Throws
+    /// `changedMeanwhile` if the file changed since the scan (the bytes read now hash
+    /// otherwise): nothing is staged then.
     ///
     /// A large file whose signature (`scanned`) is known is copied in the kernel
     /// (copy_file_range: a reflink where the filesystem can) instead of read and hashed
