@@ -15,7 +15,7 @@ run: bootstrap
 
 test: bootstrap
 	$(SWIFT) build $(BUILD_FLAGS) --build-tests
-	$(SWIFT) test $(BUILD_FLAGS) --skip-build
+	SWIFT=$(SWIFT) scripts/test.sh $(BUILD_FLAGS)
 
 build: bootstrap
 	$(SWIFT) build $(BUILD_FLAGS)
