@@ -48,7 +48,7 @@ struct LogWriter {
         var bytes: [UInt8] = []
         for (offset, record) in records.enumerated() {
             precondition(record.id == VersionID(device: device, sequence: nextSequence + UInt64(offset)), "records are appended in order")
-            bytes += Array((try? Self.encoder.encode(LogLine(record))) ?? Data())
+            LogLineEncoder.append(LogLine(record), to: &bytes)
             bytes.append(UInt8(ascii: "\n"))
         }
         let fd = try Sys.open(path, O_WRONLY | O_APPEND | O_CREAT, 0o644)
@@ -72,12 +72,6 @@ struct LogWriter {
 
     /// The id the next appended record must carry.
     var nextID: VersionID { VersionID(device: device, sequence: nextSequence) }
-
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        return encoder
-    }()
 
     private static func truncateTornTail(_ path: String) throws(SyncError) {
         guard let data = FileManager.default.contents(atPath: path), let last = data.last, last != UInt8(ascii: "\n") else { return }
