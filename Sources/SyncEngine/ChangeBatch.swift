@@ -36,11 +36,15 @@ final class ChangeBatch {
     private var durable: [String] = []
     private var writer: LogWriter
     private var nextSequence: UInt64
+    /// The footprint of the scan's early copies that no batch has taken yet: a batch's
+    /// durability counts them as its own (`BatchDurability`).
+    private var earlyCopyFootprint: Int64
 
-    init(store: ContentStore, database: SyncDatabase, container: ContainerSync, faults: FaultInjection?) throws {
+    init(store: ContentStore, database: SyncDatabase, container: ContainerSync, earlyCopyFootprint: Int64 = 0, faults: FaultInjection?) throws {
         self.store = store
         self.database = database
         self.container = container
+        self.earlyCopyFootprint = earlyCopyFootprint
         self.faults = faults
         writer = try container.logWriter()
         nextSequence = writer.nextSequence
@@ -84,7 +88,9 @@ final class ChangeBatch {
     func flush() throws {
         let previous = sealed
         sealed = nil
-        let next = Sealed(changes: open, objects: open.staged.isEmpty ? nil : ObjectCommit(open.staged, store: store, faults: faults))
+        earlyCopyFootprint -= BatchDurability.footprint(of: open.staged.filter(\.isEarlyCopy).map(\.size))
+        let objects = open.staged.isEmpty ? nil : ObjectCommit(open.staged, store: store, pendingFootprint: max(earlyCopyFootprint, 0), faults: faults)
+        let next = Sealed(changes: open, objects: objects)
         open = Changes()
         do {
             if let previous { try complete(previous) }
@@ -163,11 +169,13 @@ private final class ObjectCommit: Sendable {
     private let finished = DispatchGroup()
     private let failure = Mutex<SyncError?>(nil)
 
-    init(_ objects: [StagedObject], store: ContentStore, faults: FaultInjection?) {
+    init(_ objects: [StagedObject], store: ContentStore, pendingFootprint: Int64, faults: FaultInjection?) {
         finished.enter()
         Thread { [self] in
             defer { finished.leave() }
-            do throws(SyncError) { try store.commit(objects, faults: faults) } catch { failure.withLock { $0 = error } }
+            do throws(SyncError) { try store.commit(objects, pendingFootprint: pendingFootprint, faults: faults) } catch {
+                failure.withLock { $0 = error }
+            }
         }.start()
     }
 

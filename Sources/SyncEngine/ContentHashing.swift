@@ -30,18 +30,32 @@ enum ContentHashing {
 
     /// `hash(path:refusingWriters:)` of the file `relative` below `folders.root`, opened
     /// through no symlink. O_NONBLOCK: a FIFO put in its place since its status was read
-    /// must not hang the pass. `expectedSize`: the size its status gave, if known.
-    static func hash(_ relative: RawPath, through folders: FolderCursor, refusingWriters: Bool, expectedSize: Int64? = nil) throws(SyncError) -> Result {
+    /// must not hang the pass.
+    ///
+    /// With `staging`, what is read is also written to that new file (not synced; removed
+    /// again if the hash fails). `expectedSize`: the size its status gave, if known.
+    static func hash(
+        _ relative: RawPath, through folders: FolderCursor, refusingWriters: Bool, copyingTo staging: String? = nil, expectedSize: Int64? = nil
+    ) throws(SyncError) -> Result {
         let fd = try folders.open(relative, O_RDONLY | O_NONBLOCK)
         defer { close(fd) }
-        return try hash(fd, path: folders.root.appending(relative).readable, refusingWriters: refusingWriters, expectedSize: expectedSize)
+        let path = folders.root.appending(relative).readable
+        guard let staging else { return try hash(fd, path: path, refusingWriters: refusingWriters, expectedSize: expectedSize) }
+        try refuseWriter(fd, path: path, refusingWriters: refusingWriters)
+        return try DurableFile.write(staging, mode: 0o444, sync: false, makingFolder: true) { destination throws(SyncError) in
+            try stream(from: fd, path: path, to: destination, destinationPath: staging, expectedSize: expectedSize)
+        }
     }
 
     private static func hash(_ fd: Int32, path: String, refusingWriters: Bool, expectedSize: Int64? = nil) throws(SyncError) -> Result {
+        try refuseWriter(fd, path: path, refusingWriters: refusingWriters)
+        return try stream(from: fd, path: path, to: nil, destinationPath: "", expectedSize: expectedSize)
+    }
+
+    private static func refuseWriter(_ fd: Int32, path: String, refusingWriters: Bool) throws(SyncError) {
         if refusingWriters && ubq_fd_has_writer(fd) == 1 {
             throw SyncError(.changedMeanwhile, "\(path) is still open for writing; it is uploaded once closed")
         }
-        return try stream(from: fd, path: path, to: nil, destinationPath: "", expectedSize: expectedSize)
     }
 
     /// Copies `source` to `destination` (both open), hashing what went through.

@@ -46,7 +46,7 @@ struct ContentStore {
         }
         if let early {
             if early.signature.size == expected.size, folders.signature(relative) == early.signature {
-                return StagedObject(staging: early.staging, object: layout.object(expected.sha256), size: expected.size)
+                return StagedObject(staging: early.staging, object: layout.object(expected.sha256), size: expected.size, isEarlyCopy: true)
             }
             unlink(early.staging)
         }
@@ -117,9 +117,10 @@ struct ContentStore {
 
     /// Makes staged objects durable and visible: sync them, rename each into place, sync
     /// the folders the names went into. A reader never sees a partial object. How they are
-    /// synced depends on the batch and on what else is dirty (`BatchDurability`).
-    func commit(_ objects: [StagedObject], faults: FaultInjection?) throws(SyncError) {
-        let durability = BatchDurability(anchor: layout.root, sizes: objects.map(\.size), faults: faults)
+    /// synced depends on the batch and on what else is dirty (`BatchDurability`), of which
+    /// `pendingFootprint` is the pass's own: early copies that later batches will commit.
+    func commit(_ objects: [StagedObject], pendingFootprint: Int64 = 0, faults: FaultInjection?) throws(SyncError) {
+        let durability = BatchDurability(anchor: layout.root, sizes: objects.map(\.size), pending: pendingFootprint, faults: faults)
         try durability.syncFiles(objects.map(\.staging))
         var folders: Set<String> = [layout.incoming]
         for object in objects {
@@ -184,4 +185,6 @@ struct StagedObject {
     var staging: String
     var object: String
     var size: Int64
+    /// Whether `staging` is a copy the scan made (`EarlyCopy`), not one the upload made.
+    var isEarlyCopy = false
 }

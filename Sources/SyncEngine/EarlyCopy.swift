@@ -3,21 +3,23 @@ import Foundation
 import Glibc
 import RawPaths
 
-/// A large file's copy into `store/incoming/`, made by the kernel on a thread of its own
-/// while the scan hashes the same file, so the disk writes the upload while the CPU works
-/// out its name. Without it a large file was read and hashed first, and only then copied:
-/// for 1 GiB here, 1.1 s of hashing with the disk idle before a copy the disk then took
-/// 1.5 s to write.
+/// A file's copy into `store/incoming/`, made while the scan hashes it, for its upload.
+///
+/// - A large file is copied by the kernel on a thread of its own, so the disk writes the
+///   upload while the CPU works out its name. Without it a large file was read and hashed
+///   first, and only then copied: for 1 GiB here, 1.1 s of hashing with the disk idle
+///   before a copy the disk then took 1.5 s to write.
+/// - A small file is written from the bytes the hash reads, so its upload need not open,
+///   read and hash it a second time (the bulk of a first sync of many small files).
 ///
 /// The copy stands for the content the scan hashed only if no write came between the
 /// moment its signature was taken, before the copy and the hash both began, and the moment
 /// the upload is staged: `ContentStore.stage` checks the file's signature again then.
+/// A small file is copied only when its signature vouches for it
+/// (`LocalSignature.vouches`): any write after the scan's start then changes it.
 ///
-/// Small files are not copied so. Writing them from the bytes the scan hashes saved a
-/// first sync of 100,000 small files about 0.4 s on tmpfs, but on a disk it left all of
-/// them dirty before the first batch: `BatchDurability` then took each batch for one
-/// among much other dirty data and fsynced its files one by one (2,571 fsyncs against
-/// 27, and 21.2 s against 15.5 s, scratch init8.sh).
+/// Early copies are dirty until a batch commits them, so the batches of a first sync count
+/// those still to come as their own when they choose how to sync (`BatchDurability`).
 struct EarlyCopy {
     /// The staging file, not synced: `ContentStore.commit` syncs and renames it.
     let staging: String
@@ -82,7 +84,24 @@ extension ContentStore {
     }
 }
 
-/// What a scan needs to copy large files early: the store, and which files are worth it.
+extension ContentStore {
+    /// Removes those of `stagings` (early copies in `store/incoming/`) that are still
+    /// there. An upload renamed its early copy into the store, so after a first sync
+    /// nearly none are left: one listing of the folder then costs less than a failed
+    /// unlink for each of the container's files.
+    func removeUnused(_ stagings: [String]) {
+        guard !stagings.isEmpty else { return }
+        let names = MirrorView.names(in: RawPath(layout.incoming))
+        guard !names.isEmpty else { return }
+        let wanted = Set(stagings)
+        for name in names {
+            let staging = "\(layout.incoming)/\(String(decoding: name, as: UTF8.self))"
+            if wanted.contains(staging) { unlink(staging) }
+        }
+    }
+}
+
+/// What a scan needs to copy files early: the store, and which files are worth it.
 struct EarlyCopier {
     let store: ContentStore
     /// Whether a file of `size` at `path` (a sync path) is likely content the store lacks.
@@ -101,6 +120,13 @@ struct EarlyCopier {
         self.init(store: store) { path, size in
             !(container.histories[path]?.records.contains { $0.state?.sha256 != nil && $0.state?.size == size } ?? false)
         }
+    }
+
+    /// Where the hash of the file whose status the scan read as `signature` should copy it
+    /// (a new staging file), when it is small, likely new, and `vouched`; nil otherwise.
+    func stagingForHash(_ path: String, signature: LocalSignature, vouched: Bool) -> String? {
+        guard vouched, signature.size < ContentStore.kernelCopyThreshold, isLikelyNew(path, signature.size) else { return nil }
+        return store.newStagingPath()
     }
 
     /// Starts a copy of the file whose status the scan read as `signature`, when it is

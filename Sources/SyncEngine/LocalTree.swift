@@ -40,6 +40,9 @@ struct LocalTree {
     /// from them is removed when it ends.
     var earlyCopies: [String] { entries.values.compactMap(\.earlyCopy?.staging) }
 
+    /// The dirty memory the early copies hold until a batch syncs them (`BatchDurability`).
+    var earlyCopyFootprint: Int64 { BatchDurability.footprint(of: entries.values.compactMap(\.earlyCopy?.signature.size)) }
+
     /// The roots below no other root: a folder root is scanned whole, so a root inside it
     /// (a file copied into a new folder is noted with the folder) would be scanned again.
     private static func topmost(_ roots: [RawPath]) -> [RawPath] {
@@ -137,13 +140,14 @@ struct LocalTree {
                 state = kept
             } else if status.signature.kind == .file {
                 let pending = copier?.start(relative, path: path, beneath: containerFolder, signature: signature)
+                let staging = copier?.stagingForHash(path, signature: signature, vouched: vouched)
                 do throws(SyncError) {
-                    state = try Self.fileState(of: relative, through: folders, status, refusingWriters: recent)
+                    state = try Self.fileState(of: relative, through: folders, status, refusingWriters: recent, copyingTo: staging)
                 } catch {
                     if let copy = pending?.finish() { unlink(copy.staging) }
                     throw error
                 }
-                earlyCopy = pending?.finish()
+                earlyCopy = pending?.finish() ?? staging.map { EarlyCopy(staging: $0, signature: signature) }
                 hashed += 1
             } else {
                 guard let read = try Self.state(of: relative, beneath: containerFolder, status) else { return }
@@ -181,9 +185,12 @@ struct LocalTree {
     }
 
     /// A file's state, its content hashed (with `refusingWriters`, not while a process
-    /// still has it open for writing).
-    private static func fileState(of relative: RawPath, through folders: FolderCursor, _ status: FileStatus, refusingWriters: Bool) throws(SyncError) -> EntryState {
-        let content = try ContentHashing.hash(relative, through: folders, refusingWriters: refusingWriters, expectedSize: Int64(status.signature.size))
+    /// still has it open for writing) and, with `staging`, copied there.
+    private static func fileState(
+        of relative: RawPath, through folders: FolderCursor, _ status: FileStatus, refusingWriters: Bool, copyingTo staging: String?
+    ) throws(SyncError) -> EntryState {
+        let content = try ContentHashing.hash(
+            relative, through: folders, refusingWriters: refusingWriters, copyingTo: staging, expectedSize: Int64(status.signature.size))
         return .file(sha256: content.sha256, size: content.size, mode: status.permissions)
     }
 

@@ -52,7 +52,7 @@ struct SyncPass {
         let copier = EarlyCopier(store: executor.store, container: container)
         var earlyCopies: [String] = []
         // Uploaded early copies were renamed into the store; the others go.
-        defer { for staging in earlyCopies { unlink(staging) } }
+        defer { executor.store.removeUnused(earlyCopies) }
         var local = LocalTree()
         var unfinished: Set<String> = []
         var touched = container.viewBehind
@@ -218,7 +218,8 @@ struct SyncPass {
     /// Runs the plan's actions in order, committing them in batches; returns the paths
     /// whose action did not complete.
     private func execute(_ plan: SyncPlan, local: LocalTree, executor: Executor, report: inout PassReport) throws -> Set<String> {
-        let batch = try ChangeBatch(store: executor.store, database: database, container: container, faults: faults)
+        let batch = try ChangeBatch(
+            store: executor.store, database: database, container: container, earlyCopyFootprint: local.earlyCopyFootprint, faults: faults)
         defer { batch.abandon() }  // a pass that stops early
         var unfinished = Set(plan.actions.map(\.path))
         var prepared = PreparedRun()

@@ -24,6 +24,19 @@ import Testing
         #expect(BatchDurability.prefersWholeFilesystem(filesystem: Self.ext4, dirtyBytes: 1 << 30, batchBytes: large))
     }
 
+    /// A first sync whose scan copied every small file early: all of them are dirty before
+    /// the first batch, and the batches to come will sync them anyway.
+    @Test func thePassesOwnPendingCopiesCountWithTheBatch() {
+        let batch = BatchDurability.footprint(of: Array(repeating: 300, count: 4096))
+        let pending = BatchDurability.footprint(of: Array(repeating: 300, count: 95_904))
+        let dirty = batch + pending
+        #expect(!BatchDurability.prefersWholeFilesystem(filesystem: Self.ext4, dirtyBytes: dirty, batchBytes: batch))
+        #expect(BatchDurability.prefersWholeFilesystem(filesystem: Self.ext4, dirtyBytes: dirty, batchBytes: batch, pendingBytes: pending))
+        // Beside as much again of other dirty data, still the pass's share decides.
+        #expect(BatchDurability.prefersWholeFilesystem(filesystem: Self.ext4, dirtyBytes: 2 * dirty, batchBytes: batch, pendingBytes: pending))
+        #expect(!BatchDurability.prefersWholeFilesystem(filesystem: Self.nfs, dirtyBytes: dirty, batchBytes: batch, pendingBytes: pending))
+    }
+
     @Test func aNetworkOrUnknownFilesystemOrUnreadableMemoryTakesAnFsyncAFile() {
         #expect(!BatchDurability.prefersWholeFilesystem(filesystem: Self.nfs, dirtyBytes: 0, batchBytes: Self.mebibyte))
         #expect(!BatchDurability.prefersWholeFilesystem(filesystem: 0, dirtyBytes: 0, batchBytes: Self.mebibyte))

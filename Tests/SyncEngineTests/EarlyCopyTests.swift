@@ -7,8 +7,9 @@ import Testing
 
 @testable import SyncEngine
 
-/// A large file is copied into the store while the scan hashes it (`EarlyCopy`); the
-/// upload then takes that copy, but only while the file is still the one copied.
+/// A file the scan hashes is copied into the store meanwhile (`EarlyCopy`): a large one by
+/// the kernel, a small one from the bytes hashed. The upload then takes that copy, but only
+/// while the file is still the one copied.
 @Suite struct EarlyCopyTests {
     final class Setup {
         let scratch = Scratch()
@@ -29,16 +30,18 @@ import Testing
             return bytes
         }
 
-        func scan(likelyNew: Bool = true) -> LocalTree {
+        /// `racyWindow`: how long before the scan a file must have changed for its
+        /// signature to vouch for it (0: any file written before the scan).
+        func scan(likelyNew: Bool = true, racyWindow: Int64 = 0) -> LocalTree {
             let copier = EarlyCopier(store: store) { _, _ in likelyNew }
-            return LocalTree.scan(containerFolder: RawPath(folder), ignore: .none, base: [:], racyWindow: 0, copier: copier)
+            return LocalTree.scan(containerFolder: RawPath(folder), ignore: .none, base: [:], racyWindow: racyWindow, copier: copier)
         }
 
-        /// A large file at `big.bin`, scanned: the tree and the copy the scan made of it.
-        func scanLargeFile() throws -> (tree: LocalTree, copy: EarlyCopy) {
-            try write("big.bin", size: EarlyCopyTests.large)
+        /// A file of `size` at `name`, scanned: the tree and the copy the scan made of it.
+        func scanFile(_ name: String, size: Int) throws -> (tree: LocalTree, copy: EarlyCopy) {
+            try write(name, size: size)
             let tree = scan()
-            return (tree, try #require(tree.entries["big.bin"]?.earlyCopy))
+            return (tree, try #require(tree.entries[name]?.earlyCopy))
         }
 
         func upload(_ name: String, from tree: LocalTree) throws -> Upload {
@@ -55,6 +58,9 @@ import Testing
     }
 
     static let large = Int(EarlyCopy.threshold) + (1 << 20)
+    /// Copied by neither way: the upload copies it in the kernel.
+    static let middling = Int(ContentStore.kernelCopyThreshold) + 4096
+    static let sizes = [4096, large]
 
     static func randomBytes(_ count: Int) throws -> Data {
         let source = try #require(FileHandle(forReadingAtPath: "/dev/urandom"))
@@ -62,47 +68,79 @@ import Testing
         return try #require(try source.read(upToCount: count))
     }
 
-    @Test func theScanCopiesALargeFileItHashesAndNotASmallOne() throws {
+    @Test func theScanCopiesLargeAndSmallFilesItHashes() throws {
         let setup = try Setup()
-        let bytes = try setup.write("big.bin", size: Self.large)
-        try setup.write("small.bin", size: 4096)
+        let big = try setup.write("big.bin", size: Self.large)
+        let small = try setup.write("small.bin", size: 4096)
+        try setup.write("middling.bin", size: Self.middling)
         let tree = setup.scan()
-        let copy = try #require(tree.entries["big.bin"]?.earlyCopy)
-        #expect(FileManager.default.contents(atPath: copy.staging) == bytes)
-        #expect(tree.entries["small.bin"]?.earlyCopy == nil)
-        #expect(tree.earlyCopies == [copy.staging])
+        let bigCopy = try #require(tree.entries["big.bin"]?.earlyCopy)
+        let smallCopy = try #require(tree.entries["small.bin"]?.earlyCopy)
+        #expect(FileManager.default.contents(atPath: bigCopy.staging) == big)
+        #expect(FileManager.default.contents(atPath: smallCopy.staging) == small)
+        #expect(tree.entries["middling.bin"]?.earlyCopy == nil)
+        #expect(Set(tree.earlyCopies) == [bigCopy.staging, smallCopy.staging])
     }
 
-    @Test func contentLikelyInTheStoreAlreadyIsNotCopied() throws {
+    @Test(arguments: sizes) func contentLikelyInTheStoreAlreadyIsNotCopied(size: Int) throws {
         let setup = try Setup()
-        try setup.write("big.bin", size: Self.large)
+        try setup.write("file.bin", size: size)
         let tree = setup.scan(likelyNew: false)
-        #expect(tree.entries["big.bin"]?.earlyCopy == nil)
+        #expect(tree.entries["file.bin"]?.earlyCopy == nil)
         #expect(setup.stagingFiles.isEmpty)
     }
 
-    @Test func theUploadTakesTheEarlyCopyOfAnUnchangedFile() throws {
+    /// A small file changed less than the racy window before the scan may change again
+    /// without its signature showing it: its upload reads it again.
+    @Test func aSmallFileChangedJustBeforeTheScanIsNotCopied() throws {
         let setup = try Setup()
-        let (tree, copy) = try setup.scanLargeFile()
-        let staged = try #require(try setup.stage("big.bin", from: tree))
+        try setup.write("small.bin", size: 4096)
+        let tree = setup.scan(racyWindow: 60_000_000_000)
+        #expect(tree.entries["small.bin"] != nil)
+        #expect(tree.entries["small.bin"]?.earlyCopy == nil)
+        #expect(setup.stagingFiles.isEmpty)
+    }
+
+    @Test(arguments: sizes) func theUploadTakesTheEarlyCopyOfAnUnchangedFile(size: Int) throws {
+        let setup = try Setup()
+        let (tree, copy) = try setup.scanFile("file.bin", size: size)
+        let staged = try #require(try setup.stage("file.bin", from: tree))
         #expect(staged.staging == copy.staging)
         try setup.store.commit([staged], faults: nil)
         let object = try ContentHashing.hash(path: staged.object, refusingWriters: false)
-        #expect(object.sha256 == tree.entries["big.bin"]?.state.sha256)
+        #expect(object.sha256 == tree.entries["file.bin"]?.state.sha256)
         #expect(setup.stagingFiles.isEmpty)
     }
 
-    @Test func aFileChangedAfterTheScanIsNotUploadedFromItsEarlyCopy() throws {
+    @Test(arguments: sizes) func aFileChangedAfterTheScanIsNotUploadedFromItsEarlyCopy(size: Int) throws {
         let setup = try Setup()
-        let (tree, copy) = try setup.scanLargeFile()
-        let handle = try #require(FileHandle(forWritingAtPath: setup.folder + "/big.bin"))
+        let (tree, copy) = try setup.scanFile("file.bin", size: size)
+        let handle = try #require(FileHandle(forWritingAtPath: setup.folder + "/file.bin"))
         try handle.seekToEnd()
         try handle.write(contentsOf: Data("appended after the scan".utf8))
         try handle.close()
-        let error = try #require(throws: SyncError.self) { try setup.stage("big.bin", from: tree) }
+        let error = try #require(throws: SyncError.self) { try setup.stage("file.bin", from: tree) }
         #expect(error.code == .changedMeanwhile)
         #expect(!FileManager.default.fileExists(atPath: copy.staging))
         #expect(setup.stagingFiles.isEmpty)
+    }
+
+    /// At the end of a pass: the early copies no upload took go, and nothing else in
+    /// `store/incoming/` (another device's upload in progress, a copy already taken).
+    @Test func theCopiesNoUploadTookAreRemovedAndNothingElse() throws {
+        let setup = try Setup()
+        try setup.write("taken.bin", size: 4096)
+        try setup.write("left.bin", size: 4096)
+        let tree = setup.scan()
+        let left = try #require(tree.entries["left.bin"]?.earlyCopy)
+        try setup.store.commit([try #require(try setup.stage("taken.bin", from: tree))], faults: nil)
+        let others = setup.incoming + "/d2.upload.part"
+        #expect(FileManager.default.createFile(atPath: others, contents: Data("theirs".utf8)))
+        #expect(setup.stagingFiles.count == 2)
+
+        setup.store.removeUnused(tree.earlyCopies)
+        #expect(!FileManager.default.fileExists(atPath: left.staging))
+        #expect(setup.stagingFiles == ["d2.upload.part"])
     }
 
     @Test func anEarlyCopyOfContentTheStoreHoldsIsRemoved() throws {
