@@ -37,7 +37,8 @@ final class ChangeBatch {
     private var writer: LogWriter
     private var nextSequence: UInt64
     /// The footprint of the scan's early copies that no batch has taken yet: a batch's
-    /// durability counts them as its own (`BatchDurability`).
+    /// durability counts them as its own (`BatchDurability`). A copy no upload takes (the
+    /// store had the content, or the file changed) stays counted until the pass ends.
     private var earlyCopyFootprint: Int64
 
     init(store: ContentStore, database: SyncDatabase, container: ContainerSync, earlyCopyFootprint: Int64 = 0, faults: FaultInjection?) throws {
