@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+
+@testable import SyncEngine
+
+/// `ContentStore.reuses`: whether the store has an object already. An upload of content
+/// the store has writes nothing, and the object it names is touched so that the store's
+/// collector spares it (`RetentionSyncTests` covers the collection itself; an upload that
+/// wrote the object again would pass that test as well).
+@Suite struct StoreReuseTests {
+    let scratch = Scratch()
+    var layout: MirrorLayout { MirrorLayout(root: scratch.path + "/mirror") }
+
+    /// Stores `bytes` and returns the object's path.
+    func put(_ bytes: String, in store: ContentStore) throws -> String {
+        store.layout.object(try store.store(bytes: Array(bytes.utf8)).sha256)
+    }
+
+    static func modified(_ path: String) throws -> Date {
+        try #require(FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date)
+    }
+
+    static func inode(_ path: String) throws -> UInt64 {
+        try #require(FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? UInt64)
+    }
+
+    @Test func onlyAnObjectOfTheContentsSizeIsReused() throws {
+        let store = ContentStore(layout: layout, device: "d1")
+        let absent = String(repeating: "ab", count: 32)
+        #expect(!store.reuses(absent, size: 3), "an empty mirror has no store folder yet")
+        let object = try put("one", in: store)
+        let sha256 = URL(fileURLWithPath: object).lastPathComponent
+        #expect(store.reuses(sha256, size: 3))
+        #expect(!store.reuses(sha256, size: 4), "an object of another size is not the content")
+        #expect(!store.reuses(absent, size: 3))
+    }
+
+    @Test func storingContentTheStoreHasTouchesItsObjectAndWritesNothing() throws {
+        let store = ContentStore(layout: layout, device: "d1")
+        let object = try put("two", in: store)
+        let inode = try Self.inode(object)
+        let old = Date(timeIntervalSince1970: 1_000_000)
+        try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: object)
+        #expect(try put("two", in: store) == object)
+        #expect(try Self.inode(object) == inode, "the object was not written again")
+        #expect(try Self.modified(object) > old.addingTimeInterval(3600), "touched, so the collector spares it")
+    }
+}
