@@ -16,7 +16,10 @@ Measures, on a generated corpus (BENCH_FILES files in BENCH_DIRS folders):
             (it reads every log and makes a full pass), and its memory afterwards
   1 GiB     one new 1 GiB file (ubqd, rsync, cp; ubqd stopped while it is copied in, as above),
             median of BENCH_BIG_ROUNDS rounds, each with new content and new names
-  (initial sync and re-sync are also timed against `rsync --fsync`, which fsyncs as ubqd does)
+  (initial sync and re-sync are also timed against `rsync --fsync`, which fsyncs as ubqd does;
+  and the initial sync against rsync followed by `sync`, the cheapest way to make its copy
+  durable: one writeback of everything, where ubqd makes each batch durable before the next
+  is named in its log)
   A->B      time for a new file on device A to appear on device B (two daemons, one
             mirror), p50 and p99 over BENCH_LATENCY_SAMPLES samples
 and prints one table with ratios to rsync (cp for the large file) and the targets.
@@ -49,6 +52,13 @@ def flush():
     """Writes every dirty page to disk: each timed step starts with none left over from
     the one before (rsync, unison and cp leave what they wrote to the kernel)."""
     subprocess.run(["sync"], check=True)
+
+
+def flush_time():
+    """Seconds `flush()` takes now: what writing back the step just timed costs."""
+    start = time.monotonic()
+    flush()
+    return time.monotonic() - start
 
 
 def timed(command, **kwargs):
@@ -149,12 +159,14 @@ def main():
         a.start()
         initial = a.sync()
         rsync_initial = timed(["rsync", "-a", corpus + "/", f"{work}/rsync/"])
+        rsync_writeback = flush_time()
         unison_initial = timed(unison(corpus, f"{work}/unison"))
         # ubqd fsyncs what it writes; `rsync --fsync` (rsync 3.2.4 and later) is the like
         # for like peer, shown beside the target's plain rsync.
         rsync_fsync_initial = timed(["rsync", "-a", "--fsync", corpus + "/", f"{work}/rsync-fsync/"])
         rows.append(("initial sync", initial, rsync_initial, unison_initial, "<= 1.0x rsync"))
         rows.append(("initial sync (rsync --fsync)", initial, rsync_fsync_initial, None, ""))
+        rows.append(("initial sync (rsync; sync)", initial, rsync_initial + rsync_writeback, None, ""))
 
         def one_percent_round(r):
             touch_one_percent(corpus, offset=r)
