@@ -57,7 +57,9 @@ struct LocalTree {
     /// are files a writer still holds open that changed within `writerWindow`.
     ///
     /// A file read within `racyWindow` of its last change gets no `lastingSignature`. With
-    /// a `copier`, large files are copied into the store while they are hashed.
+    /// a `copier`, files are copied into the store while they are hashed. Small files are
+    /// hashed before the tree is built, on several threads when there are many
+    /// (`ScanHashing`).
     static func scan(
         containerFolder: RawPath, ignore: IgnoreRules, base: [String: BaseRow], roots: [RawPath]? = nil, quietNanoseconds: Int64 = 0,
         racyWindow: Int64 = LocalSignature.racyWindowNanoseconds, copier: EarlyCopier? = nil
@@ -88,18 +90,65 @@ struct LocalTree {
         let now = LocalSignature.now()
         let settledBefore = now - quietNanoseconds
         let folders = FolderCursor(root: containerFolder)
-        for relative in found.keys.sorted() {  // the paths alone: sorting the pairs moved each status
+        let paths = found.keys.sorted()  // the paths alone: sorting the pairs moved each status
+        let vouches = { (status: FileStatus) in
+            status.signature.kind != .file || LocalSignature(status.signature).vouches(readAt: started, window: racyWindow)
+        }
+        var hashed = hashAhead(
+            paths, found: found, beneath: containerFolder, base: base, settledBefore: settledBefore, now: now, vouches: vouches
+        ) { path, signature, vouched in
+            copier?.stagingForHash(path, signature: signature, vouched: vouched)
+        }
+        for relative in paths {
             let status = found[relative]!
             let changed = status.signature.changedNanoseconds
             if status.signature.kind == .file, changed > settledBefore {
                 tree.leaveForLater(relative)
                 continue
             }
-            let vouched = status.signature.kind != .file || LocalSignature(status.signature).vouches(readAt: started, window: racyWindow)
             tree.add(
-                relative, status, folders: folders, base: base, recent: changed > now - Self.writerWindow, vouched: vouched, copier: copier)
+                relative, status, folders: folders, base: base, recent: changed > now - Self.writerWindow, vouched: vouches(status),
+                copier: copier, hashed: &hashed)
+        }
+        // Hashed ahead but not taken (a name that is another's in NFC): its copy goes.
+        for leftover in hashed.values {
+            if case .success = leftover.outcome, let staging = leftover.staging { unlink(staging) }
         }
         return tree
+    }
+
+    /// A file hashed ahead of `add` (`ScanHashing`), and the copy made as it was read.
+    struct HashedAhead {
+        var outcome: ScanHashing.Outcome
+        var staging: String?
+    }
+
+    /// Hashes the small files among `paths` that `add` would read, all at once
+    /// (`ScanHashing`): those that are settled, have a sync path, and whose signature does
+    /// not vouch for the base's state. `vouches` and `staging` are as `add` is given them.
+    private static func hashAhead(
+        _ paths: [RawPath], found: [RawPath: FileStatus], beneath containerFolder: RawPath, base: [String: BaseRow], settledBefore: Int64,
+        now: Int64, vouches: (FileStatus) -> Bool, staging: (_ path: String, LocalSignature, _ vouched: Bool) -> String?
+    ) -> [RawPath: HashedAhead] {
+        var jobs: [ScanHashing.Job] = []
+        for relative in paths {
+            let status = found[relative]!
+            let changed = status.signature.changedNanoseconds
+            guard status.signature.kind == .file, changed <= settledBefore, Int64(status.signature.size) < EarlyCopy.threshold,
+                let path = SyncPath.key(relative)
+            else { continue }
+            let signature = LocalSignature(status.signature)
+            guard keptState(of: status, signature, known: base[path]) == nil else { continue }
+            jobs.append(
+                ScanHashing.Job(
+                    relative: relative, size: Int64(status.signature.size), refusingWriters: changed > now - writerWindow,
+                    staging: staging(path, signature, vouches(status))))
+        }
+        let outcomes = ScanHashing.hash(jobs, beneath: containerFolder)
+        var hashed: [RawPath: HashedAhead] = [:]
+        hashed.reserveCapacity(jobs.count)
+        for (job, outcome) in zip(jobs, outcomes) { hashed[job.relative] = HashedAhead(outcome: outcome, staging: job.staging) }
+        return hashed
     }
 
     /// A file some process holds open for writing and that changed less than this long ago
@@ -119,7 +168,7 @@ struct LocalTree {
     /// signature may be kept with the state found.
     private mutating func add(
         _ relative: RawPath, _ status: FileStatus, folders: FolderCursor, base: [String: BaseRow], recent: Bool, vouched: Bool,
-        copier: EarlyCopier?
+        copier: EarlyCopier?, hashed ahead: inout [RawPath: HashedAhead]
     ) {
         let containerFolder = folders.root
         guard let path = SyncPath.key(relative) else {
@@ -138,6 +187,11 @@ struct LocalTree {
             var earlyCopy: EarlyCopy?
             if let kept = Self.keptState(of: status, signature, known: known) {
                 state = kept
+            } else if let done = ahead.removeValue(forKey: relative) {
+                let content = try done.outcome.get()  // a failed hash removed its partial copy
+                state = .file(sha256: content.sha256, size: content.size, mode: status.permissions)
+                earlyCopy = done.staging.map { EarlyCopy(staging: $0, signature: signature) }
+                hashed += 1
             } else if status.signature.kind == .file {
                 let pending = copier?.start(relative, path: path, beneath: containerFolder, signature: signature)
                 let staging = copier?.stagingForHash(path, signature: signature, vouched: vouched)
