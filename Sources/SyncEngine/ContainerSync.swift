@@ -38,6 +38,18 @@ public struct PassReport: Sendable {
     public init(problems: [String] = []) {
         self.problems = problems
     }
+
+    /// The report of a pass that stopped on a full disk, `error`.
+    init(pausedBy error: SyncError) {
+        self.init()
+        pause(by: error)
+    }
+
+    /// The pass stopped on a full disk (`error`): the next full pass resumes it.
+    mutating func pause(by error: SyncError) {
+        problems.append("\(error); paused until there is space")
+        incomplete = true
+    }
 }
 
 /// The sync state of one container: the versions read from every device's log so far,

@@ -111,16 +111,10 @@ struct LocalTree {
                 copier: copier, hashed: &hashed)
         }
         // Hashed ahead but not taken (a name that is another's in NFC): its copy goes.
-        for leftover in hashed.values {
-            if case .success = leftover.outcome, let staging = leftover.staging { unlink(staging) }
+        for case .success(let leftover) in hashed.values {
+            if let copy = leftover.copy { unlink(copy) }
         }
         return tree
-    }
-
-    /// A file hashed ahead of `add` (`ScanHashing`), and the copy made as it was read.
-    struct HashedAhead {
-        var outcome: ScanHashing.Outcome
-        var staging: String?
     }
 
     /// Hashes the small files among `paths` that `add` would read, all at once
@@ -129,7 +123,7 @@ struct LocalTree {
     private static func hashAhead(
         _ paths: [RawPath], found: [RawPath: FileStatus], beneath containerFolder: RawPath, base: [String: BaseRow], settledBefore: Int64,
         now: Int64, vouches: (FileStatus) -> Bool, staging: (_ path: String, LocalSignature, _ vouched: Bool) -> String?
-    ) -> [RawPath: HashedAhead] {
+    ) -> [RawPath: ScanHashing.Outcome] {
         var jobs: [ScanHashing.Job] = []
         for relative in paths {
             let status = found[relative]!
@@ -145,9 +139,9 @@ struct LocalTree {
                     staging: staging(path, signature, vouches(status))))
         }
         let outcomes = ScanHashing.hash(jobs, beneath: containerFolder)
-        var hashed: [RawPath: HashedAhead] = [:]
+        var hashed: [RawPath: ScanHashing.Outcome] = [:]
         hashed.reserveCapacity(jobs.count)
-        for (job, outcome) in zip(jobs, outcomes) { hashed[job.relative] = HashedAhead(outcome: outcome, staging: job.staging) }
+        for (job, outcome) in zip(jobs, outcomes) { hashed[job.relative] = outcome }
         return hashed
     }
 
@@ -168,7 +162,7 @@ struct LocalTree {
     /// signature may be kept with the state found.
     private mutating func add(
         _ relative: RawPath, _ status: FileStatus, folders: FolderCursor, base: [String: BaseRow], recent: Bool, vouched: Bool,
-        copier: EarlyCopier?, hashed ahead: inout [RawPath: HashedAhead]
+        copier: EarlyCopier?, hashed ahead: inout [RawPath: ScanHashing.Outcome]
     ) {
         let containerFolder = folders.root
         guard let path = SyncPath.key(relative) else {
@@ -187,21 +181,21 @@ struct LocalTree {
             var earlyCopy: EarlyCopy?
             if let kept = Self.keptState(of: status, signature, known: known) {
                 state = kept
-            } else if let done = ahead.removeValue(forKey: relative) {
-                let content = try done.outcome.get()  // a failed hash removed its partial copy
-                state = .file(sha256: content.sha256, size: content.size, mode: status.permissions)
-                earlyCopy = done.staging.map { EarlyCopy(staging: $0, signature: signature) }
+            } else if let outcome = ahead.removeValue(forKey: relative) {
+                let done = try outcome.get()  // a failed hash removed its partial copy
+                state = .file(sha256: done.content.sha256, size: done.content.size, mode: status.permissions)
+                earlyCopy = done.copy.map { EarlyCopy(staging: $0, signature: signature) }
                 hashed += 1
             } else if status.signature.kind == .file {
+                // Not hashed ahead: a large file, copied in the kernel meanwhile (`EarlyCopier.start`).
                 let pending = copier?.start(relative, path: path, beneath: containerFolder, signature: signature)
-                let staging = copier?.stagingForHash(path, signature: signature, vouched: vouched)
                 do throws(SyncError) {
-                    state = try Self.fileState(of: relative, through: folders, status, refusingWriters: recent, copyingTo: staging)
+                    state = try Self.fileState(of: relative, through: folders, status, refusingWriters: recent)
                 } catch {
                     if let copy = pending?.finish() { unlink(copy.staging) }
                     throw error
                 }
-                earlyCopy = pending?.finish() ?? staging.map { EarlyCopy(staging: $0, signature: signature) }
+                earlyCopy = pending?.finish()
                 hashed += 1
             } else {
                 guard let read = try Self.state(of: relative, beneath: containerFolder, status) else { return }
@@ -239,12 +233,12 @@ struct LocalTree {
     }
 
     /// A file's state, its content hashed (with `refusingWriters`, not while a process
-    /// still has it open for writing) and, with `staging`, copied there.
+    /// still has it open for writing).
     private static func fileState(
-        of relative: RawPath, through folders: FolderCursor, _ status: FileStatus, refusingWriters: Bool, copyingTo staging: String?
+        of relative: RawPath, through folders: FolderCursor, _ status: FileStatus, refusingWriters: Bool
     ) throws(SyncError) -> EntryState {
         let content = try ContentHashing.hash(
-            relative, through: folders, refusingWriters: refusingWriters, copyingTo: staging, expectedSize: Int64(status.signature.size))
+            relative, through: folders, refusingWriters: refusingWriters, expectedSize: Int64(status.signature.size))
         return .file(sha256: content.sha256, size: content.size, mode: status.permissions)
     }
 

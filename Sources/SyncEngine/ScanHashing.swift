@@ -19,8 +19,14 @@ struct ScanHashing {
         var staging: String?
     }
 
-    /// What hashing one file gave: its content, or why not (a partial copy was removed).
-    typealias Outcome = Result<ContentHashing.Result, SyncError>
+    /// A file's content, and the copy made of it (nil: none).
+    struct Hashed {
+        var content: ContentHashing.Result
+        var copy: String?
+    }
+
+    /// What hashing one file gave, or why not (a partial copy was removed).
+    typealias Outcome = Result<Hashed, SyncError>
 
     /// From how many files the hashing is spread over threads: below, it is over in a few
     /// milliseconds anyway.
@@ -43,11 +49,20 @@ struct ScanHashing {
 
     private static func hashChunk(_ jobs: ArraySlice<Job>, beneath root: RawPath) -> [Outcome] {
         let folders = FolderCursor(root: root)
-        return jobs.map { job in
-            Result { () throws(SyncError) in
-                try ContentHashing.hash(
-                    job.relative, through: folders, refusingWriters: job.refusingWriters, copyingTo: job.staging, expectedSize: job.size)
-            }
+        return jobs.map { job in Result { () throws(SyncError) in try hash(job, through: folders) } }
+    }
+
+    /// Hashes one file, and copies it if the job says where. The copy is only a head start
+    /// for its upload: on a mirror with no room for it, the file is hashed alone, and the
+    /// upload meets the full disk and pauses the pass (`SyncPass.execute`).
+    static func hash(_ job: Job, through folders: FolderCursor) throws(SyncError) -> Hashed {
+        func hash(copyingTo staging: String?) throws(SyncError) -> ContentHashing.Result {
+            try ContentHashing.hash(job.relative, through: folders, refusingWriters: job.refusingWriters, copyingTo: staging, expectedSize: job.size)
+        }
+        do {
+            return Hashed(content: try hash(copyingTo: job.staging), copy: job.staging)
+        } catch where error.isOutOfSpace && job.staging != nil {
+            return Hashed(content: try hash(copyingTo: nil), copy: nil)
         }
     }
 }

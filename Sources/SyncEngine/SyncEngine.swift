@@ -175,7 +175,14 @@ public final class SyncEngine: @unchecked Sendable {
             faults: faults, views: views, viewWriter: viewWriter, confirmDeletes: confirmDeletes, scope: scope, progress: progress,
             marksUploads: uploadMarker(id), racyWindow: racyWindowNanoseconds)
         do {
-            let report = try syncPass.run()
+            let report: PassReport
+            do {
+                report = try syncPass.run()
+            } catch let error as SyncError where error.isOutOfSpace {
+                // Out of space past the actions (a log line, a batch's objects): paused, as a
+                // pass is whose upload meets a full disk, and the next full pass resumes.
+                report = PassReport(pausedBy: error)
+            }
             // Held deletions too: a narrower pass would not see them, so it would report none
             // held and `ubq sync --confirm-deletes` would not release them.
             if report.incomplete || report.heldDeletions > 0 { needsFullPass.insert(id) }

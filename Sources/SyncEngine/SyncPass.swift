@@ -247,8 +247,7 @@ struct SyncPass {
             } catch let error as SyncError where error.code == .changedMeanwhile {
                 report.skipped += 1
             } catch let error as SyncError where error.isOutOfSpace {
-                report.problems.append("\(error); paused until there is space")
-                report.incomplete = true
+                report.pause(by: error)
                 progress?.abandoned(plan.actions.dropFirst(position + 1))
                 return unfinished
             } catch {

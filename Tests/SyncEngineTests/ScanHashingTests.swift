@@ -51,7 +51,7 @@ import Testing
                 #expect(throws: SyncError.self) { try outcome.get() }
                 continue
             }
-            let content = try outcome.get()
+            let content = try outcome.get().content
             #expect(content == ContentHashing.Result(sha256: Self.sha256(contents[n]), size: Int64(contents[n].count)), "\(Self.name(n))")
         }
     }
@@ -62,9 +62,29 @@ import Testing
         let jobs = (0..<Self.count).map { job($0, staging: "\(incoming)/copy-\($0)") }
         let outcomes = ScanHashing.hash(jobs, beneath: RawPath(folder))
         for n in 0..<Self.count {
-            _ = try outcomes[n].get()
+            #expect(try outcomes[n].get().copy == "\(incoming)/copy-\(n)")
             #expect(FileManager.default.contents(atPath: "\(incoming)/copy-\(n)") == contents[n], "\(Self.name(n))")
         }
+    }
+
+    /// A copy is only a head start for the upload: where there is no room for it, the file
+    /// is hashed all the same, with no copy.
+    @Test(.enabled(if: SmallDisk.canMount, "needs root to mount a small tmpfs"))
+    func aFileIsHashedWithoutItsCopyWhenTheMirrorIsFull() throws {
+        let contents = try writeFiles()
+        let incoming = scratch.path + "/incoming"
+        try FileManager.default.createDirectory(atPath: incoming, withIntermediateDirectories: true)
+        try SmallDisk.mount(at: incoming, size: "1m")
+        defer { SmallDisk.unmount(incoming) }
+        SmallDisk.fill(incoming)
+        let jobs = (0..<Self.count).map { job($0, staging: "\(incoming)/copy-\($0)") }
+        let outcomes = ScanHashing.hash(jobs, beneath: RawPath(folder))
+        for n in 0..<Self.count where !contents[n].isEmpty {
+            let hashed = try outcomes[n].get()
+            #expect(hashed.content.sha256 == Self.sha256(contents[n]) && hashed.copy == nil, "\(Self.name(n))")
+        }
+        let left = try FileManager.default.contentsOfDirectory(atPath: incoming).filter { $0.hasPrefix("copy-") }
+        #expect(left.allSatisfy { FileManager.default.contents(atPath: "\(incoming)/\($0)")?.isEmpty == true }, "only empty files fit")
     }
 
     /// The whole scan, with its early copies: every file's state and copy are its own, and
