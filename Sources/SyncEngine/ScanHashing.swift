@@ -9,7 +9,7 @@ import Synchronization
 /// hashing files (perf, tmpfs), while the second core ran the index's content reader,
 /// which only takes idle time. Files above `EarlyCopy.threshold` are left to `add`: each
 /// starts a copy in the kernel of its own while it is hashed.
-struct ScanHashing {
+enum ScanHashing {
     /// One file to hash: its path below the root, the size its status gave, whether to
     /// refuse it while a writer has it open, and where to copy it as it is read.
     struct Job: Sendable {
