@@ -22,12 +22,6 @@ enum ContentHashing {
         return try hash(fd, path: path, refusingWriters: refusingWriters)
     }
 
-    /// `hash(path:refusingWriters:)` of the file `relative` below `folder`, opened through
-    /// no symlink (`FolderCursor`).
-    static func hash(_ relative: RawPath, beneath folder: RawPath, refusingWriters: Bool) throws(SyncError) -> Result {
-        try hash(relative, through: FolderCursor(root: folder), refusingWriters: refusingWriters)
-    }
-
     /// `hash(path:refusingWriters:)` of the file `relative` below `folders.root`, opened
     /// through no symlink. O_NONBLOCK: a FIFO put in its place since its status was read
     /// must not hang the pass.

@@ -142,12 +142,12 @@ struct LinkTraversalTests {
         try FileManager.default.createSymbolicLink(atPath: outside + "/link", withDestinationPath: "secret")
         try FileManager.default.createSymbolicLink(atPath: container + "/Documents/d", withDestinationPath: outside)
 
-        #expect(throws: SyncError.self) { try ContentHashing.hash(RawPath("Documents/d/x.txt"), beneath: RawPath(container), refusingWriters: false) }
+        #expect(throws: SyncError.self) { try ContentHashing.hash(RawPath("Documents/d/x.txt"), through: FolderCursor(root: RawPath(container)), refusingWriters: false) }
         #expect(throws: SyncError.self) { try LocalTree.readLink(RawPath("Documents/d/link"), beneath: RawPath(container)) }
         // Where nothing is a link, both read as before.
         try FileManager.default.removeItem(atPath: container + "/Documents/d")
         try FileManager.default.copyItem(atPath: outside, toPath: container + "/Documents/d")
-        #expect(try ContentHashing.hash(RawPath("Documents/d/x.txt"), beneath: RawPath(container), refusingWriters: false).size == 6)
+        #expect(try ContentHashing.hash(RawPath("Documents/d/x.txt"), through: FolderCursor(root: RawPath(container)), refusingWriters: false).size == 6)
         #expect(try LocalTree.readLink(RawPath("Documents/d/link"), beneath: RawPath(container)) == "secret")
     }
 }
