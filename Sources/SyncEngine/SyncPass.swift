@@ -33,6 +33,8 @@ struct SyncPass {
     /// before the pass ends, which are done (true), so the index follows a long pass (one
     /// of `marksUploadsFrom` uploads or more).
     var marksUploads: (@Sendable (_ paths: [RawPath], _ uploaded: Bool) -> Void)?
+    /// Told when a round of `longPassFrom` actions or more starts (true) and ends (false).
+    var longRound: (@Sendable (_ running: Bool) -> Void)?
     /// How close to the scan a file's change may be for its signature to be kept.
     var racyWindow = LocalSignature.racyWindowNanoseconds
 
@@ -218,6 +220,9 @@ struct SyncPass {
     /// Runs the plan's actions in order, committing them in batches; returns the paths
     /// whose action did not complete.
     private func execute(_ plan: SyncPlan, local: LocalTree, executor: Executor, report: inout PassReport) throws -> Set<String> {
+        let isLong = plan.actions.count >= Self.longPassFrom
+        if isLong { longRound?(true) }
+        defer { if isLong { longRound?(false) } }
         let batch = try ChangeBatch(
             store: executor.store, database: database, container: container, earlyCopyFootprint: local.earlyCopyFootprint, faults: faults)
         defer { batch.abandon() }  // a pass that stops early
@@ -266,6 +271,10 @@ struct SyncPass {
     /// 0.77-0.86 s in runs one after the other (scratch inc.sh, a noisy machine): the
     /// index's writer is shared with the indexer that feeds the passes.
     static let marksUploadsFrom = 2000
+
+    /// From how many actions a round is long enough that work which can wait should
+    /// (`SyncEngine.longPassObserver`).
+    static let longPassFrom = 2000
 
     /// Tells `marksUploads` about `paths`, named as the index names them (the bytes on disk).
     /// The batches `ChangeBatch.finish()` completes are not told: the pass's final state

@@ -75,7 +75,9 @@ public struct Daemon {
         }
 
         let ready = ReadyLatch()
-        let sync = try makeSyncService(containers: containers, root: root, index: index, pipeline: pipeline, ready: ready)
+        let syncGate = Gate(shut: false)
+        let sync = try makeSyncService(
+            containers: containers, root: root, index: index, pipeline: pipeline, ready: ready, longPasses: syncGate)
         if let sync { await pipeline.observeChanges { sync.noteLocalChanges($0) } }
         let hub = PresenterHub(markerPath: settings.runtimeDirectory + "/" + DaemonPresenterRelay.markerName, logger: logger)
         let (outcomes, outcomeSink) = AsyncStream.makeStream(of: [PathOutcome].self)
@@ -97,7 +99,8 @@ public struct Daemon {
             .init(service: coordination),
             .init(
                 service: try makeContentService(
-                    root: root, index: index, pipeline: pipeline, containers: containers.count, mimeDatabase: mimeDatabase, ready: ready),
+                    root: root, index: index, pipeline: pipeline, containers: containers.count, mimeDatabase: mimeDatabase, ready: ready,
+                    syncGate: syncGate),
                 successTerminationBehavior: .ignore),
         ]
         if let sync { services.append(.init(service: sync)) }
@@ -107,14 +110,15 @@ public struct Daemon {
         withExtendedLifetime(lock) {}
     }
 
-    /// Reads the content the start-up scan left pending.
+    /// Reads the content the start-up scan left pending, except while `syncGate` is shut.
     private func makeContentService(
-        root: RawPath, index: MetadataIndex, pipeline: IndexPipeline, containers: Int, mimeDatabase: MimeDatabase, ready: ReadyLatch
+        root: RawPath, index: MetadataIndex, pipeline: IndexPipeline, containers: Int, mimeDatabase: MimeDatabase, ready: ReadyLatch,
+        syncGate: Gate
     ) throws -> ContentService {
         ContentService(
             reader: ContentReaderQueue(reader: try ContentReader(
                 root: root, coordinator: try FileCoordinator(lockDirectory: lockDirectory), mimeDatabase: mimeDatabase, logger: logger)),
-            index: index, pipeline: pipeline, ready: ready,
+            index: index, pipeline: pipeline, ready: ready, syncGate: syncGate,
             notifier: notifier, containers: containers, logger: logger)
     }
 
@@ -127,9 +131,10 @@ public struct Daemon {
             notifier: notifier, logger: logger)
     }
 
-    /// The sync service when a mirror is configured (sync is off without one).
+    /// The sync service when a mirror is configured (sync is off without one). It shuts
+    /// `longPasses` while a pass carries out a long plan.
     private func makeSyncService(
-        containers: [Container], root: RawPath, index: MetadataIndex, pipeline: IndexPipeline, ready: ReadyLatch
+        containers: [Container], root: RawPath, index: MetadataIndex, pipeline: IndexPipeline, ready: ReadyLatch, longPasses: Gate
     ) throws -> SyncService? {
         guard let mirror = settings.mirror else {
             logger.info("no mirror configured: sync is off (set UBQ_MIRROR or mirror in config.toml)")
@@ -149,6 +154,7 @@ public struct Daemon {
         let indexUpdates = InOrderPublisher()
         engine.indexStateObserver = { changes in indexUpdates.enqueue { await pipeline.publishSyncState(changes) } }
         engine.indexStateHandoff = pipeline.syncStateHandoff(through: indexUpdates)
+        engine.longPassObserver = { running in running ? longPasses.shut() : longPasses.open() }
         logger.info("syncing with \(mirror) as device \(engine.device.id) (\(engine.device.name))")
         return SyncService(
             worker: SyncWorker(engine: engine), layout: ContainerLayout(root: root), settings: settings.sync, ready: ready,
