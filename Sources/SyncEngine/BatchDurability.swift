@@ -75,7 +75,8 @@ struct BatchDurability {
         return folders.allSatisfy { Sys.lstat($0)?.st_dev == device }
     }
 
-    private func syncFilesystem() throws(SyncError) {
+    /// `syncfs` of the anchor's filesystem.
+    func syncFilesystem() throws(SyncError) {
         let fd = try Sys.open(anchor, O_RDONLY | O_DIRECTORY)
         defer { close(fd) }
         guard ubq_syncfs(fd) == 0 else { throw .system("syncfs", anchor) }

@@ -67,8 +67,10 @@ struct SyncPass {
                 containerFolder: container.folder, ignore: ignore, base: base, roots: roots, quietNanoseconds: quietNanoseconds,
                 racyWindow: racyWindow, copier: copier)
             report.hashed += local.hashed
-            earlyCopies += local.earlyCopies
+            let copies = local.earlyCopies
+            earlyCopies += copies
             if round == 0 {
+                EarlyWriteback.start(copies: copies.count, footprint: local.earlyCopyFootprint, anchor: container.layout.root, faults: faults)
                 report.problems += local.problems + removeLeftovers(local.leftovers)
                 report.deferred = local.deferred
             }
