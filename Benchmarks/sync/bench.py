@@ -24,6 +24,15 @@ Measures, on a generated corpus (BENCH_FILES files in BENCH_DIRS folders):
             mirror), p50 and p99 over BENCH_LATENCY_SAMPLES samples
 and prints one table with ratios to rsync (cp for the large file) and the targets.
 ubqd fsyncs every object and log line; rsync and unison do not fsync.
+
+BENCH_LOOP_GIB=N (as root) runs everything on a new ext4 of N GiB (24 holds the default
+run) on a loop file in BENCH_TMP, made for the run and removed after it. On ext4, creating
+files is several times slower for minutes after many were deleted (README, Benchmarks): on
+a new filesystem, no run depends on what ran before it. It is for comparing builds, not
+for the targets: an fsync there also flushes the loop file on the disk below, so it costs
+more than on the disk itself (a 1% re-sync: 0.26 s against 0.21 s, medians), while writes
+that are not synced may stay in memory (cp of 1 GiB: 2.59, 0.27 and 0.34 s; on the disk
+2.47, 2.34 and 0.62 s).
 """
 import json
 import os
@@ -46,6 +55,7 @@ ROUNDS = int(os.environ.get("BENCH_ROUNDS", "5"))
 # The large file too: cp of 1 GiB took 0.25 s in one run and 2.4 s in the next.
 BIG_ROUNDS = int(os.environ.get("BENCH_BIG_ROUNDS", "3"))
 CONTAINER = "iCloud~org~ubiquity~Default"
+LOOP_GIB = int(os.environ.get("BENCH_LOOP_GIB", "0"))
 
 
 def flush():
@@ -143,8 +153,28 @@ def median_of_rounds(step, rounds=None):
     return [statistics.median(column) for column in zip(*samples)], samples
 
 
+class FreshFilesystem:
+    """A new ext4 of `gib` GiB on a sparse loop file in `folder`, mounted in it. Its inode
+    tables are written when it is made, not by a kernel thread during the run."""
+
+    def __init__(self, folder, gib):
+        self.image = f"{folder}/ext4.img"
+        self.path = f"{folder}/mnt"
+        os.makedirs(self.path)
+        with open(self.image, "wb") as image:
+            image.truncate(gib << 30)
+        subprocess.run(["mkfs.ext4", "-q", "-F", "-E", "lazy_itable_init=0,lazy_journal_init=0", self.image], check=True)
+        subprocess.run(["mount", "-o", "loop", self.image, self.path], check=True)
+
+    def remove(self):
+        subprocess.run(["umount", self.path], check=True)
+        os.unlink(self.image)
+
+
 def main():
-    work = tempfile.mkdtemp(prefix="ubq-sync-bench-", dir=os.environ.get("BENCH_TMP"))
+    outer = tempfile.mkdtemp(prefix="ubq-sync-bench-", dir=os.environ.get("BENCH_TMP"))
+    fresh = FreshFilesystem(outer, LOOP_GIB) if LOOP_GIB else None
+    work = fresh.path if fresh else outer
     os.environ["UNISON"] = f"{work}/unison-state"
     rows = []
     devices = []
@@ -245,9 +275,12 @@ def main():
         for device in devices:
             device.stop()
         if not os.environ.get("BENCH_KEEP"):
-            shutil.rmtree(work, ignore_errors=True)
+            if fresh:
+                fresh.remove()  # one file: no inodes freed on the disk's own filesystem
+            shutil.rmtree(outer, ignore_errors=True)
 
-    print(f"\nsync benchmark: {FILES} files in {DIRS} folders (release build, warm cache; "
+    where = f"a new {LOOP_GIB} GiB ext4 on a loop file" if LOOP_GIB else work
+    print(f"\nsync benchmark in {where}: {FILES} files in {DIRS} folders (release build, warm cache; "
           f"1% re-sync and no-op: medians of {ROUNDS} rounds; {BIG_MIB} MiB file: of {BIG_ROUNDS})\n")
     print(f"{'metric':28} {'ubqd':>9} {'rsync/cp':>9} {'unison':>9} {'ratio':>7}  target")
     for name, ours, peer, uni, target in rows:
