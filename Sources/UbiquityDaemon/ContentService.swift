@@ -21,13 +21,15 @@ import ServiceLifecycle
 /// a first sync of 100,000 files (scratch initloop.sh, each run on a new ext4 on a loop
 /// file, interleaved) the daemon used 15.1-15.9 s of CPU on 2 cores with it waiting and
 /// 17.3-18.2 s without; the sync took 9.91-10.47 s instead of 10.82-11.34 s. Full-text
-/// search lags behind a first sync by that much more.
+/// search lags behind a first sync by that much more, unless a query waits for it
+/// (`IndexPipeline.contentAwaited`): the user asked, so it reads on.
 struct ContentService: Service {
     let reader: ContentReaderQueue
     let index: MetadataIndex
     let pipeline: IndexPipeline
     let ready: ReadyLatch
-    /// Shut while a sync pass carries out a long plan: the reading waits between batches.
+    /// Shut while a sync pass carries out a long plan: the reading waits between batches
+    /// (until a query waits for the content).
     let syncGate: Gate
     let notifier: SystemdNotifier
     let containers: Int
@@ -78,7 +80,7 @@ struct ContentService: Service {
         var writing: Task<Bool, Never>?
         var written = true
         while !Task.isCancelled && !Task.isShuttingDownGracefully {
-            await cancelWhenGracefulShutdown { await syncGate.wait() }
+            await cancelWhenGracefulShutdown { await Gate.firstOpen(syncGate, pipeline.contentAwaited) }
             let batch: [PendingContent]
             do {
                 batch = try index.pendingContent(after: lastID, limit: batchSize)

@@ -57,6 +57,19 @@ final class Gate: Sendable {
     }
 }
 
+extension Gate {
+    /// Returns once `first` or `second` is open (at once if one is), or when the calling
+    /// task is cancelled.
+    static func firstOpen(_ first: Gate, _ second: Gate) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await first.wait() }
+            group.addTask { await second.wait() }
+            await group.next()
+            group.cancelAll()  // the other wait returns at its cancellation
+        }
+    }
+}
+
 /// Opens once, when the API server listens and READY has gone to systemd. Work that can
 /// wait until then (building the index's secondary indexes and reading content after a
 /// first scan, the first sync pass) waits for it rather than compete with the last steps

@@ -25,6 +25,9 @@ actor IndexPipeline {
     /// the queries waiting for it to be read.
     private var contentPassRunning = false
     private var contentWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Opens when a query first waits for the content: from then on the `ContentService`
+    /// reads on while a long sync pass runs, since someone waits for what it reads.
+    nonisolated let contentAwaited = Gate(shut: true)
     private var outcomeObserver: (@Sendable ([PathOutcome]) -> Void)?
     /// Changes the index could not take (a full disk): applied again after a delay.
     private var failed = FailedChanges()
@@ -49,7 +52,7 @@ actor IndexPipeline {
     func reconcileEverything(alongside watcher: InotifyWatcher) -> ReconcileStatistics {
         let walk = watcher.walk
         run([.rescan(RawPath())]) { try indexer.reconcileEverything(readingContent: false, beforeReading: { walk.waitUntilWatched($0) }) }
-        contentPassRunning = true
+        startContentPass()
         retryDeferred()
         return indexer.takeStatistics()
     }
@@ -98,6 +101,12 @@ actor IndexPipeline {
         { state, container in updates.enqueue { await self.recordSyncState(state, container: container) } }
     }
 
+    /// Items wait for their content (the start-up scan left it): queries that need it wait
+    /// until `finishContentPass()`.
+    func startContentPass() {
+        contentPassRunning = true
+    }
+
     /// The content pass is over (or stopped): queries waiting for content answer.
     func finishContentPass() {
         contentPassRunning = false
@@ -108,6 +117,7 @@ actor IndexPipeline {
     /// Returns once the start-up scan's pending content is read, at once if it is.
     func waitForContent() async {
         guard contentPassRunning else { return }
+        contentAwaited.open()
         await withCheckedContinuation { contentWaiters.append($0) }
     }
 

@@ -42,6 +42,16 @@ import Testing
         await later.value
     }
 
+    @Test func aWaitForEitherOfTwoGatesEndsWhenOneOpens() async throws {
+        let (sync, awaited) = (Gate(shut: true), Gate(shut: true))
+        let waiter = Task { await Gate.firstOpen(sync, awaited) }
+        try await waitUntil { sync.waiting == 1 && awaited.waiting == 1 }
+        awaited.open()
+        await waiter.value
+        #expect(sync.waiting == 0, "the wait at the gate still shut is given up")
+        await Gate.firstOpen(sync, awaited)  // one is open: at once
+    }
+
     /// Yields until `condition` holds (each waiter parks within a few turns of the pool).
     private func waitUntil(_ condition: () -> Bool) async throws {
         let deadline = ContinuousClock.now + .seconds(60)
