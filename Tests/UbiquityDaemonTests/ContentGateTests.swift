@@ -21,7 +21,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: root) }
         let (service, index, _) = try await startedAtTheGate()
         let running = Task { try await service.run() }
-        try await waitUntilParked()
+        try await waitUntil("the reader reaches the gate") { gate.waiting > 0 }
         #expect(try index.pendingContentCount() == 3, "nothing read before the gate")
         gate.open()
         try await running.value  // returns once the content is all read
@@ -32,13 +32,9 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: root) }
         let (service, index, pipeline) = try await startedAtTheGate()
         let running = Task { try await service.run() }
-        try await waitUntilParked()
+        try await waitUntil("the reader reaches the gate") { gate.waiting > 0 }
         let query = Task { await pipeline.waitForContent() }  // what a content query does (`APIRoutes`)
-        let deadline = ContinuousClock.now + .seconds(60)
-        while try index.pendingContentCount() > 0 {
-            try #require(ContinuousClock.now < deadline, "the reader did not go on for the query")
-            try await Task.sleep(for: .milliseconds(1))
-        }
+        try await waitUntil("the reader goes on for the query") { try index.pendingContentCount() == 0 }
         await query.value
         try await running.value
     }
@@ -61,13 +57,5 @@ import Testing
             reader: ContentReaderQueue(reader: try ContentReader(root: RawPath(root), logger: logger)), index: index,
             pipeline: pipeline, ready: ready, syncGate: gate, notifier: SystemdNotifier(environment: [:]), containers: 1, logger: logger)
         return (service, index, pipeline)
-    }
-
-    private func waitUntilParked() async throws {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while gate.waiting == 0 {
-            try #require(ContinuousClock.now < deadline, "the reader never reached the gate")
-            try await Task.sleep(for: .milliseconds(1))
-        }
     }
 }

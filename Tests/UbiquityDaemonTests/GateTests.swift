@@ -12,7 +12,7 @@ import Testing
         gate.shut()
         gate.shut()
         let waiter = Task { await gate.wait() }
-        try await waitUntil { gate.waiting == 1 }
+        try await waitUntil("a waiter parks") { gate.waiting == 1 }
         gate.open()
         #expect(gate.waiting == 1, "shut twice, opened once: still held")
         gate.open()
@@ -32,12 +32,12 @@ import Testing
     @Test func aCancelledWaitReturnsWhileTheGateStaysShut() async throws {
         let gate = Gate(shut: true)
         let waiter = Task { await gate.wait() }
-        try await waitUntil { gate.waiting == 1 }
+        try await waitUntil("a waiter parks") { gate.waiting == 1 }
         waiter.cancel()
         await waiter.value
         #expect(gate.waiting == 0, "the cancelled waiter is gone")
         let later = Task { await gate.wait() }
-        try await waitUntil { gate.waiting == 1 }
+        try await waitUntil("a waiter parks") { gate.waiting == 1 }
         gate.open()
         await later.value
     }
@@ -45,19 +45,10 @@ import Testing
     @Test func aWaitForEitherOfTwoGatesEndsWhenOneOpens() async throws {
         let (sync, awaited) = (Gate(shut: true), Gate(shut: true))
         let waiter = Task { await Gate.firstOpen(sync, awaited) }
-        try await waitUntil { sync.waiting == 1 && awaited.waiting == 1 }
+        try await waitUntil("it waits at both gates") { sync.waiting == 1 && awaited.waiting == 1 }
         awaited.open()
         await waiter.value
         #expect(sync.waiting == 0, "the wait at the gate still shut is given up")
         await Gate.firstOpen(sync, awaited)  // one is open: at once
-    }
-
-    /// Yields until `condition` holds (each waiter parks within a few turns of the pool).
-    private func waitUntil(_ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while !condition() {
-            try #require(ContinuousClock.now < deadline, "timed out waiting")
-            try await Task.sleep(for: .milliseconds(1))
-        }
     }
 }

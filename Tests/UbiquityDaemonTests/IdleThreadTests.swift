@@ -38,21 +38,12 @@ import Testing
             // after it are still to run when it ends.
             thread.async { release.wait() }
             for _ in 0..<5 { thread.async { ran.withLock { $0 += 1 } } }
-            try await Self.waitUntil { Self.threadCount(named: name) == 1 }
+            try await waitUntil("the thread runs", timeout: .seconds(30)) { Self.threadCount(named: name) == 1 }
         }
         release.signal()
-        try await Self.waitUntil { Self.threadCount(named: name) == 0 }
+        try await waitUntil("the thread ends", timeout: .seconds(30)) { Self.threadCount(named: name) == 0 }
         #expect(Self.threadCount(named: name) == 0)
         #expect(ran.withLock { $0 } == 5)
-    }
-
-    /// Checks `condition` until it holds, for 30 s at most (a thread's start and end are
-    /// not events a test can wait on otherwise).
-    static func waitUntil(_ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while !condition() && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(5))
-        }
     }
 
     /// Threads of this process with `name` (their `comm`).
