@@ -173,7 +173,11 @@ class FreshFilesystem:
 
 def main():
     outer = tempfile.mkdtemp(prefix="ubq-sync-bench-", dir=os.environ.get("BENCH_TMP"))
-    fresh = FreshFilesystem(outer, LOOP_GIB) if LOOP_GIB else None
+    try:
+        fresh = FreshFilesystem(outer, LOOP_GIB) if LOOP_GIB else None
+    except (OSError, subprocess.CalledProcessError):
+        shutil.rmtree(outer, ignore_errors=True)  # the loop file too (it was not mounted)
+        raise
     work = fresh.path if fresh else outer
     os.environ["UNISON"] = f"{work}/unison-state"
     rows = []
