@@ -40,12 +40,19 @@ final class ChangeBatch {
     /// durability counts them as its own (`BatchDurability`). A copy no upload takes (the
     /// store had the content, or the file changed) stays counted until the pass ends.
     private var earlyCopyFootprint: Int64
+    /// Where the batch's new base rows go once durable, when a first sync writes its view
+    /// as it goes.
+    private let view: ViewStream?
 
-    init(store: ContentStore, database: SyncDatabase, container: ContainerSync, earlyCopyFootprint: Int64 = 0, faults: FaultInjection?) throws {
+    init(
+        store: ContentStore, database: SyncDatabase, container: ContainerSync, earlyCopyFootprint: Int64 = 0, view: ViewStream? = nil,
+        faults: FaultInjection?
+    ) throws {
         self.store = store
         self.database = database
         self.container = container
         self.earlyCopyFootprint = earlyCopyFootprint
+        self.view = view
         self.faults = faults
         writer = try container.logWriter()
         nextSequence = writer.nextSequence
@@ -145,7 +152,10 @@ final class ChangeBatch {
             try faults?.checkpoint("batch: log appended, base not committed")
         }
         if !changes.folders.isEmpty { try ConcurrentSync.fsyncFolders(changes.folders.sorted(), faults: faults) }
-        if !changes.commits.isEmpty { try database.commit(container: container.id, changes.commits) }
+        if !changes.commits.isEmpty {
+            try database.commit(container: container.id, changes.commits)
+            view?.write(changes.commits)
+        }
         durable += changes.done
     }
 

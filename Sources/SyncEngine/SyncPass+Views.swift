@@ -1,6 +1,13 @@
 import SyncPlanning
 
 extension SyncPass {
+    /// A stream for the view of a first sync (`ViewStream`), if this pass can write it as
+    /// it goes: it looks at the whole container (the caller checks) and `base` is empty.
+    func startViewStream(base: [String: BaseRow], report: inout PassReport) -> ViewStream? {
+        let folder = container.layout.view(container: container.id, device: container.device)
+        return ViewStream.start(folder, of: container, base: base, linker: views, writer: viewWriter, problems: &report.problems)
+    }
+
     /// Brings this device's view of the container up to date after the pass: the paths it
     /// touched, or the whole view when the pass looked at everything (`whole`: it also
     /// removes what a crash or a person left there). The base rows are read here, on the

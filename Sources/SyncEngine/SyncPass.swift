@@ -61,8 +61,10 @@ struct SyncPass {
         container.viewBehind = []
         var lastPlan: SyncPlan?
         var base: [String: BaseRow] = [:]
+        var viewStream: ViewStream?
         for round in 0..<3 {
             base = try database.base(container: container.id, under: rootKeys)
+            if round == 0, roots == nil { viewStream = startViewStream(base: base, report: &report) }
             local = LocalTree.scan(
                 containerFolder: container.folder, ignore: ignore, base: base, roots: roots, quietNanoseconds: quietNanoseconds,
                 racyWindow: racyWindow, copier: copier)
@@ -78,7 +80,8 @@ struct SyncPass {
             let before = report
             touched.formUnion(plan.actions.lazy.flatMap(\.viewPaths))
             lastPlan = plan
-            unfinished = try execute(plan, local: local, executor: executor, report: &report)
+            unfinished = try execute(plan, local: local, executor: executor, view: viewStream, report: &report)
+            if let viewStream { touched.subtract(viewStream.takeWritten()) }
             if confirmDeletes {
                 container.recentDeletions = RecentDeletions()  // the user said yes to those: a new count starts
             } else {
@@ -106,7 +109,9 @@ struct SyncPass {
         // nothing (a full pass that found nothing to do): the view's repair need not
         // read 100,000 rows again.
         let unchanged = lastPlan?.actions.isEmpty != false && report.merged == 0
-        let whole = roots == nil
+        // A view written as the pass went needs no check of its whole (`ViewStream`).
+        let whole = roots == nil && viewStream == nil
+        report.problems += viewStream?.problems ?? []
         updateView(touched: touched, whole: whole, base: unchanged && whole ? base : nil, report: &report)
         return report
     }
@@ -221,12 +226,15 @@ struct SyncPass {
 
     /// Runs the plan's actions in order, committing them in batches; returns the paths
     /// whose action did not complete.
-    private func execute(_ plan: SyncPlan, local: LocalTree, executor: Executor, report: inout PassReport) throws -> Set<String> {
+    private func execute(
+        _ plan: SyncPlan, local: LocalTree, executor: Executor, view: ViewStream?, report: inout PassReport
+    ) throws -> Set<String> {
         let isLong = plan.actions.count >= Self.longPassFrom
         if isLong { longRound?(true) }
         defer { if isLong { longRound?(false) } }
         let batch = try ChangeBatch(
-            store: executor.store, database: database, container: container, earlyCopyFootprint: local.earlyCopyFootprint, faults: faults)
+            store: executor.store, database: database, container: container, earlyCopyFootprint: local.earlyCopyFootprint, view: view,
+            faults: faults)
         defer { batch.abandon() }  // a pass that stops early
         var unfinished = Set(plan.actions.map(\.path))
         var prepared = PreparedRun()
