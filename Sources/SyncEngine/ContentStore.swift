@@ -11,6 +11,8 @@ import SyncPlanning
 struct ContentStore {
     let layout: MirrorLayout
     let device: String
+    /// What a pass knows is not in the store, to spare it lookups; nil: every object is looked up.
+    var absent: AbsentObjects? = nil
 
     /// Whether the store has the object already, to be named in a log line next. An
     /// object found is touched (its time set to now): the store's collector never deletes
@@ -18,6 +20,7 @@ struct ContentStore {
     /// "Retention and collection"). An object another user owns cannot be touched; the
     /// collector's second read of the logs covers it.
     func reuses(_ sha256: String, size: Int64) -> Bool {
+        if let absent, !absent.mayHold(sha256) { return false }
         let object = layout.object(sha256)
         guard let info = Sys.lstat(object), Int64(info.st_size) == size else { return false }
         _ = object.withCString { utimensat(AT_FDCWD, $0, nil, AT_SYMLINK_NOFOLLOW) }

@@ -50,7 +50,8 @@ struct SyncPass {
         let rootKeys = roots.map { $0.compactMap { SyncPath.key($0) } }
         let executor = Executor(
             containerID: container.id, containerFolder: container.folder,
-            store: ContentStore(layout: container.layout, device: container.device), coordinator: coordinator, faults: faults)
+            store: ContentStore(layout: container.layout, device: container.device, absent: AbsentObjects(objects: container.layout.objects)),
+            coordinator: coordinator, faults: faults)
         let copier = EarlyCopier(store: executor.store, container: container)
         var earlyCopies: [String] = []
         // Uploaded early copies were renamed into the store; the others go.
