@@ -9,8 +9,8 @@ import TestSupport
 /// A randomized model-based test in the spirit of Dropbox's CanopyCheck: seeded random
 /// operations on random devices, interleaved with syncs, edits made while a pass runs,
 /// crashes at random steps of a pass and restarts; then every device must hold the same
-/// tree, and every content a device ever offered to a sync must be current somewhere or
-/// kept in the mirror's history.
+/// tree, shown alike in each device's view in the mirror, and every content a device ever
+/// offered to a sync must be current somewhere or kept in the mirror's history.
 ///
 /// `UBQ_MODEL_SEED` replays one seed; `UBQ_MODEL_OPS` sets the operations per seed and
 /// `UBQ_MODEL_SEEDS` how many seeds run (CI: a short budget).
@@ -36,6 +36,8 @@ struct ModelCheckTests {
         let replay = "UBQ_MODEL_SEED=\(seed) UBQ_MODEL_OPS=\(Self.operations) swift test --filter ModelCheckTests"
         let trees = run.devices.map { $0.tree() }
         #expect(trees.allSatisfy { $0 == trees[0] }, "devices differ; replay: \(replay)\n\(run.journal.suffix(40).joined(separator: "\n"))")
+        let views = run.devices.map { $0.viewTree() }
+        #expect(views == trees, "a view differs from its device's tree after full passes; replay: \(replay)")
         let lost = run.lostContents()
         #expect(lost.isEmpty, "\(lost.count) contents lost, e.g. \(lost.prefix(3)); replay: \(replay)")
         if !lost.isEmpty, Self.environment["UBQ_MODEL_JOURNAL"] != nil { print(run.journal.joined(separator: "\n")) }
