@@ -8,8 +8,9 @@ import Synchronization
 ///
 /// On a first sync to an empty mirror that is every object. The 100,000 lookups of names
 /// that were not there, which ext4 answers by searching the folder, took 0.5 s of the
-/// pass's thread (perf); without them the first sync took 8.51-8.81 s instead of
-/// 8.64-9.01 s (scratch initloop.sh: runs interleaved, each on a new ext4).
+/// pass's thread (perf). Without them the first sync was faster in each of 3 interleaved
+/// pairs (scratch initloop.sh, each run on a new ext4): 8.51-8.81 s against 8.64-9.01 s,
+/// with 5.43-5.55 s of CPU on the pass's thread against 5.93-6.02 s.
 ///
 /// Only the first question about an object is answered so: the pass may have stored the
 /// object since (two files with the same content), and it is looked up as always. An
@@ -20,13 +21,18 @@ final class AbsentObjects: Sendable {
     private let state = Mutex(State())
 
     private struct State {
-        /// The object folders that existed at the listing; nil before it, and when the
-        /// store's folder could not be read (then every object is looked up).
-        var folders: Set<String>?
-        var listed = false
+        var listing = Listing.pending
         /// The objects asked about, by the first `askedPrefix` characters of their name
         /// (short strings need no allocation). Two objects alike in those only cost a lookup.
         var asked: Set<String> = []
+    }
+
+    private enum Listing {
+        case pending
+        /// The object folders that existed.
+        case folders(Set<String>)
+        /// The store's folder could not be read: every object is looked up.
+        case unreadable
     }
 
     static let askedPrefix = 15
@@ -40,20 +46,16 @@ final class AbsentObjects: Sendable {
     /// if its folder did not exist at the listing.
     func mayHold(_ sha256: String) -> Bool {
         state.withLock { state in
-            if !state.listed {
-                state.folders = Self.folders(in: objects)
-                state.listed = true
-            }
-            guard let folders = state.folders, !folders.contains(String(sha256.prefix(2))) else { return true }
+            if case .pending = state.listing { state.listing = Self.listing(objects) }
+            guard case .folders(let folders) = state.listing, !folders.contains(String(sha256.prefix(2))) else { return true }
             return !state.asked.insert(String(sha256.prefix(Self.askedPrefix))).inserted
         }
     }
 
-    /// The names in `objects`; none when it does not exist (an empty store), nil when it
-    /// cannot be read.
-    private static func folders(in objects: String) -> Set<String>? {
-        guard let handle = opendir(objects) else { return errno == ENOENT ? [] : nil }
+    /// The names in `objects`: none when it does not exist (an empty store).
+    private static func listing(_ objects: String) -> Listing {
+        guard let handle = opendir(objects) else { return errno == ENOENT ? .folders([]) : .unreadable }
         defer { closedir(handle) }
-        return Set(DirectoryEntry.names(handle).map { String(decoding: $0, as: UTF8.self) })
+        return .folders(Set(DirectoryEntry.names(handle).map { String(decoding: $0, as: UTF8.self) }))
     }
 }
