@@ -25,7 +25,8 @@ import Testing
     @Test func aFirstSyncChecksAViewThatHoldsSomethingWhole() throws {
         let scratch = Scratch()
         let a = try scratch.devices("a")[0]
-        // The mirror a crash left mid-way through a first sync: made, with a view begun.
+        // A mirror made, and a view that holds something while the base is still empty: what
+        // a person put there, or what a crash left of the first sync's try of a link.
         let layout = a.engine.layout
         try FileManager.default.createDirectory(atPath: layout.root, withIntermediateDirectories: true)
         try Data(MirrorLayout.markerContent.utf8).write(to: URL(fileURLWithPath: layout.marker))
