@@ -23,12 +23,15 @@ import Synchronization
 final class IdleThread: Sendable {
     private let jobs = Jobs()
 
-    /// `name` shows in `top -H` and `perf` (15 bytes at most).
-    init(name: String) {
+    /// `name` shows in `top -H` and `perf` (15 bytes at most). `ended` is the thread's last
+    /// act, after the last job: a test waits for it rather than polling the process's
+    /// threads, which an idle thread on a busy machine may keep waiting a long time.
+    init(name: String, ended: @escaping @Sendable () -> Void = {}) {
         let jobs = self.jobs
         Thread {
             Thread.current.name = name  // set from outside before the start, Linux's Foundation drops it
             jobs.run()
+            ended()
         }.start()
     }
 

@@ -33,9 +33,10 @@ import Testing
         let (service, index, pipeline) = try await startedAtTheGate()
         let running = Task { try await service.run() }
         try await waitUntil("the reader reaches the gate") { gate.waiting > 0 }
-        let query = Task { await pipeline.waitForContent() }  // what a content query does (`APIRoutes`)
-        try await waitUntil("the reader goes on for the query") { try index.pendingContentCount() == 0 }
-        await query.value
+        // What a content query does (`APIRoutes`); it returns once the content is read,
+        // which the reader, scheduled only on idle cores, may be slow to do in CI.
+        await pipeline.waitForContent()
+        #expect(try index.pendingContentCount() == 0, "read with the gate still shut")
         try await running.value
     }
 
