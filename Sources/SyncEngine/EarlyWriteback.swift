@@ -12,8 +12,10 @@ import Foundation
 /// 0.25 s; scratch hackloop.sh). Starting the writing of each copy as it was made
 /// (`sync_file_range`) cost more CPU than it saved: 10.6-10.8 s.
 enum EarlyWriteback {
-    /// From how many early copies: fewer make one batch, whose `syncfs` comes at once.
-    static let minimumCopies = ChangeBatch.capacity
+    /// From how many early copies: the batch capacity when the gain above was measured
+    /// (on 100,000 copies). Smaller passes were not measured; they keep to their batches'
+    /// own `syncfs`.
+    static let minimumCopies = 4096
 
     /// Starts the writing of `copies` early copies, together `footprint` bytes of dirty
     /// memory, when the batches will sync them with `syncfs` (`BatchDurability`: a local

@@ -24,6 +24,9 @@ public final class SyncEngine: @unchecked Sendable {
     /// How close to a scan a file's change may be for its signature to be kept
     /// (`LocalSignature.racyWindowNanoseconds`; tests set it to make either side certain).
     var racyWindowNanoseconds = LocalSignature.racyWindowNanoseconds
+    /// How many changes a pass commits together (`ChangeBatch`; tests make it small, for
+    /// several batches of a few files).
+    var batchCapacity = ChangeBatch.defaultCapacity
     /// How long replaced and deleted versions stay restorable (and their content stored).
     public private(set) var retention: HistoryRetention
     /// Set by crash tests only.
@@ -178,7 +181,7 @@ public final class SyncEngine: @unchecked Sendable {
             container: container, ignore: ignore.rules(for: id), database: database, coordinator: coordinator,
             deletionGuard: deletionGuard, quietNanoseconds: settled ? 0 : quietNanoseconds, deletionQuiet: settled ? .zero : deletionGuard.quiet,
             faults: faults, views: views, viewWriter: viewWriter, confirmDeletes: confirmDeletes, scope: scope, progress: progress,
-            marksUploads: uploadMarker(id), longRound: longPassObserver, racyWindow: racyWindowNanoseconds)
+            marksUploads: uploadMarker(id), longRound: longPassObserver, racyWindow: racyWindowNanoseconds, batchCapacity: batchCapacity)
         do {
             let report: PassReport
             do {

@@ -37,6 +37,8 @@ struct SyncPass {
     var longRound: (@Sendable (_ running: Bool) -> Void)?
     /// How close to the scan a file's change may be for its signature to be kept.
     var racyWindow = LocalSignature.racyWindowNanoseconds
+    /// How many changes the pass commits together (`ChangeBatch`).
+    var batchCapacity = ChangeBatch.defaultCapacity
 
     func run() throws -> PassReport {
         var report = PassReport()
@@ -234,8 +236,8 @@ struct SyncPass {
         if isLong { longRound?(true) }
         defer { if isLong { longRound?(false) } }
         let batch = try ChangeBatch(
-            store: executor.store, database: database, container: container, earlyCopyFootprint: local.earlyCopyFootprint, view: view,
-            faults: faults)
+            store: executor.store, database: database, container: container, capacity: batchCapacity,
+            earlyCopyFootprint: local.earlyCopyFootprint, view: view, faults: faults)
         defer { batch.abandon() }  // a pass that stops early
         var unfinished = Set(plan.actions.map(\.path))
         var prepared = PreparedRun()

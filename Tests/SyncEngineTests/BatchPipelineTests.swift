@@ -9,8 +9,9 @@ import Testing
 /// (`ChangeBatch`): when completing a batch fails, the batch sealed after it, numbered on
 /// from it, is dropped too, the pass goes on, and the next pass records what was dropped.
 @Suite struct BatchPipelineTests {
-    /// Three batches (`ChangeBatch.capacity`, 4096): the first completes at the second's flush.
-    static let files = 2 * 4096 + 100
+    /// Three batches: the first completes at the second's flush.
+    static let capacity = 256
+    static let files = 2 * capacity + 100
 
     @Test func aBatchThatFailsToCompleteTakesTheSealedOneWithItAndNothingIsLost() throws {
         let scratch = Scratch()
@@ -22,6 +23,7 @@ import Testing
             faults.interleave(at: "between actions") { faults.stopFailing("log write") }
         }
         a.engine.faults = faults
+        a.batchCapacity = Self.capacity
 
         let first = a.sync()
         #expect(first.problems.count == 1 && first.problems[0].contains("Input/output error"), "\(first.problems)")
@@ -33,7 +35,7 @@ import Testing
         #expect(all.count { $0.path.hasSuffix(".txt") } == Self.files, "each file recorded once")
         #expect(Set(all.map(\.path)).count == all.count)
         #expect(isNumberedFromOne(all))
-        #expect(afterFirst.count == all.count - 2 * ChangeBatch.capacity, "the first pass recorded the third batch only")
+        #expect(afterFirst.count == all.count - 2 * Self.capacity, "the first pass recorded the third batch only")
         #expect(b.sync().problems.isEmpty)
         #expect(b.tree() == a.tree())
     }

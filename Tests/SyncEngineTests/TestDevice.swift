@@ -3,9 +3,10 @@ import Foundation
 import Indexing
 import Logging
 import RawPaths
-import SyncEngine
 import SyncPlanning
 import UbiquitySettings
+
+@testable import SyncEngine
 
 /// One simulated device in a temporary folder: its own root, state and engine, syncing
 /// through a mirror folder it shares with the other devices of the test. Real files, real
@@ -37,10 +38,17 @@ final class TestDevice {
     /// The coordinator the engine takes its claims with; none by default (no claims).
     private(set) var coordinator: FileCoordinator?
 
+    /// How many changes the engine's passes commit together (`ChangeBatch`), kept across
+    /// restarts: small, a pass of a few files makes several batches.
+    var batchCapacity = ChangeBatch.defaultCapacity {
+        didSet { engine.batchCapacity = batchCapacity }
+    }
+
     /// A new engine on the same state, as after a restart (or a kill -9).
     func restart() throws {
         engine = try Self.makeEngine(
             root: root, state: state, mirror: mirror, retention: retention, quietMilliseconds: quietMilliseconds, coordinator: coordinator)
+        engine.batchCapacity = batchCapacity
     }
 
     /// Makes the engine take its claims with `coordinator`, as the daemon's does.

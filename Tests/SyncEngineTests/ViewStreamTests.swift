@@ -10,7 +10,8 @@ import Testing
     @Test func aFirstSyncWritesItsViewBatchByBatch() throws {
         let scratch = Scratch()
         let a = try scratch.devices("a")[0]
-        let count = ChangeBatch.capacity + 1  // two batches
+        a.batchCapacity = 100
+        let count = a.batchCapacity + 1  // two batches
         for n in 0..<count { try a.write(String(format: "folder/f%04d.txt", n), "file \(n)\n") }
         let updates = Mutex(0)
         a.engine.viewWriter = ViewWriter(beforeEach: { updates.withLock { $0 += 1 } }, report: { _, _ in })
