@@ -2,9 +2,10 @@ import Crypto
 import Foundation
 import Glibc
 import RawPaths
-import SyncEngine
 import Testing
 import TestSupport
+
+@testable import SyncEngine
 
 /// A randomized model-based test in the spirit of Dropbox's CanopyCheck: seeded random
 /// operations on random devices, interleaved with syncs, edits made while a pass runs,
@@ -64,7 +65,17 @@ struct ModelRun {
         devices = try scratch.devices("a", "b", "c")
         mirror = scratch.path + "/mirror"
         nowhere = scratch.path + "/never-made/nowhere"
+        for (n, device) in devices.enumerated() {
+            device.batchCapacity = Self.batchCapacities[Int((seed &+ UInt64(n)) % UInt64(Self.batchCapacities.count))]
+            journal.append("\(device.name): batches of \(device.batchCapacity)")
+        }
     }
+
+    /// How many changes a device's passes commit together, picked by the seed without a
+    /// draw from its random stream (a seed keeps the operations it made before). Batches
+    /// of 1 to 3 make a pass over these few files commit in several, one sealed while the
+    /// next fills, and crashes fall between them; the last is the daemon's size.
+    static let batchCapacities = [1, 2, 3, ChangeBatch.defaultCapacity]
 
     static let names = ["a.txt", "b.txt", "notes/c.txt", "notes/d.md", "notes/deep/e.txt", "x/f.txt"]
 
