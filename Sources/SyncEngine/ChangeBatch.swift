@@ -25,9 +25,10 @@ final class ChangeBatch {
     /// How many changes a batch holds by default: large enough that a first sync pays few
     /// batches' fixed costs (two `syncfs`, a log fsync, a transaction). A first sync of
     /// 100,000 files on a new ext4 (scratch hackloop2.sh, 6 interleaved rounds) took
-    /// 8.44-9.11 s with 16,384, against 9.04-10.00 s with 4,096 (slower in each round),
-    /// 8.48-9.21 s with 32,768, 10.3-10.8 s with 1,024, and 9.95-10.98 s with one batch
-    /// (nothing overlaps its objects' storing). Smaller passes make one batch anyway.
+    /// 8.44-9.11 s with 16,384, against 9.04-10.00 s with 4,096 (slower in each round; one
+    /// first run took 13.55 s), 8.48-9.21 s with 32,768 (3 rounds), 10.51-10.83 s with
+    /// 1,024 (3) and 9.95-10.98 s with one batch (3; nothing overlaps its objects'
+    /// storing). Smaller passes make one batch anyway.
     static let defaultCapacity = 16_384
     /// How many changes (objects staged, or base rows) fill a batch.
     let capacity: Int
