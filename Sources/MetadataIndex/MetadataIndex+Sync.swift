@@ -40,23 +40,14 @@ public struct SyncedState: Sendable {
 }
 
 extension MetadataIndex {
-    /// The temporary tables the paths of a `SyncedState` go to, each read by the UPDATE.
-    private static let pathTables = ["sync_uploaded", "sync_conflicted", "sync_uploading", "sync_outdated"]
-
     /// Sets the ubiquity attributes of the items of `container` that `state` covers, in one
-    /// transaction: the paths go to temporary tables, and a few UPDATEs read them, not one
-    /// per item. Returns the rows whose attributes changed, for the live queries to look at
-    /// again.
+    /// transaction (`SyncStateUpdate`). Returns the rows whose attributes changed, for the
+    /// live queries to look at again.
     @discardableResult
     public func applySyncState(container: String, _ state: SyncedState) throws -> AppliedChanges {
         try pool.write { db in
-            for (table, paths) in zip(Self.pathTables, [state.uploaded, state.conflicted, state.uploading, state.outdated ?? []]) {
-                try Self.fill(db, table: table, with: paths)
-            }
             var changes = AppliedChanges()
-            let update = SyncStateUpdate(container: container, uploadError: state.uploadError, knowsDownloads: state.outdated != nil)
-            if let roots = state.limitedTo { try Self.fillScope(db, container: container, roots: roots) }
-            try update.run(db, scoped: state.limitedTo != nil, changes: &changes)
+            try SyncStateUpdate(container: container, state).run(db, changes: &changes)
             return changes
         }
     }
@@ -92,74 +83,4 @@ extension MetadataIndex {
         let insert = try db.makeStatement(sql: "INSERT OR IGNORE INTO \(table)(rel) VALUES (?)")
         for path in paths { try insert.execute(arguments: [Data(path.bytes)]) }
     }
-
-    /// Puts the ids of the items in the subtrees `roots` into `sync_scope`, which the
-    /// UPDATEs then join: the items, not the roots, are what they go over. Per subtree, the
-    /// item and the range below it, each an index lookup (an OR of the two would scan the
-    /// table). Running the UPDATEs once per root instead cost 6 statements a root: about
-    /// 150 µs of the sync thread for each file a 1,000-file re-sync published.
-    private static func fillScope(_ db: Database, container: String, roots: [RawPath]) throws {
-        try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS sync_scope (id INTEGER PRIMARY KEY)")
-        try db.execute(sql: "DELETE FROM sync_scope")
-        let item = try db.cachedStatement(sql: "INSERT OR IGNORE INTO sync_scope SELECT id FROM items WHERE container = ? AND rel = ?")
-        let below = try db.cachedStatement(
-            sql: "INSERT OR IGNORE INTO sync_scope SELECT id FROM items WHERE container = ? AND rel > ? AND rel < ?")
-        for root in roots {
-            try item.execute(arguments: [container, Data(root.bytes)])
-            try below.execute(arguments: [container, Data(root.bytes + [0x2F]), Data(root.bytes + [0x30])])
-        }
-    }
-}
-
-/// The UPDATEs that set the ubiquity columns from the temporary path tables.
-private struct SyncStateUpdate {
-    var container: String
-    var uploadError: String?
-    /// Whether the downloading columns are known (the mirror was read).
-    var knowsDownloads: Bool
-
-    /// Each UPDATE sets only the rows whose values change, so a full pass that changed
-    /// nothing updates no row. (SQLite would not write the unchanged pages anyway, but it
-    /// would build and compare every row of the container: 0.1 to 0.2 s of a 100,000-item
-    /// pass.) `scoped`: only the items in `sync_scope` (all of this container), else every
-    /// item of the container. (Both conditions at once would have SQLite go over the
-    /// container's index and test each row against the scope: the whole container.)
-    func run(_ db: Database, scoped: Bool, changes: inout AppliedChanges) throws {
-        let condition = scoped ? "id IN (SELECT id FROM sync_scope)" : "container = ?"
-        let scope: [(any DatabaseValueConvertible)?] = scoped ? [] : [container]
-        try update(db, [
-            ("is_uploaded", "EXISTS (SELECT 1 FROM sync_uploaded s WHERE s.rel = items.rel)"),
-            ("is_uploading", "EXISTS (SELECT 1 FROM sync_uploading u WHERE u.rel = items.rel)"),
-            ("has_conflicts", "EXISTS (SELECT 1 FROM sync_conflicted c WHERE c.rel = items.rel)"),
-        ], where: condition, scope, changes: &changes)
-        try update(db, [
-            ("percent_uploaded", "CASE WHEN is_uploaded THEN 100.0 ELSE 0.0 END"),
-            ("uploading_error", "CASE WHEN is_uploaded THEN NULL ELSE ?1 END"),
-        ], where: condition, [uploadError] + scope, changes: &changes)
-        guard knowsDownloads else { return }
-        let outdated = "EXISTS (SELECT 1 FROM sync_outdated o WHERE o.rel = items.rel)"
-        try update(db, [
-            ("downloading_status", "CASE WHEN \(outdated) THEN '\(Self.downloaded)' ELSE '\(Self.current)' END"),
-            ("percent_downloaded", "CASE WHEN \(outdated) THEN 0.0 ELSE 100.0 END"),
-            ("is_downloading", "0"),
-        ], where: condition, scope, changes: &changes)
-    }
-
-    /// `UPDATE items SET column = value, …` for the rows `condition` picks where any
-    /// column differs from its value; records the rows it changed in `changes`.
-    /// `arguments` end with those of `condition`; a value may use `?1` if `arguments` start
-    /// with its value (a plain `?` takes the number after the highest so far).
-    private func update(
-        _ db: Database, _ assignments: [(column: String, value: String)], where condition: String,
-        _ arguments: [(any DatabaseValueConvertible)?], changes: inout AppliedChanges
-    ) throws {
-        let set = assignments.map { "\($0.column) = \($0.value)" }.joined(separator: ", ")
-        let differs = assignments.map { "\($0.column) IS NOT (\($0.value))" }.joined(separator: " OR ")
-        let statement = try db.cachedStatement(sql: "UPDATE items SET \(set) WHERE \(condition) AND (\(differs)) RETURNING id")
-        let ids = try Int64.fetchCursor(statement, arguments: StatementArguments(arguments))
-        while let id = try ids.next() { changes.recordTouch(id) }
-    }
-
-    static let current = "NSMetadataUbiquitousItemDownloadingStatusCurrent"
-    static let downloaded = "NSMetadataUbiquitousItemDownloadingStatusDownloaded"
 }

@@ -1,7 +1,7 @@
 import APIModel
 import Foundation
 import GRDB
-import MetadataIndex
+@testable import MetadataIndex
 import RawPaths
 import Synchronization
 import Testing
@@ -125,6 +125,30 @@ import Testing
         let touched = try counter.read { try String.fetchSet($0, sql: "SELECT fs_name FROM items WHERE id IN (SELECT id FROM updated)") }
         #expect(touched == ["edited.txt", "fought.txt"], "uploaded now, and no longer in conflict")
         #expect(changes.touched.count == 2)
+    }
+
+    /// Rows that get the same attributes are updated a run of ids at a time: a row between
+    /// two such rows whose own state differs breaks the run.
+    @Test func anItemBetweenRowsThatChangeAlikeKeepsItsOwnState() throws {
+        let fixture = try fixture()
+        defer { fixture.remove() }
+        try fixture.index.applySyncState(
+            container: IndexFixture.container, SyncedState(uploaded: paths("synced.txt", "edited.txt", "stale.txt", "fought.txt"), conflicted: []))
+        let changes = try fixture.index.applySyncState(
+            container: IndexFixture.container, SyncedState(uploaded: paths("stale.txt"), conflicted: [], uploading: paths("synced.txt", "edited.txt", "fought.txt")))
+        #expect(try fixture.query("NSMetadataUbiquitousItemIsUploadedKey == YES") == ["stale.txt"])
+        #expect(try Set(fixture.query("NSMetadataUbiquitousItemIsUploadingKey == YES")) == ["synced.txt", "edited.txt", "fought.txt"])
+        #expect(changes.touched.count == 3)
+    }
+
+    @Test func runsJoinConsecutiveIdsWithTheSameAttributesOnly() {
+        let uploaded = SyncStateUpdate.Attributes(
+            isUploaded: true, isUploading: false, hasConflicts: false, percentUploaded: 100, uploadingError: nil, downloading: nil)
+        var conflicted = uploaded
+        conflicted.hasConflicts = true
+        let runs = SyncStateUpdate.runs(of: [(7, uploaded), (3, uploaded), (4, uploaded), (5, conflicted), (6, uploaded), (9, uploaded)])
+        #expect(runs.map(\.ids) == [3...4, 5...5, 6...7, 9...9])
+        #expect(runs.map(\.attributes) == [uploaded, conflicted, uploaded, uploaded])
     }
 
     @Test func aLimitedStateLeavesOtherSubtreesAlone() throws {
