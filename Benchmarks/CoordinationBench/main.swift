@@ -7,7 +7,8 @@
 //        of one folder, 30% writes, for S seconds;
 //     3. ubqd's indexer read (`withoutChanges, withoutCreatingLockFiles`, no wait) of
 //        --distinct N files read once each: µs per file, and lock files left behind; then
-//        the same files read 64 to a claim, as ubqd's content reader and sync pass read.
+//        the same files read 64 to a claim, as ubqd's content reader and sync pass read,
+//        also with 500 and 5,000 other lock files in the lock directory.
 import Coordination
 import Foundation
 
@@ -80,6 +81,22 @@ func indexerReads(_ coordinator: FileCoordinator, folder: URL, count: Int) throw
     let left = try FileManager.default.contentsOfDirectory(atPath: coordinator.lockDirectory.path).count - lockFilesBefore
     print(String(format: "indexer reads of %d distinct files: %.1f µs/file wall, %.1f µs/file CPU, %d lock files left", count, wall, cpu, left))
     try groupReads(coordinator, files: files, options: options)
+    // Lock files of other paths (apps' claims leave them until pruned): a claim lists the
+    // directory while that is cheaper than opening each lock file (`LockListing`).
+    for strays in [500, 5000] {
+        try addStrayLockFiles(coordinator, upTo: strays)
+        print("with \(strays) lock files of other paths in the lock directory:")
+        try groupReads(coordinator, files: files, options: options)
+    }
+}
+
+/// Lock files for paths nobody claims now, until the lock directory holds `count` of them.
+func addStrayLockFiles(_ coordinator: FileCoordinator, upTo count: Int) throws {
+    let present = try FileManager.default.contentsOfDirectory(atPath: coordinator.lockDirectory.path).count
+    for index in present..<count {
+        let name = String(format: "%032lx.lock", UInt64(index) &* 0x9E37_79B9_7F4A_7C15)
+        FileManager.default.createFile(atPath: coordinator.lockDirectory.appendingPathComponent(name).path, contents: nil)
+    }
 }
 
 /// The same files read `perClaim` to a claim, as `ItemInspector.snapshotsInGroups` reads.

@@ -23,11 +23,16 @@ final class Claim {
     /// The lock directory's device and inode, read when first needed (`EnclosingClaims`).
     private lazy var folderIdentity = HeldLockFile.folderIdentity(directory)
 
+    /// How many of the plan's requests skip a missing lock file rather than create it, and
+    /// how many of those are items' own locks (not intent locks on their folders).
+    private let skippable: (requests: Int, items: Int)
+
     init(plan: LockPlan, directory: Int32, identity: HolderIdentity, pool: DescriptorPool) {
         self.plan = plan
         self.directory = directory
         self.identity = identity
         self.pool = pool
+        skippable = (plan.requests.count { !$0.createsFile }, plan.requests.count { !$0.createsFile && $0.isItemLock })
     }
 
     var isComplete: Bool { done == plan.requests.count }
@@ -37,11 +42,20 @@ final class Claim {
 
     /// Takes as many locks as it can without waiting; `true` once every lock is held.
     func advance() throws(CoordinationError) -> Bool {
+        var present: Set<LockName>?
+        var listed = false
         while let request = blockedRequest {
             let file: LockFile
             if let pending {
                 file = pending
             } else {
+                if !request.createsFile {
+                    if !listed { (present, listed) = (presentLockFiles(), true) }
+                    if let present, !present.contains(request.name) {
+                        done += 1  // no lock file: nobody holds a claim there
+                        continue
+                    }
+                }
                 do {
                     file = try LockFile(directory: directory, name: request.name, pool: pool, create: request.createsFile)
                 } catch where error.rawValue == ENOENT && !request.createsFile && !LockFolder.isRemoved(directory) {
@@ -74,6 +88,23 @@ final class Claim {
         }
         return true
     }
+
+    /// The lock files in the directory now, when listing them is cheaper than opening the
+    /// file of each request that skips a missing one (`LockListing`); nil otherwise.
+    private func presentLockFiles() -> Set<LockName>? {
+        guard skippable.items >= Self.listingFrom else { return nil }
+        return LockListing.names(in: directory, atMost: skippable.requests * Self.entriesPerOpen)
+    }
+
+    /// From how many items a claim lists the directory. Not for one file: the folders on its
+    /// way have lock files when anything below them was claimed lately, so a listing saves
+    /// one failed `openat` and costs more (`coordination-bench`, one file 6 folders deep:
+    /// 35-36 µs a claim with a listing, 31 µs without). For 64 files, 3.2 µs a file against
+    /// 6.5-8.1.
+    static let listingFrom = 8
+    /// How many entries a listing may go over for each `openat` it may save: a failed
+    /// `openat` cost about 3 µs, a listed entry about 0.3 µs.
+    static let entriesPerOpen = 8
 
     /// The lock files this claim holds, for the claims its accessor makes (`EnclosingClaims`).
     var heldLockFiles: Set<HeldLockFile> {
