@@ -2,6 +2,7 @@ import CStatx
 import Glibc
 import RawPaths
 import SyncPlanning
+import Synchronization
 
 /// This device's browsable tree of one container in the mirror,
 /// `containers/<id>/current/<device>/` (docs/MIRROR-FORMAT.md, Views): the base's state of
@@ -21,7 +22,16 @@ struct MirrorView {
     /// the view, which would reach where the link leads. A base can hold a link with paths
     /// below it: a folder replaced by a link on one device while a file in it was edited
     /// on another.
-    private let plainFolders = PlainFolders()
+    private let plainFolders: PlainFolders
+
+    /// `plainFolders`: those of one pass, when its updates come in several parts (`ViewStream`).
+    init(folder: String, layout: MirrorLayout, linker: ViewLinker, method: ViewLinker.Method, plainFolders: PlainFolders = PlainFolders()) {
+        self.folder = folder
+        self.layout = layout
+        self.linker = linker
+        self.method = method
+        self.plainFolders = plainFolders
+    }
 
     /// Brings the entries at `paths` in line with `base`: removals first, deepest first (a
     /// folder goes once its children have), then the rest, parents before children.
@@ -164,18 +174,25 @@ struct ViewProblems {
 /// The folders `MirrorView.set` checked or made, for one view (one pass): a view has far
 /// fewer folders than files, and only this device writes it. Entries are set in path
 /// order: a folder whose own entry the pass sets (a folder made a link, say) is set before
-/// anything below it is checked, so what the cache holds stays true for the pass.
-private final class PlainFolders {
-    private var folders: Set<String> = [""]
-    /// Those of `folders` the pass made: empty then.
-    private var new: Set<String> = []
+/// anything below it is checked, so what the cache holds stays true for the pass. A pass
+/// that writes its view in parts, one after another (`ViewStream`), shares one.
+final class PlainFolders: Sendable {
+    private struct Folders {
+        var all: Set<String> = [""]
+        /// Those of `all` the pass made: empty then.
+        var new: Set<String> = []
+    }
 
-    func contains(_ folder: String) -> Bool { folders.contains(folder) }
-    func insert(_ folder: String) { folders.insert(folder) }
-    func isNew(_ folder: String) -> Bool { new.contains(folder) }
+    private let folders = Mutex(Folders())
+
+    func contains(_ folder: String) -> Bool { folders.withLock { $0.all.contains(folder) } }
+    func insert(_ folder: String) { folders.withLock { _ = $0.all.insert(folder) } }
+    func isNew(_ folder: String) -> Bool { folders.withLock { $0.new.contains(folder) } }
 
     func insertNew(_ folder: String) {
-        folders.insert(folder)
-        new.insert(folder)
+        folders.withLock { folders in
+            folders.all.insert(folder)
+            folders.new.insert(folder)
+        }
     }
 }

@@ -42,11 +42,13 @@ struct ViewUpdate: Sendable {
     /// The paths to bring in line with `base`, or nil for the whole view.
     let paths: Set<String>?
     let base: [String: BaseRow]
+    /// The view's folders known so far, when this is one of several parts of a pass's update.
+    var plainFolders = PlainFolders()
 
     /// Writes the update; returns its problems.
     func write() -> [String] {
         if let gone = Self.mirrorGone(layout) { return [gone] }
-        let mirrorView = MirrorView(folder: view, layout: layout, linker: linker, method: method)
+        let mirrorView = MirrorView(folder: view, layout: layout, linker: linker, method: method, plainFolders: plainFolders)
         var problems = ViewProblems()
         do {
             if let paths {

@@ -27,6 +27,12 @@ final class ViewStream {
     private(set) var problems: [String] = []
     /// The paths written since the last `takeWritten()`.
     private var written: Set<String> = []
+    /// The view's folders the stream's updates made or checked: each update sets new paths
+    /// (a pass sets each path once), so below a folder the stream made there is nothing to
+    /// look at first. A new set for each update had every file of a folder made by an
+    /// earlier batch looked at (`lstat`): 0.29 s of the view's writer in a first sync of
+    /// 100,000 files.
+    private let plainFolders = PlainFolders()
 
     private init(view: String, of container: ContainerSync, linker: ViewLinker, method: ViewLinker.Method, writer: ViewWriter?) {
         self.view = view
@@ -57,7 +63,8 @@ final class ViewStream {
         base.reserveCapacity(commits.count)
         for commit in commits { base[commit.path] = commit.row }  // the last change of a path counts
         let paths = Set(base.keys)
-        let update = ViewUpdate(view: view, layout: layout, linker: linker, method: method, paths: paths, base: base)
+        let update = ViewUpdate(
+            view: view, layout: layout, linker: linker, method: method, paths: paths, base: base, plainFolders: plainFolders)
         if let writer {
             writer.submit(update, container: containerID)
         } else {
