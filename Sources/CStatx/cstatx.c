@@ -26,6 +26,7 @@ int ubq_file_status_at(int dirfd, const char *path, ubq_file_status *status) {
 }
 
 #include <sched.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 int ubq_syncfs(int fd) {
@@ -35,6 +36,10 @@ int ubq_syncfs(int fd) {
 int ubq_schedule_when_idle(void) {
     struct sched_param none = {0};
     return sched_setscheduler(0, SCHED_IDLE, &none);
+}
+
+int ubq_name_this_thread(const char *name) {
+    return prctl(PR_SET_NAME, name, 0, 0, 0);
 }
 
 int ubq_rename_noreplace(const char *from, const char *to) {

@@ -1,3 +1,4 @@
+import CStatx
 import Foundation
 
 /// Runs a producer on a thread of its own and hands what it yields over to the consuming
@@ -22,6 +23,7 @@ final class Prefetcher<Element: Sendable, Summary: Sendable>: @unchecked Sendabl
     init(chunkSize: Int = 1024, depth: Int = 8, produce: @escaping @Sendable (_ yield: (Element) -> Bool) -> Summary) {
         self.depth = depth
         let thread = Thread { [self] in
+            _ = ubq_name_this_thread("ubq-prefetch")
             var chunk: [Element] = []
             chunk.reserveCapacity(chunkSize)
             let result = produce { element in
@@ -33,7 +35,6 @@ final class Prefetcher<Element: Sendable, Summary: Sendable>: @unchecked Sendabl
             _ = self.put(chunk)
             self.end(with: result)
         }
-        thread.name = "ubq-prefetch"
         thread.start()
     }
 

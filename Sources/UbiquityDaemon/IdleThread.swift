@@ -29,7 +29,7 @@ final class IdleThread: Sendable {
     init(name: String, ended: @escaping @Sendable () -> Void = {}) {
         let jobs = self.jobs
         Thread {
-            Thread.current.name = name  // set from outside before the start, Linux's Foundation drops it
+            _ = ubq_name_this_thread(name)
             jobs.run()
             ended()
         }.start()

@@ -1,4 +1,5 @@
 import CInotifyTools
+import CStatx
 import FileEvents
 import Foundation
 import Logging
@@ -45,9 +46,10 @@ public final class InotifyWatcher: Sendable {
         try control.claimProcessWideLibrary()
         let thread = WatcherThread(root: root, control: control, progress: walk, output: continuation, logger: logger)
         let started: Result<Void, WatcherError> = await withCheckedContinuation { ready in
-            let posixThread = Thread { thread.run(onReady: { ready.resume(returning: $0) }) }
-            posixThread.name = "ubq-inotify"
-            posixThread.start()
+            Thread {
+                _ = ubq_name_this_thread("ubq-inotify")
+                thread.run(onReady: { ready.resume(returning: $0) })
+            }.start()
         }
         try started.get()
     }

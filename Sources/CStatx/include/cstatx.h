@@ -109,4 +109,11 @@ int ubq_fd_has_writer(int fd);
 /// module leaves SCHED_IDLE out (it needs _GNU_SOURCE). Returns 0, or -1 with errno set.
 int ubq_schedule_when_idle(void);
 
+/// Names the calling thread as `top -H` and `perf` show it (the first 15 bytes). Not
+/// Foundation's `Thread.name`: on Linux its setter does nothing until `start()` has
+/// returned in the starting thread, so a new thread that names itself first keeps its
+/// creator's name (a test saw "oot.default-qos", a dispatch worker's). Returns 0, or -1
+/// with errno set.
+int ubq_name_this_thread(const char *name);
+
 #endif
