@@ -3,8 +3,9 @@ import GRDB
 import RawPaths
 
 /// Sets the ubiquity columns of the items a `SyncedState` covers: one read of their
-/// current columns, then an UPDATE of each row whose columns differ, by id. A full pass
-/// that changed nothing updates no row.
+/// current columns, then an UPDATE of the rows whose columns differ, one per run of
+/// consecutive ids that change alike (`runs(of:)`). A full pass that changed nothing
+/// updates no row.
 ///
 /// The comparison is made here, not in SQL. The paths first went to temporary tables and
 /// three UPDATEs went over the container testing each row against them, each UPDATE one
