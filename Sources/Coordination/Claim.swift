@@ -100,7 +100,7 @@ final class Claim {
     /// way have lock files when anything below them was claimed lately, so a listing saves
     /// one failed `openat` and costs more (`coordination-bench`, one file 6 folders deep:
     /// 35-36 µs a claim with a listing, 31 µs without). For 64 files, 3.1-3.2 µs a file
-    /// against 6.4-8.1 µs.
+    /// against 6.5-8.1 µs.
     static let listingFrom = 8
     /// How many entries a listing may go over for each `openat` it may save: a failed
     /// `openat` cost about 3 µs, a listed entry about 0.3 µs.

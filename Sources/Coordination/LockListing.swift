@@ -8,7 +8,7 @@ import Musl
 /// files (reads `.withoutCreatingLockFiles`) asks it once per attempt instead of opening
 /// each file in turn: for ubqd's reads of 64 files to a claim, most of them with no lock
 /// file, every `openat` failed, at about 3 µs each, 39% of the claim's time. Listed, such
-/// a claim costs 3.1-3.2 µs a file instead of 6.4-8.1 (`coordination-bench`).
+/// a claim costs 3.1-3.2 µs a file instead of 6.5-8.1 (`coordination-bench`).
 ///
 /// What a listing shows is what each `openat` would have found at that instant; a lock
 /// file made after it is not waited for, as it would not be had it been made just after
