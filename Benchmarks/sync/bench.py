@@ -3,7 +3,9 @@
 
 Measures, on a generated corpus (BENCH_FILES files in BENCH_DIRS folders):
   initial   first sync of the corpus to an empty mirror (ubqd: from READY until
-            `ubq sync` returns; its own first pass starts at READY)
+            `ubq sync` returns; its own first pass starts at READY), median of
+            BENCH_INITIAL_ROUNDS rounds, each with a new device, a new mirror and a new
+            folder for rsync (one round's rsync took 5.4 s in one run and 8.0 s in another)
   touch 1%  re-sync after appending to 1% of the files (a different 1% in each of
             BENCH_ROUNDS rounds, each tool's median shown). Like for like with rsync, which
             starts once the files are written: ubqd is stopped (SIGSTOP) while they are
@@ -25,7 +27,7 @@ Measures, on a generated corpus (BENCH_FILES files in BENCH_DIRS folders):
 and prints one table with ratios to rsync (cp for the large file) and the targets.
 ubqd fsyncs every object and log line; rsync and unison do not fsync.
 
-BENCH_LOOP_GIB=N (as root) runs everything on a new ext4 of N GiB (24 holds the default
+BENCH_LOOP_GIB=N (as root) runs everything on a new ext4 of N GiB (28 holds the default
 run) on a loop file in BENCH_TMP, made for the run and removed after it. On ext4, creating
 files is several times slower for minutes after many were deleted (README, Benchmarks): on
 a new filesystem, no run depends on what ran before it. It is for comparing builds, not
@@ -52,6 +54,7 @@ BIG_MIB = int(os.environ.get("BENCH_BIG_MIB", "1024"))
 # The short steps are repeated: one round of each varied by 2x from run to run on this
 # machine's disk (rsync's 1% re-sync took 0.89 s in one run and 1.96 s in another).
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "5"))
+INITIAL_ROUNDS = int(os.environ.get("BENCH_INITIAL_ROUNDS", "3"))
 # The large file too: cp of 1 GiB took 0.25 s in one run and 2.4 s in the next.
 BIG_ROUNDS = int(os.environ.get("BENCH_BIG_ROUNDS", "3"))
 CONTAINER = "iCloud~org~ubiquity~Default"
@@ -133,6 +136,18 @@ class Device:
         if self.process:
             os.killpg(self.process.pid, signal.SIGTERM)
             self.process.wait()
+            self.process = None
+
+
+def first_sync(base, mirror, corpus, devices):
+    """A new device with the corpus in its container, started, and the seconds of its
+    first sync to `mirror`."""
+    device = Device(base, mirror)
+    devices.append(device)
+    shutil.copytree(corpus, device.documents, dirs_exist_ok=True)
+    subprocess.run(["sync"])
+    device.start()
+    return device, device.sync()
 
 
 def unison(a, b):
@@ -186,21 +201,25 @@ def main():
         corpus = f"{work}/corpus"
         make_corpus(corpus)
         mirror = f"{work}/mirror"
-        a = Device(f"{work}/a", mirror)
-        devices.append(a)
-        shutil.copytree(corpus, a.documents, dirs_exist_ok=True)
-        subprocess.run(["sync"])
-        a.start()
-        initial = a.sync()
-        rsync_initial = timed(["rsync", "-a", corpus + "/", f"{work}/rsync/"])
-        rsync_writeback = flush_time()
+        # The last round's device, mirror and rsync copy are the ones the later steps use;
+        # the devices of the rounds before stop once timed.
+        initial_rounds = []
+        for r in range(INITIAL_ROUNDS):
+            last = r == INITIAL_ROUNDS - 1
+            a, ubqd_seconds = first_sync(f"{work}/a" if last else f"{work}/a-{r}", mirror if last else f"{work}/mirror-{r}",
+                                         corpus, devices)
+            if not last:
+                a.stop()
+            rsync_seconds = timed(["rsync", "-a", corpus + "/", f"{work}/rsync/" if last else f"{work}/rsync-{r}/"])
+            initial_rounds.append((ubqd_seconds, rsync_seconds, rsync_seconds + flush_time()))
+        initial, rsync_initial, rsync_then_sync = (statistics.median(column) for column in zip(*initial_rounds))
         unison_initial = timed(unison(corpus, f"{work}/unison"))
         # ubqd fsyncs what it writes; `rsync --fsync` (rsync 3.2.4 and later) is the like
         # for like peer, shown beside the target's plain rsync.
         rsync_fsync_initial = timed(["rsync", "-a", "--fsync", corpus + "/", f"{work}/rsync-fsync/"])
         rows.append(("initial sync", initial, rsync_initial, unison_initial, "<= 1.0x rsync"))
         rows.append(("initial sync (rsync --fsync)", initial, rsync_fsync_initial, None, ""))
-        rows.append(("initial sync (rsync; sync)", initial, rsync_initial + rsync_writeback, None, ""))
+        rows.append(("initial sync (rsync; sync)", initial, rsync_then_sync, None, ""))
 
         def one_percent_round(r):
             touch_one_percent(corpus, offset=r)
@@ -284,8 +303,8 @@ def main():
             shutil.rmtree(outer, ignore_errors=True)
 
     where = f"a new {LOOP_GIB} GiB ext4 on a loop file" if LOOP_GIB else work
-    print(f"\nsync benchmark in {where}: {FILES} files in {DIRS} folders (release build, warm cache; "
-          f"1% re-sync and no-op: medians of {ROUNDS} rounds; {BIG_MIB} MiB file: of {BIG_ROUNDS})\n")
+    print(f"\nsync benchmark in {where}: {FILES} files in {DIRS} folders (release build, warm cache; initial sync: "
+          f"medians of {INITIAL_ROUNDS} rounds; 1% re-sync and no-op: of {ROUNDS}; {BIG_MIB} MiB file: of {BIG_ROUNDS})\n")
     print(f"{'metric':28} {'ubqd':>9} {'rsync/cp':>9} {'unison':>9} {'ratio':>7}  target")
     for name, ours, peer, uni, target in rows:
         uni_text = f"{uni:8.2f}s" if uni is not None else f"{'-':>9}"
@@ -293,6 +312,8 @@ def main():
     print(f"ubqd after the restart's first pass: RSS {restart_memory[0]} MiB, peak {restart_memory[1]} MiB")
     print(f"{'A->B latency p50 / p99':28} {p50 * 1000:7.0f}ms {p99 * 1000:7.0f}ms {'':>9} {'':>7}  p99 <= 1 s")
     print("A->B samples in order (ms): " + " ".join(f"{x * 1000:.0f}" for x in samples))
+    print("initial rounds in order, ubqd / rsync / rsync; sync (s): "
+          + "  ".join(" / ".join(f"{x:.2f}" for x in r) for r in initial_rounds))
     print("1% rounds in order, ubqd / rsync / unison / rsync --fsync (s): "
           + "  ".join(" / ".join(f"{x:.2f}" for x in r) for r in one_percent_rounds))
     print(f"{BIG_MIB} MiB rounds in order, ubqd / cp / rsync / cp + fsync (s): "
