@@ -59,10 +59,10 @@ struct LocalTree {
     /// A file read within `racyWindow` of its last change gets no `lastingSignature`. With
     /// a `copier`, files are copied into the store while they are hashed. Small files are
     /// hashed before the tree is built, on several threads when there are many
-    /// (`ScanHashing`).
+    /// (`ScanHashing`); `reading` is told how many just before.
     static func scan(
         containerFolder: RawPath, ignore: IgnoreRules, base: [String: BaseRow], roots: [RawPath]? = nil, quietNanoseconds: Int64 = 0,
-        racyWindow: Int64 = LocalSignature.racyWindowNanoseconds, copier: EarlyCopier? = nil
+        racyWindow: Int64 = LocalSignature.racyWindowNanoseconds, copier: EarlyCopier? = nil, reading: (_ files: Int) -> Void = { _ in }
     ) -> LocalTree {
         // Before any status is read: a signature vouches only if its change is a window older.
         let started = LocalSignature.now()
@@ -95,7 +95,8 @@ struct LocalTree {
             status.signature.kind != .file || LocalSignature(status.signature).vouches(readAt: started, window: racyWindow)
         }
         var hashed = hashAhead(
-            paths, found: found, beneath: containerFolder, base: base, settledBefore: settledBefore, now: now, vouches: vouches
+            paths, found: found, beneath: containerFolder, base: base, settledBefore: settledBefore, now: now, vouches: vouches,
+            reading: reading
         ) { path, signature, vouched in
             copier?.stagingForHash(path, signature: signature, vouched: vouched)
         }
@@ -122,7 +123,8 @@ struct LocalTree {
     /// not vouch for the base's state. `vouches` and `staging` are as `add` is given them.
     private static func hashAhead(
         _ paths: [RawPath], found: [RawPath: FileStatus], beneath containerFolder: RawPath, base: [String: BaseRow], settledBefore: Int64,
-        now: Int64, vouches: (FileStatus) -> Bool, staging: (_ path: String, LocalSignature, _ vouched: Bool) -> String?
+        now: Int64, vouches: (FileStatus) -> Bool, reading: (_ files: Int) -> Void,
+        staging: (_ path: String, LocalSignature, _ vouched: Bool) -> String?
     ) -> [RawPath: ScanHashing.Outcome] {
         var jobs: [ScanHashing.Job] = []
         for relative in paths {
@@ -138,6 +140,7 @@ struct LocalTree {
                     relative: relative, size: Int64(status.signature.size), refusingWriters: changed > now - writerWindow,
                     staging: staging(path, signature, vouches(status))))
         }
+        reading(jobs.count)
         let outcomes = ScanHashing.hash(jobs, beneath: containerFolder)
         var hashed: [RawPath: ScanHashing.Outcome] = [:]
         hashed.reserveCapacity(jobs.count)

@@ -48,10 +48,10 @@ public final class SyncEngine: @unchecked Sendable {
     /// The thread need not wait for them, nor behind the indexer's writes: a 1,000-file
     /// re-sync's second pass started 60 ms late waiting there.
     public var indexStateHandoff: (@Sendable (_ state: SyncedState, _ container: String) -> Void)?
-    /// Hears, on the sync thread, when a pass starts carrying out a long plan (a first
-    /// sync: `SyncPass.longPassFrom` actions or more) and when it is done with it: the
-    /// daemon holds its content reader back meanwhile, which took 4.6 s of CPU on 2
-    /// cores during a first sync of 100,000 files.
+    /// Hears, on the sync thread, when a pass turns out long (a first sync: its scan reads
+    /// `SyncPass.longPassFrom` files or more, or a round carries out that many actions)
+    /// and when the pass ends (`LongWork`): the daemon holds its content reader back
+    /// meanwhile, which took 4.6 s of CPU on 2 cores during a first sync of 100,000 files.
     public var longPassObserver: (@Sendable (_ running: Bool) -> Void)?
     private var containers: [ContainerID: ContainerSync] = [:]
     /// Containers whose last pass failed or was cut short: their next pass is full.

@@ -33,7 +33,7 @@ struct SyncPass {
     /// before the pass ends, which are done (true), so the index follows a long pass (one
     /// of `marksUploadsFrom` uploads or more).
     var marksUploads: (@Sendable (_ paths: [RawPath], _ uploaded: Bool) -> Void)?
-    /// Told when a round of `longPassFrom` actions or more starts (true) and ends (false).
+    /// Told when the pass turns out long (true: `LongWork`) and when it ends (false).
     var longRound: (@Sendable (_ running: Bool) -> Void)?
     /// How close to the scan a file's change may be for its signature to be kept.
     var racyWindow = LocalSignature.racyWindowNanoseconds
@@ -63,6 +63,8 @@ struct SyncPass {
         var touched = container.viewBehind
         container.viewBehind = []
         var lastPlan: SyncPlan?
+        let long = LongWork(observer: longRound)
+        defer { long.end() }
         var base: [String: BaseRow] = [:]
         var viewStream: ViewStream?
         for round in 0..<3 {
@@ -70,7 +72,7 @@ struct SyncPass {
             if round == 0, roots == nil { viewStream = startViewStream(base: base, report: &report) }
             local = LocalTree.scan(
                 containerFolder: container.folder, ignore: ignore, base: base, roots: roots, quietNanoseconds: quietNanoseconds,
-                racyWindow: racyWindow, copier: copier)
+                racyWindow: racyWindow, copier: copier, reading: long.note)
             report.hashed += local.hashed
             let copies = local.earlyCopies
             earlyCopies += copies
@@ -83,6 +85,7 @@ struct SyncPass {
             let before = report
             touched.formUnion(plan.actions.lazy.flatMap(\.viewPaths))
             lastPlan = plan
+            long.note(plan.actions.count)
             unfinished = try execute(plan, local: local, executor: executor, view: viewStream, report: &report)
             if let viewStream { touched.subtract(viewStream.takeWritten()) }
             if confirmDeletes {
@@ -232,9 +235,6 @@ struct SyncPass {
     private func execute(
         _ plan: SyncPlan, local: LocalTree, executor: Executor, view: ViewStream?, report: inout PassReport
     ) throws -> Set<String> {
-        let isLong = plan.actions.count >= Self.longPassFrom
-        if isLong { longRound?(true) }
-        defer { if isLong { longRound?(false) } }
         let batch = try ChangeBatch(
             store: executor.store, database: database, container: container, capacity: batchCapacity,
             earlyCopyFootprint: local.earlyCopyFootprint, view: view, faults: faults)
@@ -285,8 +285,8 @@ struct SyncPass {
     /// index's writer is shared with the indexer that feeds the passes.
     static let marksUploadsFrom = 2000
 
-    /// From how many actions a round is long enough that work which can wait should
-    /// (`SyncEngine.longPassObserver`).
+    /// From how many files read or actions carried out a pass is long enough that work
+    /// which can wait should (`LongWork`).
     static let longPassFrom = 2000
 
     /// Tells `marksUploads` about `paths`, named as the index names them (the bytes on disk).

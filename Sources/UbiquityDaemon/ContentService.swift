@@ -15,21 +15,25 @@ import ServiceLifecycle
 /// with stale content (`IndexChange.fillContent`). It returns when the pass is done; the
 /// daemon runs it with `successTerminationBehavior: .ignore`. It starts at READY.
 ///
-/// It also waits while a sync pass carries out a long plan (`syncGate`). The idle class
+/// It also waits while a sync pass is long (`syncGate`): from the moment its scan reads
+/// many files or it carries out a long plan, to its end (`LongWork`). The idle class
 /// keeps the reading itself out of the way, but not what it costs around it: the index
 /// writes it makes, at normal priority, and the kernel's work for the files it opens. In
 /// a first sync of 100,000 files (scratch initloop.sh, each run on a new ext4 on a loop
-/// file, interleaved) the daemon used 15.1-15.9 s of CPU on 2 cores with it waiting and
-/// 17.3-18.2 s without; the sync took 9.91-10.47 s instead of 10.82-11.34 s. Full-text
-/// search lags behind a first sync by that much more, unless a query waits for it
+/// file, interleaved) the daemon used 15.1-15.9 s of CPU on 2 cores with it waiting for
+/// the plan and 17.3-18.2 s without; the sync took 9.91-10.47 s instead of 10.82-11.34 s.
+/// Waiting for the scan as well, it used 11.6-12.6 s against 12.5-13.7 s (scratch
+/// pairs.sh, 6 interleaved rounds each, a build holding the reader back from the pass's
+/// start); the wall time did not measurably change. Full-text search lags
+/// behind a first sync by that much more, unless a query waits for it
 /// (`IndexPipeline.contentAwaited`): the user asked, so it reads on.
 struct ContentService: Service {
     let reader: ContentReaderQueue
     let index: MetadataIndex
     let pipeline: IndexPipeline
     let ready: ReadyLatch
-    /// Shut while a sync pass carries out a long plan: the reading waits between batches
-    /// (until a query waits for the content).
+    /// Shut while a sync pass is long: the reading waits between batches (until a query
+    /// waits for the content).
     let syncGate: Gate
     let notifier: SystemdNotifier
     let containers: Int

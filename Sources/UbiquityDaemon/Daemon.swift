@@ -132,7 +132,7 @@ public struct Daemon {
     }
 
     /// The sync service when a mirror is configured (sync is off without one). It shuts
-    /// `longPasses` while a pass carries out a long plan.
+    /// `longPasses` while a pass is long (`LongWork`).
     private func makeSyncService(
         containers: [Container], root: RawPath, index: MetadataIndex, pipeline: IndexPipeline, ready: ReadyLatch, longPasses: Gate
     ) throws -> SyncService? {

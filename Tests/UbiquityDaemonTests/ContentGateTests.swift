@@ -7,7 +7,7 @@ import Testing
 
 @testable import UbiquityDaemon
 
-/// The content reader holds back while a sync pass carries out a long plan (`syncGate`
+/// The content reader holds back while a sync pass is long (`syncGate`
 /// shut): on 2 cores, its reading and the index writes it makes took 4.6 s of CPU during
 /// a first sync of 100,000 files, and the sync 8% longer. Once the gate opens it reads
 /// everything it was waiting for; and a query that waits for the content lets it go on
