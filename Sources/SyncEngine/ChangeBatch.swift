@@ -106,7 +106,11 @@ final class ChangeBatch {
         let previous = sealed
         sealed = nil
         earlyCopyFootprint -= BatchDurability.footprint(of: open.staged.filter(\.isEarlyCopy).map(\.size))
-        let objects = open.staged.isEmpty ? nil : ObjectCommit(open.staged, store: store, pendingFootprint: max(earlyCopyFootprint, 0), faults: faults)
+        let objects =
+            open.staged.isEmpty
+            ? nil
+            : ObjectCommit(
+                open.staged, store: store, pendingFootprint: max(earlyCopyFootprint, 0), after: previous?.objects, faults: faults)
         let next = Sealed(changes: open, objects: objects)
         open = Changes()
         do {
@@ -184,15 +188,21 @@ final class ChangeBatch {
     }
 }
 
-/// `ContentStore.commit` of a batch's objects, on a thread of its own.
+/// `ContentStore.commit` of a batch's objects, on a thread of its own, once the batch
+/// before it has stored its own (`after`), whatever came of that. Two at once contended:
+/// a rename from `store/incoming/` into `store/objects/` takes the filesystem's rename
+/// lock (any rename between folders does), and the one that waited for it spun. In a
+/// first sync of 100,000 files (perf, a new ext4) that spinning took about 0.4 s of CPU
+/// of the 2.1 s the renames took.
 private final class ObjectCommit: Sendable {
     private let finished = DispatchGroup()
     private let failure = Mutex<SyncError?>(nil)
 
-    init(_ objects: [StagedObject], store: ContentStore, pendingFootprint: Int64, faults: FaultInjection?) {
+    init(_ objects: [StagedObject], store: ContentStore, pendingFootprint: Int64, after previous: ObjectCommit?, faults: FaultInjection?) {
         finished.enter()
         Thread { [self] in
             defer { finished.leave() }
+            previous?.finished.wait()
             do throws(SyncError) { try store.commit(objects, pendingFootprint: pendingFootprint, faults: faults) } catch {
                 failure.withLock { $0 = error }
             }
