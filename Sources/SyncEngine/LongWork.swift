@@ -5,11 +5,11 @@
 ///
 /// Before, only the plan's execution counted. The scan of a first sync, which reads and
 /// copies every file, ran beside the content reader: its idle class kept the reading out
-/// of the way only where the hashing threads left a core idle, which they did whenever
-/// they waited for each other to create their copies in `store/incoming/`; and the index
-/// writes it made, at normal priority, took their share as well. In a first sync of
-/// 100,000 files (perf, a new ext4) the scan took about 4.5 s with the reader beside it
-/// and 2.5 s without.
+/// of the way only while both hashing threads ran, and they block in the kernel often
+/// (creating the copies in `store/incoming/`, one folder for both); the index writes it
+/// made, at normal priority, took their share as well. In a first sync of 100,000 files
+/// (perf at 2 kHz, a new ext4) the scan took about 4.5 s with the reader beside it and
+/// 2.5 s without.
 final class LongWork {
     private let observer: (@Sendable (_ running: Bool) -> Void)?
     private var running = false

@@ -24,8 +24,8 @@ import ServiceLifecycle
 /// the plan and 17.3-18.2 s without; the sync took 9.91-10.47 s instead of 10.82-11.34 s.
 /// Waiting for the scan as well, it used 11.6-12.6 s against 12.5-13.7 s (scratch
 /// pairs.sh, 6 interleaved rounds each, a build holding the reader back from the pass's
-/// start); the wall time did not measurably change. Full-text search lags
-/// behind a first sync by that much more, unless a query waits for it
+/// start); the wall time did not measurably change. Full-text search lags behind a
+/// first sync by that much more, unless a query waits for it
 /// (`IndexPipeline.contentAwaited`): the user asked, so it reads on.
 struct ContentService: Service {
     let reader: ContentReaderQueue
