@@ -125,7 +125,8 @@ struct ContentStore {
     func commit(_ objects: [StagedObject], pendingFootprint: Int64 = 0, faults: FaultInjection?) throws(SyncError) {
         let durability = BatchDurability(anchor: layout.root, sizes: objects.map(\.size), pending: pendingFootprint, faults: faults)
         try durability.syncFiles(objects.map(\.staging))
-        var folders: Set<String> = [layout.incoming]
+        // Synced after the renames: the folders the names left and those they went into.
+        var folders = Set(objects.lazy.map { Sys.parent(of: $0.staging) })
         for object in objects {
             let folder = Sys.parent(of: object.object)
             if folders.insert(folder).inserted { try Sys.makeFolders(folder) }

@@ -84,23 +84,6 @@ extension ContentStore {
     }
 }
 
-extension ContentStore {
-    /// Removes those of `stagings` (early copies in `store/incoming/`) that are still
-    /// there. An upload renamed its early copy into the store, so after a first sync
-    /// nearly none are left: one listing of the folder then costs less than a failed
-    /// unlink for each of the container's files.
-    func removeUnused(_ stagings: [String]) {
-        guard !stagings.isEmpty else { return }
-        let names = MirrorView.names(in: RawPath(layout.incoming))
-        guard !names.isEmpty else { return }
-        let wanted = Set(stagings)
-        for name in names {
-            let staging = "\(layout.incoming)/\(String(decoding: name, as: UTF8.self))"
-            if wanted.contains(staging) { unlink(staging) }
-        }
-    }
-}
-
 /// What a scan needs to copy files early: the store, and which files are worth it.
 struct EarlyCopier {
     let store: ContentStore
@@ -108,10 +91,13 @@ struct EarlyCopier {
     /// A device joining a mirror that holds its files already hashes each of them, and an
     /// early copy of each would be written only to be thrown away.
     let isLikelyNew: (_ path: String, _ size: Int64) -> Bool
+    /// Where small files' copies go.
+    private let folders: StagingFolders
 
     init(store: ContentStore, isLikelyNew: @escaping (_ path: String, _ size: Int64) -> Bool) {
         self.store = store
         self.isLikelyNew = isLikelyNew
+        folders = StagingFolders(store: store)
     }
 
     /// A copier for `container`: a file is likely new unless some version of its path the
@@ -123,10 +109,18 @@ struct EarlyCopier {
     }
 
     /// Where the hash of the file whose status the scan read as `signature` should copy it
-    /// (a new staging file), when it is small, likely new, and `vouched`; nil otherwise.
+    /// (a new staging file, `StagingFolders`), when it is small, likely new, and `vouched`;
+    /// nil otherwise.
     func stagingForHash(_ path: String, signature: LocalSignature, vouched: Bool) -> String? {
         guard vouched, signature.size < ContentStore.kernelCopyThreshold, isLikelyNew(path, signature.size) else { return nil }
-        return store.newStagingPath()
+        return folders.next()
+    }
+
+    /// Removes the early copies no upload took, once the pass is over: `stagings` (those of
+    /// large files, in `store/incoming/` itself, `PendingCopy`) and the small files' folders.
+    func removeUnused(_ stagings: [String]) {
+        for staging in stagings where Sys.parent(of: staging) == store.layout.incoming { unlink(staging) }
+        folders.removeAll()
     }
 
     /// Starts a copy of the file whose status the scan read as `signature`, when it is

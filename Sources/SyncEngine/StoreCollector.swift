@@ -37,12 +37,12 @@ struct StoreCollector {
         let stored = objects()
         report.objects = stored.count
         guard readAll(containers, into: &report) else { return report }
+        deleteStaleUploads(now: now)  // named by no log, but a log that cannot be read stops all deleting
         let unneeded = Self.unneeded(stored, needed: needed(containers, now)).filter { isOld($0, now) }
         guard !unneeded.isEmpty, readAll(containers, into: &report) else { return report }  // lines appended meanwhile
         for object in Self.unneeded(unneeded, needed: needed(containers, now)) {
             delete(object, now: now, report: &report)
         }
-        deleteStaleUploads(now: now)
         return report
     }
 
@@ -109,11 +109,21 @@ struct StoreCollector {
         }
     }
 
-    /// Uploads of this device that a crash left in `store/incoming/`.
+    /// Uploads of this device that a crash left in `store/incoming/`, at least a day old,
+    /// and the folders of early copies (`StagingFolders`) they leave empty.
     private func deleteStaleUploads(now: Int64) {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: layout.incoming)) ?? [] where name.hasPrefix(device + ".") {
             let path = layout.incoming + "/" + name
-            if let info = Sys.lstat(path), isOld(info, now) { unlink(path) }
+            guard let info = Sys.lstat(path) else { continue }
+            guard (info.st_mode & S_IFMT) == S_IFDIR else {
+                if isOld(info, now) { unlink(path) }
+                continue
+            }
+            for inner in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] {
+                let file = path + "/" + inner
+                if let info = Sys.lstat(file), (info.st_mode & S_IFMT) == S_IFREG, isOld(info, now) { unlink(file) }
+            }
+            rmdir(path)  // only once empty: a folder in use keeps its young copies
         }
     }
 }

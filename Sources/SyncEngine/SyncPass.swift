@@ -57,7 +57,7 @@ struct SyncPass {
         let copier = EarlyCopier(store: executor.store, container: container)
         var earlyCopies: [String] = []
         // Uploaded early copies were renamed into the store; the others go.
-        defer { executor.store.removeUnused(earlyCopies) }
+        defer { copier.removeUnused(earlyCopies) }
         var local = LocalTree()
         var unfinished: Set<String> = []
         var touched = container.viewBehind

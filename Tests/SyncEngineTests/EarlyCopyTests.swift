@@ -34,7 +34,16 @@ import Testing
         /// signature to vouch for it (0: any file written before the scan).
         func scan(likelyNew: Bool = true, racyWindow: Int64 = 0) -> LocalTree {
             let copier = EarlyCopier(store: store) { _, _ in likelyNew }
+            copiers.append(copier)
             return LocalTree.scan(containerFolder: RawPath(folder), ignore: .none, base: [:], racyWindow: racyWindow, copier: copier)
+        }
+
+        /// The copiers of the scans so far, whose copies `removeUnused` removes.
+        private var copiers: [EarlyCopier] = []
+
+        /// What the pass does once it is over: the copies of `tree` no upload took go.
+        func removeUnused(_ tree: LocalTree) {
+            for copier in copiers { copier.removeUnused(tree.earlyCopies) }
         }
 
         /// A file of `size` at `name`, scanned: the tree and the copy the scan made of it.
@@ -54,7 +63,14 @@ import Testing
             try upload(name, from: tree).stage(in: store, through: FolderCursor(root: RawPath(folder)))
         }
 
-        var stagingFiles: [String] { (try? FileManager.default.contentsOfDirectory(atPath: incoming)) ?? [] }
+        /// The files below `store/incoming/`, named relative to it.
+        var stagingFiles: [String] {
+            let paths = (try? FileManager.default.subpathsOfDirectory(atPath: incoming)) ?? []
+            return paths.filter { Sys.lstat(incoming + "/" + $0).map { ($0.st_mode & S_IFMT) == S_IFREG } ?? false }.sorted()
+        }
+
+        /// What `store/incoming/` itself holds: files and folders.
+        var incomingEntries: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: incoming)) ?? []).sorted() }
     }
 
     static let large = Int(EarlyCopy.threshold) + (1 << 20)
@@ -138,9 +154,44 @@ import Testing
         #expect(FileManager.default.createFile(atPath: others, contents: Data("theirs".utf8)))
         #expect(setup.stagingFiles.count == 2)
 
-        setup.store.removeUnused(tree.earlyCopies)
+        setup.removeUnused(tree)
         #expect(!FileManager.default.fileExists(atPath: left.staging))
-        #expect(setup.stagingFiles == ["d2.upload.part"])
+        #expect(setup.incomingEntries == ["d2.upload.part"], "the copies' folder went with them")
+    }
+
+    /// Small files' copies go a few to a folder of this device's (`StagingFolders`), in the
+    /// order the scan hashes them; the folders go with the copies no upload took.
+    @Test func smallFilesAreCopiedAFewToAFolder() throws {
+        let setup = try Setup()
+        let count = 2 * StagingFolders.perFolder + 1
+        for n in 0..<count { try setup.write(String(format: "f%04d.txt", n), size: 100 + n) }
+        let tree = setup.scan()
+        let copies = (0..<count).compactMap { tree.entries[String(format: "f%04d.txt", $0)]?.earlyCopy?.staging }
+        #expect(copies.count == count)
+        let folders = copies.map { Sys.parent(of: $0) }
+        #expect(Set(folders).count == 3)
+        #expect(Dictionary(grouping: folders, by: { $0 }).values.allSatisfy { $0.count <= StagingFolders.perFolder })
+        #expect(folders == folders.sorted(), "neighbours in the scan's order share a folder")
+        #expect(Set(folders.map { Sys.parent(of: $0) }) == [setup.incoming])
+        #expect(setup.incomingEntries.allSatisfy { $0.hasPrefix("d1.") }, "\(setup.incomingEntries)")
+
+        setup.removeUnused(tree)
+        #expect(setup.incomingEntries.isEmpty)
+    }
+
+    /// A batch renames every copy out of its folder: the folders are empty, and go.
+    @Test func theFoldersOfCopiesUploadedGo() throws {
+        let setup = try Setup()
+        for n in 0..<(StagingFolders.perFolder + 5) { try setup.write("f\(n).txt", size: 10 + n) }
+        let tree = setup.scan()
+        let staged = try tree.entries.keys.sorted().map { try #require(try setup.stage($0, from: tree)) }
+        #expect(staged.allSatisfy { $0.isEarlyCopy })
+        try setup.store.commit(staged, faults: nil)
+        #expect(setup.stagingFiles.isEmpty)
+        #expect(setup.incomingEntries.count == 2, "two folders, emptied")
+
+        setup.removeUnused(tree)
+        #expect(setup.incomingEntries.isEmpty)
     }
 
     @Test func anEarlyCopyOfContentTheStoreHoldsIsRemoved() throws {
@@ -171,6 +222,23 @@ import Testing
         // The same bytes under a new name: the store has them, the copy is not needed.
         try bytes.write(to: URL(fileURLWithPath: a.documents + "/again.bin"))
         #expect(a.sync().published == 1)
+        let incoming = MirrorLayout(root: a.mirror).incoming
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: incoming)) ?? []).isEmpty)
+    }
+
+    /// Many small files, copied into folders by the scan: all arrive, and neither copies
+    /// nor folders are left in the store.
+    @Test func manySmallFilesReachTheOtherDeviceAndNoFolderIsLeftBehind() throws {
+        let scratch = Scratch()
+        let (a, b) = try scratch.pair()
+        a.engine.racyWindowNanoseconds = 0  // every file vouched for: every file copied early
+        let count = StagingFolders.perFolder * 2 + 7
+        for n in 0..<count { try Data("small file \(n)\n".utf8).write(to: URL(fileURLWithPath: a.documents + "/s\(n).txt")) }
+        a.sync()
+        b.sync()
+        for n in 0..<count {
+            #expect(FileManager.default.contents(atPath: b.documents + "/s\(n).txt") == Data("small file \(n)\n".utf8))
+        }
         let incoming = MirrorLayout(root: a.mirror).incoming
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: incoming)) ?? []).isEmpty)
     }

@@ -88,6 +88,30 @@ struct RetentionSyncTests {
         #expect(a.read("doc.txt") == b.read("doc.txt"))
     }
 
+    /// What a device's crash left in `store/incoming/` (uploads, folders of early copies)
+    /// goes once a day old, even when no object is to be collected; another device's
+    /// uploads, and this device's young ones, stay.
+    @Test func aDevicesOwnStaleUploadsAndTheirFoldersAreRemoved() throws {
+        let scratch = Scratch()
+        let a = try scratch.devices("a")[0]
+        try a.write("doc.txt", "kept")
+        a.sync()
+        let incoming = scratch.path + "/mirror/store/incoming"
+        let own = "\(incoming)/\(a.engine.device.id)"
+        let now = SyncClock.nowMilliseconds()
+        let files = ["\(own).1.part", "\(own).2-0/0.part", "\(own).2-0/1.part", "\(own).3-0/0.part", "\(incoming)/0123456789abcdef.4.part"]
+        for file in files {
+            try FileManager.default.createDirectory(at: URL(fileURLWithPath: file).deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data("partial".utf8).write(to: URL(fileURLWithPath: file))
+            age(file, by: 2 * Self.day, now: now)
+        }
+        age("\(own).3-0/0.part", by: 0, now: now)  // young: a pass may still need it
+
+        #expect(a.engine.collectStore(now: now).deleted == 0)
+        let left = Set((try FileManager.default.subpathsOfDirectory(atPath: incoming)))
+        #expect(left == ["\(a.engine.device.id).3-0", "\(a.engine.device.id).3-0/0.part", "0123456789abcdef.4.part"])
+    }
+
     @Test func contentNamedByAnotherContainersLogIsKept() throws {
         let scratch = Scratch()
         let a = try scratch.devices("a")[0]

@@ -106,7 +106,10 @@ import Testing
             #expect(FileManager.default.contents(atPath: copy.staging) == contents[n], "\(Self.name(n))")
         }
         #expect(tree.problems.contains { $0.contains("same name in NFC and NFD") })
-        let staged = try FileManager.default.contentsOfDirectory(atPath: store.layout.incoming).map { store.layout.incoming + "/" + $0 }
+        let incoming = store.layout.incoming
+        let staged = try FileManager.default.subpathsOfDirectory(atPath: incoming).map { incoming + "/" + $0 }.filter {
+            Sys.lstat($0).map { ($0.st_mode & S_IFMT) == S_IFREG } ?? false
+        }
         #expect(Set(staged).subtracting(tree.earlyCopies).isEmpty, "a copy left that no entry names")
         #expect(staged.count == tree.earlyCopies.count)
     }
