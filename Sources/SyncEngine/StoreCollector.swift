@@ -123,7 +123,7 @@ struct StoreCollector {
                 let file = path + "/" + inner
                 if let info = Sys.lstat(file), (info.st_mode & S_IFMT) == S_IFREG, isOld(info, now) { unlink(file) }
             }
-            rmdir(path)  // only once empty: a folder in use keeps its young copies
+            rmdir(path)  // fails while young copies are left in it
         }
     }
 }
