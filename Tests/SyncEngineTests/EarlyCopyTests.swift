@@ -64,10 +64,7 @@ import Testing
         }
 
         /// The files below `store/incoming/`, named relative to it.
-        var stagingFiles: [String] {
-            let paths = (try? FileManager.default.subpathsOfDirectory(atPath: incoming)) ?? []
-            return paths.filter { Sys.lstat(incoming + "/" + $0).map { ($0.st_mode & S_IFMT) == S_IFREG } ?? false }.sorted()
-        }
+        var stagingFiles: [String] { TestDevice.tree(at: incoming).filter { $0.value != "<folder>" }.keys.sorted() }
 
         /// What `store/incoming/` itself holds: files and folders.
         var incomingEntries: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: incoming)) ?? []).sorted() }
