@@ -1,4 +1,5 @@
 import SyncPlanning
+import TestSupport
 import Testing
 
 @Suite("SyncPlan over a whole container")
@@ -26,6 +27,43 @@ struct SyncPlanTests {
         #expect(paths == ["Documents/new", "Documents/new/file", "Documents/old/file", "Documents/old"])
     }
 
+    /// Random makes and removals at random depths, with names around "/" in byte order
+    /// ("a-b" < "a/b" < "a0"): the plan holds one action for each, in the documented
+    /// order (makes by depth then path, then removals deepest first, then by path).
+    @Test(arguments: [1, 2, 3, 4, 5] as [UInt64])
+    func largePlansAreInOrder(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        let names = ["a", "a-b", "a.b", "a0", "b", "é"]
+        func randomPath() -> String { (0...random.below(4)).map { _ in names[random.below(names.count)] }.joined(separator: "/") }
+        var trees = SyncTrees(local: [:], base: [:], histories: [:])
+        for sequence in 1...2_000 as ClosedRange<UInt64> {
+            let path = randomPath()
+            guard trees.local[path] == nil, trees.base[path] == nil else { continue }
+            if random.below(3) == 0 {  // in the base and gone from the disk: a removal
+                let kept = F.record(F.id("A", sequence), F.a, path: path)
+                trees.base[path] = BaseEntry(version: kept.id, state: F.a)
+                trees.histories[path] = F.history(kept)
+            } else {
+                trees.local[path] = F.b  // new here
+            }
+        }
+        let actions = SyncPlan(trees).actions
+        #expect(Set(actions.map(\.path)) == Set(trees.local.keys).union(trees.base.keys))
+        #expect(actions.count == trees.local.count + trees.base.count)
+        for (earlier, later) in zip(actions, actions.dropFirst()) {
+            let removes = (earlier.path.hasRemoval(in: trees), later.path.hasRemoval(in: trees))
+            let depths = (earlier.path.slashes, later.path.slashes)
+            let inOrder: Bool =
+                switch removes {
+                case (false, true): true
+                case (true, false): false
+                case (false, false): depths.0 < depths.1 || (depths.0 == depths.1 && earlier.path < later.path)
+                case (true, true): depths.0 > depths.1 || (depths.0 == depths.1 && earlier.path < later.path)
+                }
+            #expect(inOrder, "seed \(seed): \(earlier.path) before \(later.path)")
+        }
+    }
+
     @Test func aLocalRenameIsPublishedAsAMove() {
         let original = F.record(F.id("A", 1), F.a, path: "Documents/before.txt")
         let trees = SyncTrees(
@@ -50,4 +88,10 @@ struct SyncPlanTests {
         }
         #expect(moved == ["x"])
     }
+}
+
+extension String {
+    fileprivate var slashes: Int { filter { $0 == "/" }.count }
+
+    fileprivate func hasRemoval(in trees: SyncTrees) -> Bool { trees.local[self] == nil }
 }
