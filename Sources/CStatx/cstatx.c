@@ -164,6 +164,23 @@ int ubq_open_beneath(const char *root, const char *relative, int flags) {
     return fd;
 }
 
+int ubq_openat_for_reading(int dirfd, const char *name, int flags) {
+    int fd = openat(dirfd, name, flags | O_NOATIME);
+    if (fd < 0 && errno == EPERM) fd = openat(dirfd, name, flags);  // another user's file
+    return fd;
+}
+
+int ubq_open_beneath_for_reading(const char *root, const char *relative, int flags) {
+    const char *leaf;
+    int folder = open_parent_beneath(root, relative, &leaf);
+    if (folder < 0) return -1;
+    int fd = ubq_openat_for_reading(folder, leaf, flags | O_NOFOLLOW | O_CLOEXEC);
+    int saved = errno;
+    close(folder);
+    errno = saved;
+    return fd;
+}
+
 /// One component of `ubq_make_folders_beneath`: the folder `name` in `parent`, made if
 /// missing (`*made` then set), opened O_PATH without following a symlink.
 static int make_folder_at(int parent, const char *name, unsigned int mode, int *made) {

@@ -126,10 +126,11 @@ final class ItemInspector {
     /// The first `count` bytes of the file `relative` below `folder`. The item was a
     /// regular file when its status was read; if it, or a folder on the way to it, became
     /// a symlink since, nothing is followed out of the container (`ubq_open_beneath`).
-    /// O_NONBLOCK: never hang on a FIFO.
+    /// O_NONBLOCK: never hang on a FIFO. The access time is left as it is where the kernel
+    /// allows (`ubq_open_beneath_for_reading`).
     func readPrefix(_ relative: RawPath, beneath folder: RawPath, count: Int) -> Result<[UInt8], IndexingError> {
         let path = folder.appending(relative)
-        let fd = folder.withCString { root in relative.withCString { ubq_open_beneath(root, $0, O_RDONLY | O_NONBLOCK) } }
+        let fd = folder.withCString { root in relative.withCString { ubq_open_beneath_for_reading(root, $0, O_RDONLY | O_NONBLOCK) } }
         guard fd >= 0 else { return .failure(IndexingError(path: path, operation: "open", errno: errno)) }
         defer { close(fd) }
         var buffer = [UInt8](repeating: 0, count: count)

@@ -31,7 +31,7 @@ enum ContentHashing {
     static func hash(
         _ relative: RawPath, through folders: FolderCursor, refusingWriters: Bool, copyingTo staging: String? = nil, expectedSize: Int64? = nil
     ) throws(SyncError) -> Result {
-        let fd = try folders.open(relative, O_RDONLY | O_NONBLOCK)
+        let fd = try folders.open(relative, O_RDONLY | O_NONBLOCK, forReading: true)
         defer { close(fd) }
         let path = folders.root.appending(relative).readable
         guard let staging else { return try hash(fd, path: path, refusingWriters: refusingWriters, expectedSize: expectedSize) }

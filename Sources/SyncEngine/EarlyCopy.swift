@@ -78,7 +78,7 @@ extension ContentStore {
     /// Starts an `EarlyCopy` of the file `relative` below `folder`, opened through no
     /// symlink; nil if it cannot be opened.
     func startEarlyCopy(of relative: RawPath, beneath folder: RawPath, signature: LocalSignature) -> PendingCopy? {
-        let source = folder.withCString { root in relative.withCString { ubq_open_beneath(root, $0, O_RDONLY | O_NONBLOCK) } }
+        let source = folder.withCString { root in relative.withCString { ubq_open_beneath_for_reading(root, $0, O_RDONLY | O_NONBLOCK) } }
         guard source >= 0 else { return nil }
         return PendingCopy(copying: source, signature: signature, into: self, path: folder.appending(relative).readable)
     }

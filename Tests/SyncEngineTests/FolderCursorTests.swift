@@ -59,6 +59,27 @@ import Testing
         #expect(throws: SyncError.self) { try text("b/../a/1", through: FolderCursor(root: RawPath(root))) }
     }
 
+    /// Hashing a file for sync leaves its access time as it was, where a plain read sets
+    /// it (relatime: the access time was older than the change).
+    @Test func hashingForSyncLeavesTheAccessTime() throws {
+        let old = timespec(tv_sec: 1_000_000_000, tv_nsec: 0)
+        for file in ["a/1", "a/2"] {
+            var times = [old, timespec(tv_sec: time(nil), tv_nsec: 0)]
+            #expect(utimensat(AT_FDCWD, root + "/" + file, &times, 0) == 0)
+        }
+        let cursor = FolderCursor(root: RawPath(root))
+        _ = try text("a/1", through: cursor)
+        try #require(accessSeconds("a/1") != old.tv_sec, "a plain read sets the access time here (not a noatime mount)")
+        let content = try ContentHashing.hash("a/2", through: cursor, refusingWriters: false)
+        #expect(content.size == Int64("root/a/2".utf8.count))
+        #expect(accessSeconds("a/2") == old.tv_sec)
+    }
+
+    func accessSeconds(_ relative: String) -> Int? {
+        var info = stat()
+        return stat(root + "/" + relative, &info) == 0 ? info.st_atim.tv_sec : nil
+    }
+
     @Test func aMissingRootFailsEachOpenWithItsPath() throws {
         let cursor = FolderCursor(root: RawPath(scratch.path + "/gone"))
         let error = try #require(throws: SyncError.self) { try text("a/1", through: cursor) }

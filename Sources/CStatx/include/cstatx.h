@@ -37,6 +37,16 @@ int ubq_file_status_beneath(const char *root, const char *relative, ubq_file_sta
 /// descriptor, or -1 with errno set.
 int ubq_open_beneath(const char *root, const char *relative, int flags);
 
+/// openat(2) of a file to read it for sync or indexing: with O_NOATIME where the kernel
+/// allows it (the file's owner), else without. Reading a file to sync or index it is not
+/// the user using it, and with relatime the first read after a change sets the access
+/// time, which dirties the inode for the next `syncfs` to write. Glibc's Swift module
+/// leaves O_NOATIME out. `flags` as openat's; returns the descriptor, or -1 with errno set.
+int ubq_openat_for_reading(int dirfd, const char *name, int flags);
+
+/// `ubq_open_beneath` for reading, as `ubq_openat_for_reading` opens.
+int ubq_open_beneath_for_reading(const char *root, const char *relative, int flags);
+
 /// The folder `path` opened O_PATH (which Glibc's Swift module leaves out), to open
 /// what is below it relative to it; -1 with errno set.
 int ubq_open_folder(const char *path);
