@@ -18,6 +18,9 @@ Measures, on a generated corpus (BENCH_FILES files in BENCH_DIRS folders):
             (it reads every log and makes a full pass), and its memory afterwards
   1 GiB     one new 1 GiB file (ubqd, rsync, cp; ubqd stopped while it is copied in, as above),
             median of BENCH_BIG_ROUNDS rounds, each with new content and new names
+  (the initial rounds also time the format floor, floor/floor.c: only the file-system work
+  the mirror format asks for, in C, with no daemon, database or index; what any
+  implementation of the format would need at least, set beside rsync and ubqd)
   (initial sync and re-sync are also timed against `rsync --fsync`, which fsyncs as ubqd does;
   and the initial sync against rsync followed by `sync`, the cheapest way to make its copy
   durable: one writeback of everything, where ubqd makes each batch durable before the next
@@ -27,7 +30,7 @@ Measures, on a generated corpus (BENCH_FILES files in BENCH_DIRS folders):
 and prints one table with ratios to rsync (cp for the large file) and the targets.
 ubqd fsyncs every object and log line; rsync and unison do not fsync.
 
-BENCH_LOOP_GIB=N (as root) runs everything on a new ext4 of N GiB (28 holds the default
+BENCH_LOOP_GIB=N (as root) runs everything on a new ext4 of N GiB (32 holds the default
 run) on a loop file in BENCH_TMP, made for the run and removed after it. On ext4, creating
 files is several times slower for minutes after many were deleted (README, Benchmarks): on
 a new filesystem, no run depends on what ran before it. It is for comparing builds, not
@@ -211,8 +214,11 @@ def main():
             if not last:
                 a.stop()
             rsync_seconds = timed(["rsync", "-a", corpus + "/", f"{work}/rsync/" if last else f"{work}/rsync-{r}/"])
-            initial_rounds.append((ubqd_seconds, rsync_seconds, rsync_seconds + flush_time()))
-        initial, rsync_initial, rsync_then_sync = (statistics.median(column) for column in zip(*initial_rounds))
+            rsync_then_sync = rsync_seconds + flush_time()
+            floor_seconds = timed([f"{BIN}/floor", "-o", corpus, f"{work}/floor-{r}"])
+            initial_rounds.append((ubqd_seconds, rsync_seconds, rsync_then_sync, floor_seconds))
+            # Kept: deleting 100,000 files slows the creates of the steps after it (above).
+        initial, rsync_initial, rsync_then_sync, floor_initial = (statistics.median(column) for column in zip(*initial_rounds))
         unison_initial = timed(unison(corpus, f"{work}/unison"))
         # ubqd fsyncs what it writes; `rsync --fsync` (rsync 3.2.4 and later) is the like
         # for like peer, shown beside the target's plain rsync.
@@ -220,6 +226,7 @@ def main():
         rows.append(("initial sync", initial, rsync_initial, unison_initial, "<= 1.0x rsync"))
         rows.append(("initial sync (rsync --fsync)", initial, rsync_fsync_initial, None, ""))
         rows.append(("initial sync (rsync; sync)", initial, rsync_then_sync, None, ""))
+        rows.append(("initial sync (format floor)", initial, floor_initial, None, ""))
 
         def one_percent_round(r):
             touch_one_percent(corpus, offset=r)
@@ -309,10 +316,12 @@ def main():
     for name, ours, peer, uni, target in rows:
         uni_text = f"{uni:8.2f}s" if uni is not None else f"{'-':>9}"
         print(f"{name:28} {ours:8.2f}s {peer:8.2f}s {uni_text} {ours / peer:6.2f}x  {target}")
+    print(f"format floor (floor/floor.c): {floor_initial:.2f}s, {floor_initial / rsync_initial:.2f}x rsync, "
+          f"{floor_initial / rsync_then_sync:.2f}x rsync; sync")
     print(f"ubqd after the restart's first pass: RSS {restart_memory[0]} MiB, peak {restart_memory[1]} MiB")
     print(f"{'A->B latency p50 / p99':28} {p50 * 1000:7.0f}ms {p99 * 1000:7.0f}ms {'':>9} {'':>7}  p99 <= 1 s")
     print("A->B samples in order (ms): " + " ".join(f"{x * 1000:.0f}" for x in samples))
-    print("initial rounds in order, ubqd / rsync / rsync; sync (s): "
+    print("initial rounds in order, ubqd / rsync / rsync; sync / format floor (s): "
           + "  ".join(" / ".join(f"{x:.2f}" for x in r) for r in initial_rounds))
     print("1% rounds in order, ubqd / rsync / unison / rsync --fsync (s): "
           + "  ".join(" / ".join(f"{x:.2f}" for x in r) for r in one_percent_rounds))

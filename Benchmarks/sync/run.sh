@@ -6,6 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 missing=()
 for tool in rsync unison python3; do command -v "$tool" >/dev/null || missing+=("$tool"); done
+# The format floor (floor/floor.c) is C on OpenSSL's SHA-256.
+command -v cc >/dev/null || missing+=(gcc)
+[ -f /usr/include/openssl/evp.h ] || missing+=(libssl-dev)
 if [ ${#missing[@]} -gt 0 ]; then
   SUDO=""
   [ "$(id -u)" -eq 0 ] || SUDO="sudo"
@@ -15,4 +18,5 @@ fi
 # Built first, on its own line: set -e stops here if the build fails (inside the exec's
 # arguments a failed build went unnoticed, and the benchmark ran with no binaries).
 bin=$(scripts/build-release.sh)
+cc -O2 -Wall -Wextra -o "$bin/floor" Benchmarks/sync/floor/floor.c -lcrypto -lpthread
 exec python3 Benchmarks/sync/bench.py "$bin"
