@@ -2,9 +2,9 @@ import FileEvents
 import IgnoreRules
 import RawPaths
 
-/// Reads a whole folder tree into a map from path to status, never following symlinks:
-/// for callers that look items up by path (sync's local tree). Reconciliation streams the
-/// same walk instead (`OrderedTreeWalk`).
+/// Reads a whole folder tree into a list of paths and statuses in the paths' byte order,
+/// never following symlinks: for callers that take the tree whole (sync's local tree).
+/// Reconciliation streams the same walk instead (`OrderedTreeWalk`).
 public struct TreeScanner {
     let ignore: IgnoreRules
     let notice: NameFilter?
@@ -18,11 +18,12 @@ public struct TreeScanner {
         self.notice = notice
     }
 
-    /// The items below `folder` (absolute), keyed by their path relative to `base` + `prefix`.
-    public mutating func scan(folder: RawPath, prefix: RawPath) -> [RawPath: FileStatus] {
+    /// The items below `folder` (absolute), named by their path below `prefix`, in the
+    /// walk's order: the paths' byte order, so the caller need not sort them.
+    public mutating func scan(folder: RawPath, prefix: RawPath) -> [(path: RawPath, status: FileStatus)] {
         var walk = OrderedTreeWalk(folder: folder, prefix: prefix, ignore: ignore, notice: notice)
-        var found: [RawPath: FileStatus] = [:]
-        while let (path, status) = walk.next() { found[path] = status }
+        var found: [(path: RawPath, status: FileStatus)] = []
+        while let item = walk.next() { found.append(item) }
         failures += walk.failures
         noticed += walk.noticed
         return found

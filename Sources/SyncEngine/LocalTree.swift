@@ -67,7 +67,10 @@ struct LocalTree {
         // Before any status is read: a signature vouches only if its change is a window older.
         let started = LocalSignature.now()
         var scanner = TreeScanner(ignore: ignore, notice: DurableFile.isStagingName)
-        var found: [RawPath: FileStatus] = [:]
+        // In the paths' order: items are hashed and added in it. The walk yields that
+        // order; sorting the paths of a 100,000-item map took 0.08-0.18 s of a first sync,
+        // on one core while the other waited.
+        var found: [(path: RawPath, status: FileStatus)] = []
         if let roots {
             for root in topmost(roots) where !root.isEmpty {
                 // Beneath: a root below a folder that is a link here (another device's
@@ -75,9 +78,11 @@ struct LocalTree {
                 guard let status = try? FileStatus.read(root, beneath: containerFolder) else { continue }
                 let isFolder = status.signature.kind == .folder
                 if ignore.isIgnored(relativePath: root.bytes, isDirectory: isFolder) { continue }
-                found[root] = status
-                if isFolder { found.merge(scanner.scan(folder: containerFolder.appending(root), prefix: root)) { $1 } }
+                found.append((root, status))
+                if isFolder { found += scanner.scan(folder: containerFolder.appending(root), prefix: root) }
             }
+            // A root's subtree follows it, but may sort after the next root ("a", "a b", "a/x").
+            found.sort { $0.path < $1.path }
         } else {
             found = scanner.scan(folder: containerFolder, prefix: RawPath())
         }
@@ -91,18 +96,15 @@ struct LocalTree {
         let now = LocalSignature.now()
         let settledBefore = now - quietNanoseconds
         let folders = FolderCursor(root: containerFolder)
-        let paths = found.keys.sorted()  // the paths alone: sorting the pairs moved each status
         let vouches = { (status: FileStatus) in
             status.signature.kind != .file || LocalSignature(status.signature).vouches(readAt: started, window: racyWindow)
         }
         var hashed = hashAhead(
-            paths, found: found, beneath: containerFolder, base: base, settledBefore: settledBefore, now: now, vouches: vouches,
-            reading: reading
+            found, beneath: containerFolder, base: base, settledBefore: settledBefore, now: now, vouches: vouches, reading: reading
         ) { path, signature, vouched in
             copier?.stagingForHash(path, signature: signature, vouched: vouched)
         }
-        for relative in paths {
-            let status = found[relative]!
+        for (relative, status) in found {
             let changed = status.signature.changedNanoseconds
             if status.signature.kind == .file, changed > settledBefore {
                 tree.leaveForLater(relative)
@@ -119,17 +121,16 @@ struct LocalTree {
         return tree
     }
 
-    /// Hashes the small files among `paths` that `add` would read, all at once
+    /// Hashes the small files among `found` that `add` would read, all at once
     /// (`ScanHashing`): those that are settled, have a sync path, and whose signature does
     /// not vouch for the base's state. `vouches` and `staging` are as `add` is given them.
     private static func hashAhead(
-        _ paths: [RawPath], found: [RawPath: FileStatus], beneath containerFolder: RawPath, base: [String: BaseRow], settledBefore: Int64,
+        _ found: [(path: RawPath, status: FileStatus)], beneath containerFolder: RawPath, base: [String: BaseRow], settledBefore: Int64,
         now: Int64, vouches: (FileStatus) -> Bool, reading: (_ files: Int) -> Void,
         staging: (_ path: String, LocalSignature, _ vouched: Bool) -> String?
     ) -> [RawPath: ScanHashing.Outcome] {
         var jobs: [ScanHashing.Job] = []
-        for relative in paths {
-            let status = found[relative]!
+        for (relative, status) in found {
             let changed = status.signature.changedNanoseconds
             guard status.signature.kind == .file, changed <= settledBefore, Int64(status.signature.size) < EarlyCopy.threshold,
                 let path = SyncPath.key(relative)
