@@ -153,15 +153,23 @@ int ubq_file_status_beneath(const char *root, const char *relative, ubq_file_sta
     return result;
 }
 
-int ubq_open_beneath(const char *root, const char *relative, int flags) {
+/// Opens the leaf of `relative` with `opener` in its parent folder below `root`, reached
+/// through no symlink (`ubq_open_beneath`).
+static int open_leaf_beneath(const char *root, const char *relative, int flags, int (*opener)(int, const char *, int)) {
     const char *leaf;
     int folder = open_parent_beneath(root, relative, &leaf);
     if (folder < 0) return -1;
-    int fd = openat(folder, leaf, flags | O_NOFOLLOW | O_CLOEXEC);
+    int fd = opener(folder, leaf, flags | O_NOFOLLOW | O_CLOEXEC);
     int saved = errno;
     close(folder);
     errno = saved;
     return fd;
+}
+
+static int plain_openat(int dirfd, const char *name, int flags) { return openat(dirfd, name, flags); }
+
+int ubq_open_beneath(const char *root, const char *relative, int flags) {
+    return open_leaf_beneath(root, relative, flags, plain_openat);
 }
 
 int ubq_openat_for_reading(int dirfd, const char *name, int flags) {
@@ -171,14 +179,7 @@ int ubq_openat_for_reading(int dirfd, const char *name, int flags) {
 }
 
 int ubq_open_beneath_for_reading(const char *root, const char *relative, int flags) {
-    const char *leaf;
-    int folder = open_parent_beneath(root, relative, &leaf);
-    if (folder < 0) return -1;
-    int fd = ubq_openat_for_reading(folder, leaf, flags | O_NOFOLLOW | O_CLOEXEC);
-    int saved = errno;
-    close(folder);
-    errno = saved;
-    return fd;
+    return open_leaf_beneath(root, relative, flags, ubq_openat_for_reading);
 }
 
 /// One component of `ubq_make_folders_beneath`: the folder `name` in `parent`, made if
