@@ -23,6 +23,8 @@ struct MirrorView {
     /// below it: a folder replaced by a link on one device while a file in it was edited
     /// on another.
     private let plainFolders: PlainFolders
+    /// The store's objects folder and the view's, open for new entries' links.
+    private let linkFolders: LinkFolders
 
     /// `plainFolders`: those of one pass, when its updates come in several parts (`ViewStream`).
     init(folder: String, layout: MirrorLayout, linker: ViewLinker, method: ViewLinker.Method, plainFolders: PlainFolders = PlainFolders()) {
@@ -31,12 +33,14 @@ struct MirrorView {
         self.linker = linker
         self.method = method
         self.plainFolders = plainFolders
+        linkFolders = LinkFolders(objects: layout.objects, view: folder)
     }
 
     /// Brings the entries at `paths` in line with `base`: removals first, deepest first (a
     /// folder goes once its children have), then the rest, parents before children.
     func update(_ paths: some Collection<String>, base: [String: BaseRow], problems: inout ViewProblems) throws(SyncError) {
-        for path in paths.sorted(by: >) where base[path]?.entry.state == nil && isPlain(Sys.folderPart(of: path)) {
+        // The removals picked out before they are sorted: a first sync's updates have none.
+        for path in paths.filter({ base[$0]?.entry.state == nil }).sorted(by: >) where isPlain(Sys.folderPart(of: path)) {
             try problems.attempt(path) { () throws(SyncError) in try Self.removeTree(.init(folder + "/" + path)) }
         }
         for path in paths.sorted() {
@@ -55,7 +59,7 @@ struct MirrorView {
         switch state.kind {
         case .folder: try makeFolder(path, existing: existing)
         case .symlink: try placeSymlink(state.linkTarget ?? "", at: target, existing: existing)
-        case .file: try placeFile(state.sha256 ?? "", at: target, existing: existing)
+        case .file: try placeFile(state.sha256 ?? "", at: path, existing: existing)
         }
     }
 
@@ -81,13 +85,18 @@ struct MirrorView {
         try install(temporary, at: target, existing: existing)
     }
 
-    private func placeFile(_ sha256: String, at target: String, existing: stat?) throws(SyncError) {
-        let object = layout.object(sha256)
+    private func placeFile(_ sha256: String, at path: String, existing: stat?) throws(SyncError) {
         // A new entry's hard link appears whole under its name: no temporary name needed,
         // one call instead of four (a first sync makes one per file), and no need to look
         // for the object first, as the link would fail without it. Anything else (an
         // entry made meanwhile, a reflink) goes the general way. `set` made the folder.
-        if existing == nil, method == .hardLink, (try? linker.hardLink(object, at: target)) != nil { return }
+        if existing == nil, method == .hardLink, let (objects, view) = linkFolders.descriptors(),
+            (try? linker.hardLink(MirrorLayout.objectName(sha256), in: objects, at: path, in: view)) != nil
+        {
+            return
+        }
+        let object = layout.object(sha256)
+        let target = folder + "/" + path
         guard let stored = Sys.lstat(object) else {
             throw SyncError(.corruptMirror, "\(object) is missing from the store; the view shows no \(target)")
         }
@@ -168,6 +177,43 @@ struct ViewProblems {
     /// The lines to report, with a count of those left out.
     var summary: [String] {
         failures > lines.count ? lines + ["mirror view: \(failures - lines.count) more entries not updated"] : lines
+    }
+}
+
+/// The store's objects folder and a view's root, opened once (O_PATH) for the links of
+/// the view's new entries, made relative to them: a link by absolute paths walked both
+/// paths from `/` each time. In a first sync of 100,000 files the view's calls spent about
+/// 0.3 s in path walks (perf); with these links the sync took 6.34-6.65 s against
+/// 6.54-7.03 s, faster in 4 of 5 interleaved pairs, and the daemon's CPU fell by 0.27-0.68 s
+/// in those 4 (new ext4 each). Opened at the first link, once the view's root exists;
+/// until both open, and wherever a link fails, entries are made the general way.
+final class LinkFolders {
+    private let paths: (objects: String, view: String)
+    private var opened: (objects: Int32, view: Int32)?
+
+    init(objects: String, view: String) {
+        paths = (objects, view)
+    }
+
+    deinit {
+        if let opened {
+            close(opened.objects)
+            close(opened.view)
+        }
+    }
+
+    /// The two folders' descriptors; nil while either cannot be opened.
+    func descriptors() -> (objects: Int32, view: Int32)? {
+        if let opened { return opened }
+        let objects = ubq_open_folder(paths.objects)
+        let view = ubq_open_folder(paths.view)
+        guard objects >= 0, view >= 0 else {
+            if objects >= 0 { close(objects) }
+            if view >= 0 { close(view) }
+            return nil
+        }
+        opened = (objects, view)
+        return opened
     }
 }
 

@@ -113,6 +113,13 @@ final class ViewLinker: @unchecked Sendable {
         guard link(object, target) == 0 else { throw .system("link", "\(object) → \(target)") }
     }
 
+    /// `hardLink(_:at:)` with `object` relative to the open folder `objectFolder` and
+    /// `target` relative to `targetFolder` (`LinkFolders`).
+    func hardLink(_ object: String, in objectFolder: Int32, at target: String, in targetFolder: Int32) throws(SyncError) {
+        if let injected = faults?.failure(of: "link") { throw .system("link", "\(object) → \(target)", errno: injected) }
+        guard linkat(objectFolder, object, targetFolder, target, 0) == 0 else { throw .system("linkat", "\(object) → \(target)") }
+    }
+
     /// A copy of `object` at `target`, checked against the object's name on the way (a
     /// damaged object is not shown), read-only and with the object's modification time,
     /// by which `MirrorView` knows it for a copy of the object as it knows a reflink.
