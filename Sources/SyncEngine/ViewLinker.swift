@@ -107,17 +107,11 @@ final class ViewLinker: @unchecked Sendable {
         }
     }
 
-    /// A hard link to `object` at `target` (a new name); nothing else.
-    func hardLink(_ object: String, at target: String) throws(SyncError) {
+    /// A hard link to `object` at `target` (a new name); nothing else. Each path is
+    /// relative to its folder's descriptor (`LinkFolders`), or as it is without one.
+    func hardLink(_ object: String, in objectFolder: Int32 = AT_FDCWD, at target: String, in targetFolder: Int32 = AT_FDCWD) throws(SyncError) {
         if let injected = faults?.failure(of: "link") { throw .system("link", "\(object) → \(target)", errno: injected) }
-        guard link(object, target) == 0 else { throw .system("link", "\(object) → \(target)") }
-    }
-
-    /// `hardLink(_:at:)` with `object` relative to the open folder `objectFolder` and
-    /// `target` relative to `targetFolder` (`LinkFolders`).
-    func hardLink(_ object: String, in objectFolder: Int32, at target: String, in targetFolder: Int32) throws(SyncError) {
-        if let injected = faults?.failure(of: "link") { throw .system("link", "\(object) → \(target)", errno: injected) }
-        guard linkat(objectFolder, object, targetFolder, target, 0) == 0 else { throw .system("linkat", "\(object) → \(target)") }
+        guard linkat(objectFolder, object, targetFolder, target, 0) == 0 else { throw .system("link", "\(object) → \(target)") }
     }
 
     /// A copy of `object` at `target`, checked against the object's name on the way (a
