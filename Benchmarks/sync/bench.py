@@ -21,6 +21,9 @@ Measures, on a generated corpus (BENCH_FILES files in BENCH_DIRS folders):
   (the initial rounds also time the format floor, floor/floor.c: only the file-system work
   the mirror format asks for, in C, with no daemon, database or index; what any
   implementation of the format would need at least, set beside rsync and ubqd)
+  (the initial rounds also count the CPU time the whole system was busy during each tool's
+  step, kernel threads' writeback included, and print it with the share of the machine's
+  cores it kept busy: near 100%, a step was limited by the CPU, not by the disk)
   (initial sync and re-sync are also timed against `rsync --fsync`, which fsyncs as ubqd does;
   and the initial sync against rsync followed by `sync`, the cheapest way to make its copy
   durable: one writeback of everything, where ubqd makes each batch durable before the next
@@ -78,10 +81,31 @@ def flush_time():
 
 
 def timed(command, **kwargs):
+    return timed_with_cpu(command, **kwargs)[0]
+
+
+def busy_cpu_seconds():
+    """The CPU time the whole system has spent busy since boot (user, nice, system, irq,
+    softirq; not idle, iowait or steal), in seconds: kernel threads' writeback included,
+    which a process's own CPU time leaves out."""
+    with open("/proc/stat") as f:
+        ticks = [int(field) for field in f.readline().split()[1:]]
+    return (ticks[0] + ticks[1] + ticks[2] + ticks[5] + ticks[6]) / os.sysconf("SC_CLK_TCK")
+
+
+def timed_with_cpu(command, **kwargs):
+    """Seconds `command` takes, and the CPU seconds the whole system was busy meanwhile."""
     flush()
+    busy = busy_cpu_seconds()
     start = time.monotonic()
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL, **kwargs)
-    return time.monotonic() - start
+    return time.monotonic() - start, busy_cpu_seconds() - busy
+
+
+def flush_with_cpu():
+    """`flush_time()`, and the CPU seconds the whole system was busy meanwhile."""
+    busy = busy_cpu_seconds()
+    return flush_time(), busy_cpu_seconds() - busy
 
 
 def make_corpus(folder):
@@ -116,6 +140,9 @@ class Device:
     def sync(self):
         return timed([f"{BIN}/ubq", "sync"], env=self.env)
 
+    def sync_with_cpu(self):
+        return timed_with_cpu([f"{BIN}/ubq", "sync"], env=self.env)
+
     def sync_after(self, change):
         """Seconds from resuming the daemon, stopped while `change(documents)` ran, until
         `ubq sync` returns: its whole work on the change, none of the change's own time,
@@ -144,13 +171,13 @@ class Device:
 
 def first_sync(base, mirror, corpus, devices):
     """A new device with the corpus in its container, started, and the seconds of its
-    first sync to `mirror`."""
+    first sync to `mirror` with the whole system's busy CPU seconds meanwhile."""
     device = Device(base, mirror)
     devices.append(device)
     shutil.copytree(corpus, device.documents, dirs_exist_ok=True)
     subprocess.run(["sync"])
     device.start()
-    return device, device.sync()
+    return device, device.sync_with_cpu()
 
 
 def unison(a, b):
@@ -207,16 +234,18 @@ def main():
         # The last round's device, mirror and rsync copy are the ones the later steps use;
         # the devices of the rounds before stop once timed.
         initial_rounds = []
+        initial_cpu = []  # the whole system's busy CPU seconds in each initial round's steps
         for r in range(INITIAL_ROUNDS):
             last = r == INITIAL_ROUNDS - 1
-            a, ubqd_seconds = first_sync(f"{work}/a" if last else f"{work}/a-{r}", mirror if last else f"{work}/mirror-{r}",
-                                         corpus, devices)
+            a, (ubqd_seconds, ubqd_cpu) = first_sync(
+                f"{work}/a" if last else f"{work}/a-{r}", mirror if last else f"{work}/mirror-{r}", corpus, devices)
             if not last:
                 a.stop()
-            rsync_seconds = timed(["rsync", "-a", corpus + "/", f"{work}/rsync/" if last else f"{work}/rsync-{r}/"])
-            rsync_then_sync = rsync_seconds + flush_time()
-            floor_seconds = timed([f"{BIN}/floor", "-o", corpus, f"{work}/floor-{r}"])
-            initial_rounds.append((ubqd_seconds, rsync_seconds, rsync_then_sync, floor_seconds))
+            rsync_seconds, rsync_cpu = timed_with_cpu(["rsync", "-a", corpus + "/", f"{work}/rsync/" if last else f"{work}/rsync-{r}/"])
+            writeback_seconds, writeback_cpu = flush_with_cpu()
+            floor_seconds, floor_cpu = timed_with_cpu([f"{BIN}/floor", "-o", corpus, f"{work}/floor-{r}"])
+            initial_rounds.append((ubqd_seconds, rsync_seconds, rsync_seconds + writeback_seconds, floor_seconds))
+            initial_cpu.append((ubqd_cpu, rsync_cpu, rsync_cpu + writeback_cpu, floor_cpu))
             # Kept: deleting 100,000 files slows the creates of the steps after it (above).
         initial, rsync_initial, rsync_then_sync, floor_initial = (statistics.median(column) for column in zip(*initial_rounds))
         unison_initial = timed(unison(corpus, f"{work}/unison"))
@@ -318,6 +347,7 @@ def main():
         print(f"{name:28} {ours:8.2f}s {peer:8.2f}s {uni_text} {ours / peer:6.2f}x  {target}")
     print(f"format floor (floor/floor.c): {floor_initial:.2f}s, {floor_initial / rsync_initial:.2f}x rsync, "
           f"{floor_initial / rsync_then_sync:.2f}x rsync; sync")
+    print_initial_cpu(initial_rounds, initial_cpu)
     print(f"ubqd after the restart's first pass: RSS {restart_memory[0]} MiB, peak {restart_memory[1]} MiB")
     print(f"{'A->B latency p50 / p99':28} {p50 * 1000:7.0f}ms {p99 * 1000:7.0f}ms {'':>9} {'':>7}  p99 <= 1 s")
     print("A->B samples in order (ms): " + " ".join(f"{x * 1000:.0f}" for x in samples))
@@ -327,6 +357,20 @@ def main():
           + "  ".join(" / ".join(f"{x:.2f}" for x in r) for r in one_percent_rounds))
     print(f"{BIG_MIB} MiB rounds in order, ubqd / cp / rsync / cp + fsync (s): "
           + "  ".join(" / ".join(f"{x:.2f}" for x in r) for r in big_rounds))
+
+
+def print_initial_cpu(rounds, cpu):
+    """The initial rounds' CPU: the whole system's busy CPU seconds in each tool's step, and
+    what share of the machine's cores that kept busy for the step's time. A step near 100%
+    was limited by the CPU, not by the disk: less work, not more overlap, makes it faster."""
+    cores = os.cpu_count() or 1
+    names = ("ubqd", "rsync", "rsync; sync", "format floor")
+    shares = [[busy / (cores * seconds) for busy, seconds in zip(busy_row, time_row)] for busy_row, time_row in zip(cpu, rounds)]
+    medians = [(statistics.median(c), statistics.median(s)) for c, s in zip(zip(*cpu), zip(*shares))]
+    print(f"initial sync, CPU busy in the whole system (the share of its {cores} cores' time; medians): "
+          + ", ".join(f"{name} {busy:.1f} s ({share:.0%})" for name, (busy, share) in zip(names, medians)))
+    print("initial rounds' CPU busy in order, ubqd / rsync / rsync; sync / format floor (s): "
+          + "  ".join(" / ".join(f"{x:.1f}" for x in r) for r in cpu))
 
 
 if __name__ == "__main__":
