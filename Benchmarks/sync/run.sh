@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 missing=()
-for tool in rsync unison python3; do command -v "$tool" >/dev/null || missing+=("$tool"); done
+for tool in rsync unison python3 openssl; do command -v "$tool" >/dev/null || missing+=("$tool"); done
 # The format floor (floor/floor.c) is C on OpenSSL's SHA-256.
 command -v cc >/dev/null || missing+=(gcc)
 [ -f /usr/include/openssl/evp.h ] || missing+=(libssl-dev)
