@@ -60,6 +60,12 @@ long ubq_copy_file_range(int in_fd, int out_fd, unsigned long length) {
     return (long)copy_file_range(in_fd, NULL, out_fd, NULL, length, 0);
 }
 
+int ubq_set_direct_io(int fd, int on) {
+    int flags = fcntl(fd, F_GETFL);
+    if (flags < 0) return -1;
+    return fcntl(fd, F_SETFL, on ? (flags | O_DIRECT) : (flags & ~O_DIRECT));
+}
+
 #include <linux/fs.h>
 #include <sys/ioctl.h>
 #include <sys/vfs.h>

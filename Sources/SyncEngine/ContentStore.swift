@@ -96,6 +96,21 @@ struct ContentStore {
         return fstat(fd, &info) == 0 ? LocalSignature(stat: info) : nil
     }
 
+    /// A large file's early copy (`PendingCopy`), `length` bytes from `source`'s start: a
+    /// reflink where the filesystem can; else written straight to the disk (`DirectCopy`),
+    /// which the thread of its own it runs on can wait for; else copied in the kernel
+    /// (`kernelCopy`). False (nothing copied) where none can be made.
+    static func earlyCopy(
+        from source: Int32, to destination: Int32, length: Int64, path: String, destinationPath: String
+    ) throws(SyncError) -> Bool {
+        if ubq_clone_file(destination, source) == 0 { return true }
+        if let copied = try DirectCopy.copy(from: source, to: destination, path: path, destinationPath: destinationPath) {
+            guard copied == length else { throw SyncError(.changedMeanwhile, "\(path) changed while it was copied") }
+            return true
+        }
+        return try kernelCopy(from: source, to: destination, length: length, path: path)
+    }
+
     /// Copies `length` bytes with copy_file_range; false (nothing copied) where the
     /// filesystems cannot, so the caller streams instead. The copy goes in pieces, and the
     /// writing of each piece to the disk starts as soon as it is copied: the batch's fsync

@@ -5,10 +5,11 @@ import RawPaths
 
 /// A file's copy into `store/incoming/`, made while the scan hashes it, for its upload.
 ///
-/// - A large file is copied by the kernel on a thread of its own, so the disk writes the
-///   upload while the CPU works out its name. Without it a large file was read and hashed
-///   first, and only then copied: for 1 GiB here, 1.1 s of hashing with the disk idle
-///   before a copy the disk then took 1.5 s to write.
+/// - A large file is copied on a thread of its own (a reflink, else written straight to
+///   the disk: `ContentStore.earlyCopy`), so the disk writes the upload while the CPU works
+///   out its name. Without it a large file was read and hashed first, and only then
+///   copied: for 1 GiB here, 1.1 s of hashing with the disk idle before a copy the disk
+///   then took 1.5 s to write.
 /// - A small file is written from the bytes the hash reads, so its upload need not open,
 ///   read and hash it a second time (the bulk of a first sync of many small files).
 ///
@@ -61,7 +62,7 @@ final class PendingCopy: @unchecked Sendable {
         let staging = store.newStagingPath()
         do {
             let copied = try DurableFile.write(staging, mode: 0o444, sync: false, makingFolder: true) { fd throws(SyncError) in
-                try ContentStore.kernelCopy(from: source, to: fd, length: signature.size, path: path)
+                try ContentStore.earlyCopy(from: source, to: fd, length: signature.size, path: path, destinationPath: staging)
             }
             guard copied, ContentStore.signature(source) == signature else {
                 unlink(staging)

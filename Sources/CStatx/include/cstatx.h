@@ -92,6 +92,13 @@ void ubq_release_free_memory(void);
 /// XFS). Glibc's Swift module leaves it out (it needs _GNU_SOURCE), so it is wrapped here.
 long ubq_copy_file_range(int in_fd, int out_fd, unsigned long length);
 
+/// Turns O_DIRECT on (`on` nonzero) or off for the open file `fd`: its writes then go from
+/// the caller's buffer to the disk, past the page cache, and each waits for its I/O. They
+/// must be of whole blocks, from block-aligned memory, at block-aligned offsets. Glibc's
+/// Swift module leaves O_DIRECT out. Returns 0, or -1 with errno set (EINVAL where the
+/// filesystem has no direct I/O: tmpfs, some FUSE filesystems).
+int ubq_set_direct_io(int fd, int on);
+
 /// ioctl(dest_fd, FICLONE, src_fd): makes `dest_fd`'s file share `src_fd`'s extents
 /// (a reflink, copy-on-write; btrfs, XFS, bcachefs). Swift cannot call the variadic
 /// ioctl. Returns 0, or -1 with errno set (EOPNOTSUPP, EXDEV, EINVAL where it cannot).
