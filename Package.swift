@@ -65,7 +65,8 @@ let package = Package(
         // MARK: I/O shells
         .target(name: "Watching", dependencies: ["CInotifyTools", "CStatx", "FileEvents", "RawPaths", logging]),
         .target(name: "ContentTypes", dependencies: ["CMagic"]),
-        .target(name: "MetadataIndex", dependencies: ["PredicateKit", "APIModel", "RawPaths", grdb, grdbSQLite]),
+        .target(name: "SQLiteDirect", dependencies: [grdb, grdbSQLite]),
+        .target(name: "MetadataIndex", dependencies: ["PredicateKit", "APIModel", "RawPaths", "SQLiteDirect", grdb, grdbSQLite]),
         .target(name: "Indexing", dependencies: [
             "MetadataIndex", "ContentTypes", "FileEvents", "IgnoreRules", "Watching", "UbiquitySettings", "CStatx",
             "RawPaths", "Diary", "KeyedArchive", "Coordination", logging,
@@ -74,7 +75,7 @@ let package = Package(
         .target(name: "Diary", dependencies: ["KeyedArchive"]),
         .target(name: "SyncEngine", dependencies: [
             "SyncPlanning", "APIModel", "Indexing", "MetadataIndex", "IgnoreRules", "Coordination", "UbiquitySettings", "RawPaths",
-            "Diary", "KeyedArchive", "CStatx",
+            "Diary", "KeyedArchive", "CStatx", "SQLiteDirect",
             crypto, grdb, logging,
         ]),
         .target(name: "DaemonClient", dependencies: ["APIModel", "UbiquitySettings", "Coordination", nioCore, nioPosix, nioHTTP1]),
@@ -127,6 +128,7 @@ let package = Package(
         .testTarget(name: "DiaryTests", dependencies: ["Diary", "KeyedArchive", "TestSupport"]),
         .testTarget(name: "UbiquitySettingsTests", dependencies: ["UbiquitySettings"]),
         .testTarget(name: "ContentTypesTests", dependencies: ["ContentTypes", "TestSupport"]),
+        .testTarget(name: "SQLiteDirectTests", dependencies: ["SQLiteDirect", grdb]),
         .testTarget(name: "MetadataIndexTests", dependencies: ["MetadataIndex", "PredicateKit", "APIModel", grdb]),
         .testTarget(name: "IndexingTests", dependencies: ["Indexing", "MetadataIndex", "Diary", "KeyedArchive", "Coordination", "TestSupport", logging]),
         .testTarget(name: "CoordinationTests", dependencies: ["Coordination"]),

@@ -1,5 +1,6 @@
 import GRDB
 import GRDBSQLite
+import SQLiteDirect
 
 /// An INSERT run with values bound straight onto SQLite's statement: one row's
 /// `DatabaseValue`s, or a whole batch of rows built ahead (`NewRows`). GRDB takes arguments only as `StatementArguments`, which are built
@@ -18,40 +19,9 @@ final class ValueInsert {
     }
 
     func execute(_ values: [DatabaseValue]) throws {
-        let handle = statement.sqliteStatement
-        defer {
-            sqlite3_reset(handle)
-            sqlite3_clear_bindings(handle)
-        }
-        for (index, value) in zip(CInt(1)..., values) {
-            let code = Self.bind(value, to: handle, at: index)
-            guard code == SQLITE_OK else { throw error(code) }
-        }
-        let code = sqlite3_step(handle)
-        guard code == SQLITE_DONE else { throw error(code) }
-    }
-
-    /// Binds text and blobs from their own bytes, with their length. GRDB binds a String as
-    /// a C string: Swift makes a NUL-terminated copy of each short (inline) string, and
-    /// SQLite then measures it with strlen: a dozen text columns a row in a bulk load.
-    private static func bind(_ value: DatabaseValue, to handle: OpaquePointer, at index: CInt) -> CInt {
-        switch value.storage {
-        case .string(var string):
-            return string.withUTF8 { bytes in
-                guard let start = bytes.baseAddress, !bytes.isEmpty else { return sqlite3_bind_text(handle, index, "", 0, transient) }
-                return start.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-                    sqlite3_bind_text(handle, index, $0, CInt(bytes.count), transient)
-                }
-            }
-        case .blob(let data):
-            return data.withUnsafeBytes { bytes in
-                // A null address would bind NULL, not an empty blob.
-                guard let start = bytes.baseAddress, !bytes.isEmpty else { return sqlite3_bind_zeroblob(handle, index, 0) }
-                return sqlite3_bind_blob(handle, index, start, CInt(bytes.count), transient)
-            }
-        default:
-            return value.bind(to: handle, at: index)
-        }
+        let direct = DirectStatement(statement, in: db)
+        for (index, value) in zip(CInt(1)..., values) { try direct.bind(value, at: index) }
+        try direct.run()
     }
 
     /// Inserts every row of `rows`, in order, calling `inserted` with each new row's id.
