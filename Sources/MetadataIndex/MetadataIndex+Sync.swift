@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import RawPaths
+import SQLiteDirect
 
 /// What the sync engine knows of a container's items, for the ubiquity attributes.
 ///
@@ -80,7 +81,12 @@ extension MetadataIndex {
     private static func fill(_ db: Database, table: String, with paths: [RawPath]) throws {
         try db.execute(sql: "CREATE TEMP TABLE IF NOT EXISTS \(table) (rel BLOB PRIMARY KEY) WITHOUT ROWID")
         try db.execute(sql: "DELETE FROM \(table)")
-        let insert = try db.makeStatement(sql: "INSERT OR IGNORE INTO \(table)(rel) VALUES (?)")
-        for path in paths { try insert.execute(arguments: [Data(path.bytes)]) }
+        // Bound directly (`DirectStatement`): through GRDB's arguments, each path was copied
+        // into a Data and boxed first (0.2 s for a first sync's 110,000 paths).
+        let insert = DirectStatement(try db.makeStatement(sql: "INSERT OR IGNORE INTO \(table)(rel) VALUES (?)"), in: db)
+        for path in paths {
+            try insert.bind(blob: path.bytes, at: 1)
+            try insert.run()
+        }
     }
 }

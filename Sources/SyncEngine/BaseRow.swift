@@ -1,5 +1,6 @@
 import GRDB
 import Glibc
+import SQLiteDirect
 import SyncPlanning
 
 /// One row of the base tree: the agreed version and local state of a path, and the local
@@ -43,13 +44,24 @@ struct BaseRow: Equatable {
                 """)
     }
 
-    /// Records this row for `path`, replacing the one it had, with `replaceStatement`'s statement.
-    func replace(with statement: Statement, container: String) throws {
+    /// Records this row for `path`, replacing the one it had, with `replaceStatement`'s
+    /// statement. Bound directly (`DirectStatement`): through GRDB's arguments, a first
+    /// sync's 100,000 rows spent about 0.17 s of the pass's thread converting values.
+    /// `version`: the entry's version as text, if the caller has it already.
+    func replace(with statement: DirectStatement, container: String, version: String? = nil) throws {
         let state = entry.state
-        try statement.execute(arguments: [
-            container, path, entry.version.description, state?.kind.rawValue, state?.sha256, state?.size, state?.mode,
-            state?.linkTarget, signature.map { Int64(bitPattern: $0.inode) }, signature?.modifiedNanoseconds, signature?.changedNanoseconds,
-        ])
+        try statement.bind(container, at: 1)
+        try statement.bind(path, at: 2)
+        try statement.bind(version ?? entry.version.description, at: 3)
+        try statement.bind(state?.kind.rawValue, at: 4)
+        try statement.bind(state?.sha256, at: 5)
+        try statement.bind(state?.size, at: 6)
+        try statement.bind(state.map { Int64($0.mode) }, at: 7)
+        try statement.bind(state?.linkTarget, at: 8)
+        try statement.bind(signature.map { Int64(bitPattern: $0.inode) }, at: 9)
+        try statement.bind(signature?.modifiedNanoseconds, at: 10)
+        try statement.bind(signature?.changedNanoseconds, at: 11)
+        try statement.run()
     }
 }
 

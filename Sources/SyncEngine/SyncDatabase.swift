@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SQLiteDirect
 import SyncPlanning
 
 /// This device's sync state (`sync.sqlite` in the state folder): its identity, the base
@@ -143,11 +144,18 @@ public final class SyncDatabase: Sendable {
         try queue.write { db in
             // Prepared once per batch: parsing the SQL again for each row cost more than
             // the rows themselves (a first sync commits one per item).
-            let replace = try BaseRow.replaceStatement(db)
-            let journal = try db.cachedStatement(sql: "INSERT INTO journal(time, container, path, action, version) VALUES (?, ?, ?, ?, ?)")
+            let replace = DirectStatement(try BaseRow.replaceStatement(db), in: db)
+            let journal = DirectStatement(
+                try db.cachedStatement(sql: "INSERT INTO journal(time, container, path, action, version) VALUES (?, ?, ?, ?, ?)"), in: db)
             for commit in commits {
-                try commit.row.replace(with: replace, container: container)
-                try journal.execute(arguments: [now, container, commit.path, commit.action, commit.version.description])
+                let version = commit.version.description
+                try commit.row.replace(with: replace, container: container, version: commit.row.entry.version == commit.version ? version : nil)
+                try journal.bind(now, at: 1)
+                try journal.bind(container, at: 2)
+                try journal.bind(commit.path, at: 3)
+                try journal.bind(commit.action, at: 4)
+                try journal.bind(version, at: 5)
+                try journal.run()
             }
         }
     }
