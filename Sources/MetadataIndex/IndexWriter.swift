@@ -146,13 +146,13 @@ struct IndexWriter {
 
     private mutating func remove(container: String, _ path: RawPath) throws {
         if path.isEmpty {
-            try journalRemovals(where: "container = ?", [container])
+            try journalRemovals(where: "items.container = ?", [container])
             try db.cachedStatement(sql: "DELETE FROM items WHERE container = ?").execute(arguments: [container])
             return
         }
         let (low, high) = Self.subtreeRange(path)
         let arguments: [(any DatabaseValueConvertible)?] = [container, Data(path.bytes), low, high]
-        try journalRemovals(where: "container = ? AND (rel = ? OR (rel > ? AND rel < ?))", arguments)
+        try journalRemovals(where: "items.container = ? AND (items.rel = ? OR (items.rel > ? AND items.rel < ?))", arguments)
         try db.cachedStatement(sql: "DELETE FROM items WHERE container = ? AND (rel = ? OR (rel > ? AND rel < ?))")
             .execute(arguments: StatementArguments(arguments))
     }
@@ -161,7 +161,7 @@ struct IndexWriter {
     private mutating func journalRemovals(where condition: String, _ arguments: [(any DatabaseValueConvertible)?]) throws {
         guard journal != nil else { return }
         let rows = try Row.fetchCursor(
-            db, sql: "SELECT \(ItemColumns.selectList) FROM items WHERE \(condition)", arguments: StatementArguments(arguments))
+            db, sql: "SELECT \(ItemColumns.selectList) FROM \(ItemColumns.source) WHERE \(condition)", arguments: StatementArguments(arguments))
         while let row = try rows.next() {
             let item = try ItemColumns.resultItem(row, attributes: ItemColumns.namesWithoutText, db: db)
             journal?.recordRemoval(row["id"], before: item)
@@ -173,7 +173,7 @@ struct IndexWriter {
         try remove(container: container, to)
         let (low, high) = Self.subtreeRange(from)
         try journalRemovals(
-            where: "container = ? AND (rel = ? OR (rel > ? AND rel < ?))", [container, Data(from.bytes), low, high])
+            where: "items.container = ? AND (items.rel = ? OR (items.rel > ? AND items.rel < ?))", [container, Data(from.bytes), low, high])
         let rows = try Row.fetchAll(
             db, sql: "SELECT id, rel, kind FROM items WHERE container = ? AND (rel = ? OR (rel > ? AND rel < ?))",
             arguments: [container, Data(from.bytes), low, high])

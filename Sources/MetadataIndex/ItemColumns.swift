@@ -20,26 +20,25 @@ enum ItemColumns: RecordColumns {
         "kMDItemContentType": .scalar(name: "items.content_type", type: .text, folded: nil),
         "kMDItemContentTypeTree": .multiValued(table: "item_types", itemColumn: "item_id", valueColumn: "uti", type: .text),
         "kMDItemTextContent": .fullText(table: "item_text"),
-        "NSMetadataUbiquitousItemDownloadingStatusKey": .scalar(name: "items.downloading_status", type: .text, folded: nil),
-        "NSMetadataUbiquitousItemIsDownloadingKey": .scalar(name: "items.is_downloading", type: .boolean, folded: nil),
-        "NSMetadataUbiquitousItemPercentDownloadedKey": .scalar(name: "items.percent_downloaded", type: .real, folded: nil),
-        "NSMetadataUbiquitousItemIsUploadedKey": .scalar(name: "items.is_uploaded", type: .boolean, folded: nil),
-        "NSMetadataUbiquitousItemIsUploadingKey": .scalar(name: "items.is_uploading", type: .boolean, folded: nil),
-        "NSMetadataUbiquitousItemPercentUploadedKey": .scalar(name: "items.percent_uploaded", type: .real, folded: nil),
-        "NSMetadataUbiquitousItemHasUnresolvedConflictsKey": .scalar(name: "items.has_conflicts", type: .boolean, folded: nil),
-        "NSMetadataUbiquitousItemDownloadingErrorKey": .scalar(name: "items.downloading_error", type: .text, folded: nil),
-        "NSMetadataUbiquitousItemUploadingErrorKey": .scalar(name: "items.uploading_error", type: .text, folded: nil),
+        "NSMetadataUbiquitousItemDownloadingStatusKey": .scalar(name: SyncColumns.value(of: "downloading_status"), type: .text, folded: nil),
+        "NSMetadataUbiquitousItemIsDownloadingKey": .scalar(name: SyncColumns.value(of: "is_downloading"), type: .boolean, folded: nil),
+        "NSMetadataUbiquitousItemPercentDownloadedKey": .scalar(name: SyncColumns.value(of: "percent_downloaded"), type: .real, folded: nil),
+        "NSMetadataUbiquitousItemIsUploadedKey": .scalar(name: SyncColumns.value(of: "is_uploaded"), type: .boolean, folded: nil),
+        "NSMetadataUbiquitousItemIsUploadingKey": .scalar(name: SyncColumns.value(of: "is_uploading"), type: .boolean, folded: nil),
+        "NSMetadataUbiquitousItemPercentUploadedKey": .scalar(name: SyncColumns.value(of: "percent_uploaded"), type: .real, folded: nil),
+        "NSMetadataUbiquitousItemHasUnresolvedConflictsKey": .scalar(name: SyncColumns.value(of: "has_conflicts"), type: .boolean, folded: nil),
+        "NSMetadataUbiquitousItemDownloadingErrorKey": .scalar(name: SyncColumns.value(of: "downloading_error"), type: .text, folded: nil),
+        "NSMetadataUbiquitousItemUploadingErrorKey": .scalar(name: SyncColumns.value(of: "uploading_error"), type: .text, folded: nil),
         "NSMetadataUbiquitousItemContainerDisplayNameKey": .scalar(name: "items.container_display_name", type: .text, folded: nil),
     ]
 
-    static let source = "items"
+    static let source = "items \(SyncColumns.join)"
     static let tieBreak = ["items.path ASC"]
 
     static let selectList = """
         items.id, items.rel, items.kind, items.fs_name, items.display_name, items.path, items.url, items.size,
-        items.created, items.modified, items.content_type, items.downloading_status, items.is_downloading,
-        items.percent_downloaded, items.is_uploaded, items.is_uploading, items.percent_uploaded, items.has_conflicts,
-        items.downloading_error, items.uploading_error, items.container_display_name, items.container, items.read_error,
+        items.created, items.modified, items.content_type, \(SyncColumns.selectList),
+        items.container_display_name, items.container, items.read_error,
         (SELECT group_concat(uti, char(31)) FROM (
             SELECT uti FROM type_trees WHERE type_trees.content_type = items.content_type ORDER BY position)) AS tree
         """

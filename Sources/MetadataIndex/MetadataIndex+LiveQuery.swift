@@ -41,7 +41,7 @@ extension MetadataIndex {
     public func reevaluate(_ plan: QueryPlan, ids: Set<Int64>) throws -> [Int64: Reevaluation] {
         guard !ids.isEmpty else { return [:] }
         let (condition, filterArguments) = Self.filter(plan)
-        let sql = "SELECT \(ItemColumns.selectList), (\(condition)) AS live_match FROM items WHERE items.id IN (SELECT value FROM json_each(?))"
+        let sql = "SELECT \(ItemColumns.selectList), (\(condition)) AS live_match FROM \(ItemColumns.source) WHERE items.id IN (SELECT value FROM json_each(?))"
         let idList = "[" + ids.map(String.init).joined(separator: ",") + "]"
         let residual = plan.compiled?.residual
         return try pool.read { db in

@@ -65,10 +65,16 @@ extension MetadataIndex {
         pool.asyncWrite({ db in
             try Self.fill(db, table: "sync_marked", with: paths)
             // Not the container's index with a test of each row: `rel IN` looks each path up.
+            // An item with no `item_sync` row gets one (it had the defaults: neither uploaded
+            // nor uploading, so the mark changes it); one whose row says so already is left.
             let statement = try db.cachedStatement(sql: """
-                UPDATE items SET is_uploaded = ?1, is_uploading = NOT ?1, percent_uploaded = CASE WHEN ?1 THEN 100.0 ELSE 0.0 END,
-                    uploading_error = CASE WHEN ?1 THEN NULL ELSE uploading_error END
-                WHERE container = ?2 AND rel IN (SELECT rel FROM sync_marked) AND (is_uploaded IS NOT ?1 OR is_uploading IS NOT (NOT ?1))
+                INSERT INTO item_sync (id, is_uploaded, is_uploading, percent_uploaded)
+                    SELECT id, ?1, NOT ?1, CASE WHEN ?1 THEN 100.0 ELSE 0.0 END FROM items
+                    WHERE container = ?2 AND rel IN (SELECT rel FROM sync_marked)
+                ON CONFLICT (id) DO UPDATE SET
+                    is_uploaded = excluded.is_uploaded, is_uploading = excluded.is_uploading, percent_uploaded = excluded.percent_uploaded,
+                    uploading_error = CASE WHEN ?1 THEN NULL ELSE item_sync.uploading_error END
+                    WHERE item_sync.is_uploaded IS NOT ?1 OR item_sync.is_uploading IS NOT (NOT ?1)
                 RETURNING id
                 """)
             var changes = AppliedChanges()

@@ -86,7 +86,7 @@ public final class MetadataIndex: Sendable {
     /// Every attribute of one item, or nil if the index has no such item.
     public func item(container: String, relativePath: RawPath) throws -> ResultItem? {
         try pool.read { db in
-            let sql = "SELECT \(ItemColumns.selectList) FROM items WHERE container = ? AND rel = ?"
+            let sql = "SELECT \(ItemColumns.selectList) FROM \(ItemColumns.source) WHERE items.container = ? AND items.rel = ?"
             guard let row = try Row.fetchOne(db, sql: sql, arguments: [container, Data(relativePath.bytes)]) else { return nil }
             return try ItemColumns.resultItem(row, attributes: MetadataAttribute.all.map(\.name), db: db)
         }

@@ -2,7 +2,8 @@ import GRDB
 
 /// The index's tables, created and evolved by migrations.
 ///
-/// `items` holds one row per item below a container folder; its identity is
+/// `items` holds one row per item below a container folder (its ubiquity attributes are in
+/// `item_sync` since v4: `SyncColumns`); its identity is
 /// (`container`, `rel`), where `rel` is the raw bytes of the path below the container
 /// folder (names need not be valid UTF-8). Every `*_fold` column holds
 /// `PredicateFolding.fold(value, caseInsensitive: true, diacriticInsensitive: true)`, so
@@ -17,6 +18,9 @@ enum Schema {
         migrator.registerMigration("v2: diary entries") { db in try DiarySchema.migrate(db) }
         migrator.registerMigration("v3: type trees by content type, deferred content") { db in
             try db.execute(sql: typeTreesByContentType + deferredContent)
+        }
+        migrator.registerMigration("v4: sync attributes in a table of their own") { db in
+            try db.execute(sql: SyncColumns.migration)
         }
         return migrator
     }

@@ -2,10 +2,10 @@ import Foundation
 import GRDB
 import RawPaths
 
-/// Sets the ubiquity columns of the items a `SyncedState` covers: one read of their
-/// current columns, then an UPDATE of the rows whose columns differ, one per run of
-/// consecutive ids that change alike (`runs(of:)`). A full pass that changed nothing
-/// updates no row.
+/// Sets the ubiquity columns of the items a `SyncedState` covers (`SyncColumns`): one read
+/// of their current columns, then a write of the rows whose columns differ, one statement
+/// per run of consecutive ids that change alike (`runs(of:)`). A full pass that changed
+/// nothing writes no row.
 ///
 /// The comparison is made here, not in SQL. The paths first went to temporary tables and
 /// three UPDATEs went over the container testing each row against them, each UPDATE one
@@ -92,15 +92,16 @@ struct SyncStateUpdate {
     /// index: the item, then the range of paths below it.
     private func forEachCoveredRow(_ db: Database, _ body: (Int64, RawPath, Attributes) throws -> Void) throws {
         let columns = """
-            SELECT id, rel, is_uploaded, is_uploading, has_conflicts, percent_uploaded, uploading_error,
-                downloading_status, percent_downloaded, is_downloading FROM items
+            SELECT items.id, items.rel, \(["is_uploaded", "is_uploading", "has_conflicts", "percent_uploaded", "uploading_error",
+                "downloading_status", "percent_downloaded", "is_downloading"].map(SyncColumns.value(of:)).joined(separator: ", "))
+            FROM items \(SyncColumns.join)
             """
         guard let roots else {
-            let statement = try db.cachedStatement(sql: columns + " WHERE container = ?")
+            let statement = try db.cachedStatement(sql: columns + " WHERE items.container = ?")
             return try read(statement, [container], body)
         }
-        let item = try db.cachedStatement(sql: columns + " WHERE container = ? AND rel = ?")
-        let below = try db.cachedStatement(sql: columns + " WHERE container = ? AND rel > ? AND rel < ?")
+        let item = try db.cachedStatement(sql: columns + " WHERE items.container = ? AND items.rel = ?")
+        let below = try db.cachedStatement(sql: columns + " WHERE items.container = ? AND items.rel > ? AND items.rel < ?")
         var seen: Set<Int64> = []
         let once: (Int64, RawPath, Attributes) throws -> Void = { id, rel, current in
             if seen.insert(id).inserted { try body(id, rel, current) }
@@ -129,16 +130,26 @@ struct SyncStateUpdate {
             attributes.isUploaded, attributes.isUploading, attributes.hasConflicts, attributes.percentUploaded,
             attributes.uploadingError,
         ]
-        let set = "is_uploaded = ?, is_uploading = ?, has_conflicts = ?, percent_uploaded = ?, uploading_error = ?"
+        let uploadingColumns = ["is_uploaded", "is_uploading", "has_conflicts", "percent_uploaded", "uploading_error"]
         let range: [(any DatabaseValueConvertible)?] = [ids.lowerBound, ids.upperBound]
         guard let downloading = attributes.downloading else {
-            let statement = try db.cachedStatement(sql: "UPDATE items SET \(set) WHERE id BETWEEN ? AND ?")
+            let statement = try db.cachedStatement(sql: Self.upsert(uploadingColumns))
             return try statement.execute(arguments: StatementArguments(uploading + range))
         }
         let statement = try db.cachedStatement(
-            sql: "UPDATE items SET \(set), downloading_status = ?, percent_downloaded = ?, is_downloading = ? WHERE id BETWEEN ? AND ?")
+            sql: Self.upsert(uploadingColumns + ["downloading_status", "percent_downloaded", "is_downloading"]))
         try statement.execute(
             arguments: StatementArguments(uploading + [downloading.status, downloading.percent, downloading.isDownloading] + range))
+    }
+
+    /// Sets `columns` of the items whose ids lie in a range (bound after the columns'
+    /// values, in their order): a row is made in `item_sync` for an item that has none.
+    static func upsert(_ columns: [String]) -> String {
+        """
+        INSERT INTO item_sync (id, \(columns.joined(separator: ", ")))
+            SELECT id, \(columns.map { _ in "?" }.joined(separator: ", ")) FROM items WHERE id BETWEEN ? AND ?
+        ON CONFLICT (id) DO UPDATE SET \(columns.map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
+        """
     }
 
     static let current = "NSMetadataUbiquitousItemDownloadingStatusCurrent"

@@ -107,12 +107,13 @@ import Testing
         defer { fixture.remove() }
         let state = SyncedState(uploaded: paths("synced.txt", "stale.txt"), conflicted: paths("fought.txt"), uploading: paths("edited.txt"))
         try fixture.index.applySyncState(container: IndexFixture.container, state)
-        // A trigger counts the rows each later state updates.
+        // Triggers count the rows each later state writes (the attributes' table: `SyncColumns`).
         let counter = try DatabaseQueue(path: fixture.folder + "/index.sqlite")
         try counter.write { db in
             try db.execute(sql: """
                 CREATE TABLE updated(id INTEGER);
-                CREATE TRIGGER count_updates AFTER UPDATE ON items BEGIN INSERT INTO updated VALUES (new.id); END
+                CREATE TRIGGER count_updates AFTER UPDATE ON item_sync BEGIN INSERT INTO updated VALUES (new.id); END;
+                CREATE TRIGGER count_inserts AFTER INSERT ON item_sync BEGIN INSERT INTO updated VALUES (new.id); END
                 """)
         }
         func updated() throws -> Int { try counter.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM updated") ?? 0 } }
@@ -192,6 +193,70 @@ import Testing
         #expect(synced["NSMetadataUbiquitousItemIsUploadedKey"] == .bool(true))
         #expect(synced["NSMetadataUbiquitousItemIsUploadingKey"] == .bool(false))
         #expect(synced["NSMetadataUbiquitousItemPercentUploadedKey"] == .double(100))
+    }
+
+    @Test func aRemovedItemTakesItsAttributesWithIt() throws {
+        let fixture = try fixture()
+        defer { fixture.remove() }
+        try fixture.index.apply([.upsert(IndexFixture.item("Documents/last.txt"))])
+        try fixture.index.applySyncState(
+            container: IndexFixture.container, SyncedState(uploaded: paths("last.txt"), conflicted: paths("last.txt")))
+        try fixture.index.apply([.remove(container: IndexFixture.container, relativePath: RawPath("Documents/last.txt"))])
+        // SQLite gives the next row the id the last row had: it must not find that row's attributes.
+        try fixture.index.apply([.upsert(IndexFixture.item("Documents/next.txt"))])
+        let next = try attributes(fixture, "next.txt")
+        #expect(next["NSMetadataUbiquitousItemIsUploadedKey"] == .bool(false))
+        #expect(next["NSMetadataUbiquitousItemHasUnresolvedConflictsKey"] == .bool(false))
+        let rows = try fixture.index.pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM item_sync") }
+        #expect(rows == 0)
+    }
+
+    @Test func anIndexWithTheAttributesInItsItemsKeepsThemInTheirOwnTable() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ubq-v3-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/index.sqlite"
+        // An index as the schema before v4 left it: the attributes in `items` (rows written by hand).
+        let old = try DatabaseQueue(path: path)
+        try Schema.migrator().migrate(old, upTo: "v3: type trees by content type, deferred content")
+        try old.write { db in
+            let columns = "container, rel, scope, kind, fs_name, fs_name_fold, display_name, display_name_fold, path, path_fold, url, size, "
+                + "content_type, device, inode, mtime_ns, ctime_ns, container_display_name"
+            for name in ["plain.txt", "synced.txt", "stale.txt"] {
+                try db.execute(
+                    sql: "INSERT INTO items (\(columns)) VALUES (?, ?, 'Documents', 'file', ?, ?, ?, ?, ?, ?, ?, 1, 'public.plain-text', 1, 1, 1, 1, 'Default')",
+                    arguments: [IndexFixture.container, Data("Documents/\(name)".utf8), name, name, name, name, "/r/\(name)", "/r/\(name)", "file:///r/\(name)"])
+            }
+            try db.execute(sql: "UPDATE items SET is_uploaded = 1, percent_uploaded = 100, has_conflicts = 1 WHERE fs_name = 'synced.txt'")
+            try db.execute(sql: """
+                UPDATE items SET downloading_status = 'NSMetadataUbiquitousItemDownloadingStatusDownloaded', percent_downloaded = 0,
+                    is_uploading = 1, uploading_error = 'paused' WHERE fs_name = 'stale.txt'
+                """)
+            try db.execute(sql: "INSERT OR REPLACE INTO meta(key, value) VALUES ('root', '/r')")
+        }
+        let index = try MetadataIndex(path: path, root: IndexFixture.root)
+        func attributes(_ name: String) throws -> [String: AttributeValue] {
+            try #require(try index.item(container: IndexFixture.container, relativePath: RawPath("Documents/" + name))).attributes
+        }
+        let plain = try attributes("plain.txt")
+        #expect(plain["NSMetadataUbiquitousItemIsUploadedKey"] == .bool(false))
+        #expect(plain["NSMetadataUbiquitousItemDownloadingStatusKey"] == .string("NSMetadataUbiquitousItemDownloadingStatusCurrent"))
+        let synced = try attributes("synced.txt")
+        #expect(synced["NSMetadataUbiquitousItemIsUploadedKey"] == .bool(true))
+        #expect(synced["NSMetadataUbiquitousItemPercentUploadedKey"] == .double(100))
+        #expect(synced["NSMetadataUbiquitousItemHasUnresolvedConflictsKey"] == .bool(true))
+        let stale = try attributes("stale.txt")
+        #expect(stale["NSMetadataUbiquitousItemDownloadingStatusKey"] == .string("NSMetadataUbiquitousItemDownloadingStatusDownloaded"))
+        #expect(stale["NSMetadataUbiquitousItemPercentDownloadedKey"] == .double(0))
+        #expect(stale["NSMetadataUbiquitousItemIsUploadingKey"] == .bool(true))
+        #expect(stale["NSMetadataUbiquitousItemUploadingErrorKey"] == .string("paused"))
+        // Only the items whose attributes were set have a row; `items` has no such columns left.
+        let (rows, columns) = try index.pool.read { db in
+            (try Int.fetchOne(db, sql: "SELECT count(*) FROM item_sync"), try db.columns(in: "items").map(\.name))
+        }
+        #expect(rows == 2)
+        #expect(!columns.contains("is_uploaded"))
+        #expect(columns.contains("fs_name"))
     }
 
     /// `markUploads`, waited for.
