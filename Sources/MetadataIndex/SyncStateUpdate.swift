@@ -92,8 +92,7 @@ struct SyncStateUpdate {
     /// index: the item, then the range of paths below it.
     private func forEachCoveredRow(_ db: Database, _ body: (Int64, RawPath, Attributes) throws -> Void) throws {
         let columns = """
-            SELECT items.id, items.rel, \(["is_uploaded", "is_uploading", "has_conflicts", "percent_uploaded", "uploading_error",
-                "downloading_status", "percent_downloaded", "is_downloading"].map(SyncColumns.value(of:)).joined(separator: ", "))
+            SELECT items.id, items.rel, \((Self.uploadingColumns + Self.downloadingColumns).map(SyncColumns.value(of:)).joined(separator: ", "))
             FROM items \(SyncColumns.join)
             """
         guard let roots else {
@@ -130,17 +129,20 @@ struct SyncStateUpdate {
             attributes.isUploaded, attributes.isUploading, attributes.hasConflicts, attributes.percentUploaded,
             attributes.uploadingError,
         ]
-        let uploadingColumns = ["is_uploaded", "is_uploading", "has_conflicts", "percent_uploaded", "uploading_error"]
         let range: [(any DatabaseValueConvertible)?] = [ids.lowerBound, ids.upperBound]
         guard let downloading = attributes.downloading else {
-            let statement = try db.cachedStatement(sql: Self.upsert(uploadingColumns))
+            let statement = try db.cachedStatement(sql: Self.upsert(Self.uploadingColumns))
             return try statement.execute(arguments: StatementArguments(uploading + range))
         }
-        let statement = try db.cachedStatement(
-            sql: Self.upsert(uploadingColumns + ["downloading_status", "percent_downloaded", "is_downloading"]))
+        let statement = try db.cachedStatement(sql: Self.upsert(Self.uploadingColumns + Self.downloadingColumns))
         try statement.execute(
             arguments: StatementArguments(uploading + [downloading.status, downloading.percent, downloading.isDownloading] + range))
     }
+
+    /// The columns of `Attributes`, in the order `read` takes them and `write` binds them:
+    /// the uploading ones, then the downloading ones (`Downloading`).
+    static let uploadingColumns = ["is_uploaded", "is_uploading", "has_conflicts", "percent_uploaded", "uploading_error"]
+    static let downloadingColumns = ["downloading_status", "percent_downloaded", "is_downloading"]
 
     /// Sets `columns` of the items whose ids lie in a range (bound after the columns'
     /// values, in their order): a row is made in `item_sync` for an item that has none.

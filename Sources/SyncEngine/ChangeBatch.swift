@@ -221,13 +221,13 @@ struct BaseCommit {
     var path: String
     var row: BaseRow
     var action: String
-    var version: VersionID
+    /// The version the base now holds at `path` (its journal line names it).
+    var version: VersionID { row.entry.version }
 
     /// `path` is in sync at `version`, whose state the disk holds with `signature`.
     init(_ action: String, path: String, version: VersionID, state: EntryState?, signature: LocalSignature?) {
         self.path = path
         row = BaseRow(path: path, entry: BaseEntry(version: version, state: state), signature: signature)
         self.action = action
-        self.version = version
     }
 }

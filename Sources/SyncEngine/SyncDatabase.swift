@@ -149,7 +149,7 @@ public final class SyncDatabase: Sendable {
                 try db.cachedStatement(sql: "INSERT INTO journal(time, container, path, action, version) VALUES (?, ?, ?, ?, ?)"), in: db)
             for commit in commits {
                 let version = commit.version.description
-                try commit.row.replace(with: replace, container: container, version: commit.row.entry.version == commit.version ? version : nil)
+                try commit.row.replace(with: replace, container: container, version: version)
                 try journal.bind(now, at: 1)
                 try journal.bind(container, at: 2)
                 try journal.bind(commit.path, at: 3)
