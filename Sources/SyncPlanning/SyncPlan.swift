@@ -108,55 +108,55 @@ public struct SyncPlan: Sendable, Equatable {
     /// Makes and replaces first, parents before children; then removals, children before
     /// parents, a folder's replacement by a file or a link among them (rename(2) cannot
     /// put one in a folder's place until the folder is empty); by path within a depth.
-    /// Each action's key is computed once: comparing the actions themselves recounted both
-    /// depths and copied both actions at each of the 1.7 million comparisons of a first
-    /// sync's 100,000 actions (0.6 s of its pass). The keys are sorted, and the actions
-    /// then moved into their places where they are: not copied into a new array, whose
-    /// memory would be touched for the first time.
+    ///
+    /// The actions come in path order (the planner walks the sorted paths; follows go
+    /// last), so a stable counting sort by rank (`OrderRank`) leaves each rank in path
+    /// order: only a rank found out of order is sorted by path. Then the actions are
+    /// copied in that order, each rank's from front to back. On a first sync of 100,000
+    /// files, on the pass's thread while the other core waited, this took 0.055-0.062 s
+    /// against 0.081-0.093 s for a comparison sort of every action's key and swapping the
+    /// actions into place along the permutation's cycles (0.055-0.061 s of it: the swaps
+    /// jump around 10 MB of actions).
     private static func order(_ actions: inout [SyncAction]) {
-        let keys = actions.map(OrderKey.init)
-        actions.rearrange(keys.indices.sorted { keys[$0] < keys[$1] })
-    }
-}
-
-extension Array {
-    /// Puts at each position `i` the element that was at `sources[i]` (a permutation of
-    /// the indices), in place: each cycle of the permutation is walked once, with a swap
-    /// per element.
-    mutating func rearrange(_ sources: [Int]) {
-        precondition(sources.count == count, "a permutation of every index")
-        var sources = sources  // a position whose element is in place is marked as its own source
-        for start in sources.indices where sources[start] != start {
-            // The element first at `start` travels along the cycle; where the cycle comes
-            // back to `start`, it is where it belongs.
-            var current = start
-            while sources[current] != start {
-                let next = sources[current]
-                swapAt(current, next)
-                sources[current] = current
-                current = next
-            }
-            sources[current] = current
+        var (ordered, ranges) = OrderRank.ranks(of: actions).stableOrder()
+        for range in ranges {
+            let inPathOrder = zip(range.dropLast(), range.dropFirst()).allSatisfy { actions[ordered[$0]].path < actions[ordered[$1]].path }
+            if !inPathOrder { ordered[range].sort { actions[$0].path < actions[$1].path } }
         }
+        actions = ordered.map { actions[$0] }
     }
 }
 
-/// Where an action goes in a plan (`SyncPlan.order`).
-private struct OrderKey: Comparable {
-    let removes: Bool
-    let depth: Int
-    let path: String
+/// Where each action goes in a plan (`SyncPlan.order`), as a small number: makes by
+/// depth, shallowest first, then removals by depth, deepest first.
+private struct OrderRank {
+    /// Each action's rank, in the actions' order.
+    let values: [Int]
+    /// How many ranks there may be: each depth twice, once for makes and once for removals.
+    let count: Int
 
-    init(_ action: SyncAction) {
-        removes = action.removes || action.replacedFolder != nil
-        depth = action.path.depth
-        path = action.path
+    static func ranks(of actions: [SyncAction]) -> OrderRank {
+        let depths = actions.map(\.path.depth)
+        let deepest = depths.max() ?? 0
+        let values = zip(actions, depths).map { action, depth in
+            action.removes || action.replacedFolder != nil ? deepest + 1 + (deepest - depth) : depth
+        }
+        return OrderRank(values: values, count: 2 * (deepest + 1))
     }
 
-    static func < (a: Self, b: Self) -> Bool {
-        if a.removes != b.removes { return !a.removes }
-        if a.depth != b.depth { return a.removes ? a.depth > b.depth : a.depth < b.depth }
-        return a.path < b.path
+    /// The actions' indices by rank (a counting sort: within a rank, in their order), and
+    /// where each rank's indices are in that list.
+    func stableOrder() -> (indices: [Int], ranges: [Range<Int>]) {
+        var starts = [Int](repeating: 0, count: count + 1)
+        for rank in values { starts[rank + 1] += 1 }
+        for rank in 0..<count { starts[rank + 1] += starts[rank] }
+        let ranges = (0..<count).map { starts[$0]..<starts[$0 + 1] }
+        var indices = [Int](repeating: 0, count: values.count)
+        for (index, rank) in values.enumerated() {
+            indices[starts[rank]] = index
+            starts[rank] += 1
+        }
+        return (indices, ranges)
     }
 }
 

@@ -64,6 +64,20 @@ struct SyncPlanTests {
         }
     }
 
+    /// A followed rename goes after the planner's own actions before the plan is put in
+    /// order: it still takes its place by path among the makes of its depth.
+    @Test func aFollowedRenameTakesItsPlaceByPath() {
+        var trees = Rename.trees(local: [Rename.from: F.b], base: [Rename.from: Rename.synced], records: Rename.rename)
+        trees.local["Documents/a.txt"] = F.a
+        trees.local["Documents/z.txt"] = F.a
+        let actions = SyncPlan(trees).actions
+        #expect(actions.map(\.path) == ["Documents/a.txt", Rename.to, "Documents/z.txt"])
+        guard case .follow = actions[1] else {
+            Issue.record("expected the rename followed at \(Rename.to), got \(actions[1])")
+            return
+        }
+    }
+
     @Test func aLocalRenameIsPublishedAsAMove() {
         let original = F.record(F.id("A", 1), F.a, path: "Documents/before.txt")
         let trees = SyncTrees(
