@@ -99,36 +99,44 @@ struct LocalTree {
         let vouches = { (status: FileStatus) in
             status.signature.kind != .file || LocalSignature(status.signature).vouches(readAt: started, window: racyWindow)
         }
-        var hashed = hashAhead(
+        let hashed = hashAhead(
             found, beneath: containerFolder, base: base, settledBefore: settledBefore, now: now, vouches: vouches, reading: reading
         ) { path, signature, vouched in
             copier?.stagingForHash(path, signature: signature, vouched: vouched)
         }
+        // The items hashed ahead are in `found`'s order: each is met as the walk below
+        // reaches it (a map of them, filled and then emptied by path, took 0.03-0.05 s of
+        // a first sync of 100,000 files, on one core while the other waited).
+        var nextHashed = hashed.startIndex
         for (relative, status) in found {
+            var ahead: ScanHashing.Outcome?
+            if nextHashed < hashed.endIndex, hashed[nextHashed].relative == relative {
+                ahead = hashed[nextHashed].outcome
+                nextHashed += 1
+            }
             let changed = status.signature.changedNanoseconds
             if status.signature.kind == .file, changed > settledBefore {
                 tree.leaveForLater(relative)
-                continue
+            } else {
+                tree.add(
+                    relative, status, folders: folders, base: base, recent: changed > now - Self.writerWindow, vouched: vouches(status),
+                    copier: copier, hashed: &ahead)
             }
-            tree.add(
-                relative, status, folders: folders, base: base, recent: changed > now - Self.writerWindow, vouched: vouches(status),
-                copier: copier, hashed: &hashed)
-        }
-        // Hashed ahead but not taken (a name that is another's in NFC): its copy goes.
-        for case .success(let leftover) in hashed.values {
-            if let copy = leftover.copy { unlink(copy) }
+            // Hashed ahead but not taken (a name that is another's in NFC): its copy goes.
+            if case .success(let leftover)? = ahead, let copy = leftover.copy { unlink(copy) }
         }
         return tree
     }
 
     /// Hashes the small files among `found` that `add` would read, all at once
     /// (`ScanHashing`): those that are settled, have a sync path, and whose signature does
-    /// not vouch for the base's state. `vouches` and `staging` are as `add` is given them.
+    /// not vouch for the base's state; returns them in `found`'s order. `vouches` and
+    /// `staging` are as `add` is given them.
     private static func hashAhead(
         _ found: [(path: RawPath, status: FileStatus)], beneath containerFolder: RawPath, base: [String: BaseRow], settledBefore: Int64,
         now: Int64, vouches: (FileStatus) -> Bool, reading: (_ files: Int) -> Void,
         staging: (_ path: String, LocalSignature, _ vouched: Bool) -> String?
-    ) -> [RawPath: ScanHashing.Outcome] {
+    ) -> [(relative: RawPath, outcome: ScanHashing.Outcome)] {
         var jobs: [ScanHashing.Job] = []
         for (relative, status) in found {
             let changed = status.signature.changedNanoseconds
@@ -144,10 +152,7 @@ struct LocalTree {
         }
         reading(jobs.count)
         let outcomes = ScanHashing.hash(jobs, beneath: containerFolder)
-        var hashed: [RawPath: ScanHashing.Outcome] = [:]
-        hashed.reserveCapacity(jobs.count)
-        for (job, outcome) in zip(jobs, outcomes) { hashed[job.relative] = outcome }
-        return hashed
+        return zip(jobs, outcomes).map { job, outcome in (job.relative, outcome) }
     }
 
     /// A file some process holds open for writing and that changed less than this long ago
@@ -164,10 +169,11 @@ struct LocalTree {
 
     /// `recent`: changed within `writerWindow`, so a writer that still has it open is
     /// asked about (when it is read, on the descriptor it is hashed from). `vouched`: the
-    /// signature may be kept with the state found.
+    /// signature may be kept with the state found. `ahead`: the item's hash, if it was
+    /// hashed ahead; set to nil once taken.
     private mutating func add(
         _ relative: RawPath, _ status: FileStatus, folders: FolderCursor, base: [String: BaseRow], recent: Bool, vouched: Bool,
-        copier: EarlyCopier?, hashed ahead: inout [RawPath: ScanHashing.Outcome]
+        copier: EarlyCopier?, hashed ahead: inout ScanHashing.Outcome?
     ) {
         let containerFolder = folders.root
         guard let path = SyncPath.key(relative) else {
@@ -186,7 +192,8 @@ struct LocalTree {
             var earlyCopy: EarlyCopy?
             if let kept = Self.keptState(of: status, signature, known: known) {
                 state = kept
-            } else if let outcome = ahead.removeValue(forKey: relative) {
+            } else if let outcome = ahead {
+                ahead = nil
                 let done = try outcome.get()  // a failed hash removed its partial copy
                 state = .file(sha256: done.content.sha256, size: done.content.size, mode: status.permissions)
                 earlyCopy = done.copy.map { EarlyCopy(staging: $0, signature: signature) }
