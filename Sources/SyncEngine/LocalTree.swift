@@ -105,8 +105,9 @@ struct LocalTree {
             copier?.stagingForHash(path, signature: signature, vouched: vouched)
         }
         // The items hashed ahead are in `found`'s order: each is met as the walk below
-        // reaches it (a map of them, filled and then emptied by path, took 0.03-0.05 s of
-        // a first sync of 100,000 files, on one core while the other waited).
+        // reaches it. On a first sync of 100,000 files, on one core while the other
+        // waited, a map of them filled by path (0.031-0.033 s) and emptied by path made
+        // this walk's part 0.12-0.13 s; it is 0.073-0.076 s.
         var nextHashed = hashed.startIndex
         for (relative, status) in found {
             var ahead: ScanHashing.Outcome?
