@@ -520,6 +520,13 @@ static void copy_and_hash(void)
 
 /* ---- 3, 7. syncfs ---------------------------------------------------------------- */
 
+/* Phase 3 waits for the disk to write every copy: the kernel starts no writeback of its
+ * own for a few hundred MB on a machine with GiBs of memory. Starting it during phase 2
+ * does not make the floor faster, so it is not done: on this project's machine's disk, a
+ * thread calling syncfs every 0.2 s during the copy made the floor 4.79 and 4.40 s
+ * against 4.82 and 4.66 s, and sync_file_range on each copy 5.30 and 5.22 s (the writing
+ * slows the copy by about what it saves in the wait). */
+
 static void sync_mirror(void)
 {
     if (syncfs(g.mirror_fd))
