@@ -11,15 +11,16 @@ import SQLiteDirect
 /// observes the index's transactions (GRDB's observers are what its own execution adds).
 final class ValueInsert {
     private let statement: Statement
+    private let direct: DirectStatement
     private let db: Database
 
     init(_ db: Database, sql: String) throws {
         self.db = db
         statement = try db.makeStatement(sql: sql)
+        direct = DirectStatement(statement, in: db)
     }
 
     func execute(_ values: [DatabaseValue]) throws {
-        let direct = DirectStatement(statement, in: db)
         for (index, value) in zip(CInt(1)..., values) { try direct.bind(value, at: index) }
         try direct.run()
     }

@@ -61,17 +61,15 @@ enum DirectCopy {
     private static func writeDirect(
         _ fd: Int32, _ buffer: UnsafeMutableRawBufferPointer, count: Int, first: Bool, path: String
     ) throws(SyncError) -> Bool {
-        var offset = 0
-        while offset < count {
-            let written = write(fd, buffer.baseAddress! + offset, count - offset)
-            if written >= 0 {
-                offset += written
-                continue
+        var written = 0
+        if first {
+            repeat { written = write(fd, buffer.baseAddress, count) } while written < 0 && errno == EINTR
+            if written < 0 {
+                if errno == EINVAL { return false }
+                throw .system("write", path)
             }
-            if errno == EINTR { continue }
-            if errno == EINVAL && first && offset == 0 { return false }
-            throw .system("write", path)
         }
+        try Sys.writeAll(fd, UnsafeRawBufferPointer(rebasing: buffer[written..<count]), path: path)
         return true
     }
 }
