@@ -54,7 +54,7 @@ let package = Package(
         .target(name: "IgnoreRules"),
         .target(name: "APIModel", dependencies: ["CivilCalendar"]),
         .target(name: "UbiquitySettings", dependencies: [toml]),
-        .target(name: "SyncPlanning"),
+        .target(name: "SyncPlanning", dependencies: ["RawPaths"]),
         .target(name: "PresenterPlanning", dependencies: ["APIModel"]),
 
         // MARK: System libraries

@@ -134,8 +134,8 @@ struct Executor {
     /// to be fsynced before the base counts on them.
     func makeParentFolders(of absolute: String) throws(SyncError) -> [String] {
         let root = containerFolder.readable
-        guard absolute.hasPrefix(root + "/") else { throw SyncError(.unknownItem, "\(absolute) is not in \(root)") }
-        return try Sys.makeParentFolders(of: String(absolute.dropFirst(root.count + 1)), beneath: root)
+        guard let relative = absolute.below(root) else { throw SyncError(.unknownItem, "\(absolute) is not in \(root)") }
+        return try Sys.makeParentFolders(of: String(relative), beneath: root)
     }
 
     /// Whether the item at `absolute` is still what the scan saw (`nil`: still absent).

@@ -1,3 +1,5 @@
+import RawPaths
+
 /// Container paths as heads of subtrees, as a scoped pass names what changed: `a/b`
 /// stands for itself and everything below it. A path's ancestors are looked up in a set,
 /// so thousands of roots (a burst of changes) cost no more than one per path.
@@ -17,7 +19,7 @@ struct Subtrees {
 
     private func hasAncestor(_ path: String) -> Bool {
         var end = path.endIndex
-        while let slash = path[..<end].lastIndex(of: "/") {
+        while let slash = path[..<end].lastSlash {
             if roots.contains(String(path[..<slash])) { return true }
             end = slash
         }

@@ -195,9 +195,9 @@ extension SyncEngine {
 enum ConflictName {
     /// `number` 2 and up tell apart copies that would otherwise have the same name.
     static func make(for path: String, device: String, time: Int64, number: Int = 1) -> String {
-        let folderEnd = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+        let folderEnd = path.lastSlash.map { path.utf8.index(after: $0) } ?? path.startIndex
         let name = path[folderEnd...]
-        let dot = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : $0 }
+        let dot = name.utf8.lastIndex(of: UInt8(ascii: ".")).flatMap { $0 == name.startIndex ? nil : $0 }
         let stem = dot.map { name[..<$0] } ?? name
         let ext = dot.map { String(name[$0...]) } ?? ""
         let day = ISO8601DateFormatter.string(

@@ -1,5 +1,6 @@
 import CStatx
 import Glibc
+import RawPaths
 
 /// The few file operations sync needs, each retried on EINTR and failing with a
 /// `SyncError` that names the call and the path.
@@ -94,7 +95,7 @@ enum Sys {
     /// Creates `path` and its missing parents; an existing folder is fine.
     static func makeFolders(_ path: String, mode: mode_t = 0o755) throws(SyncError) {
         if mkdir(path, mode) == 0 || errno == EEXIST { return }
-        guard errno == ENOENT, let slash = path.lastIndex(of: "/"), slash > path.startIndex else { throw .system("mkdir", path) }
+        guard errno == ENOENT, let slash = path.lastSlash, slash > path.startIndex else { throw .system("mkdir", path) }
         try makeFolders(String(path[..<slash]), mode: mode)
         guard mkdir(path, mode) == 0 || errno == EEXIST else { throw .system("mkdir", path) }
     }
@@ -108,7 +109,7 @@ enum Sys {
         let shallowestMade = Int(ubq_make_folders_beneath(root, relative, UInt32(mode)))
         guard shallowestMade >= 0 else { throw .system("mkdir", root + "/" + relative) }
         guard shallowestMade > 0 else { return [] }
-        let components = relative.split(separator: "/", omittingEmptySubsequences: true)
+        let components = relative.pathNames
         return (shallowestMade - 1..<components.count).map { depth in
             components[..<depth].reduce(root) { $0 + "/" + $1 }
         }
@@ -134,7 +135,7 @@ enum Sys {
     /// The folder part of a relative path, "" for one at the top (`parent(of:)` is for
     /// absolute paths).
     static func folderPart(of relative: String) -> String {
-        relative.lastIndex(of: "/").map { String(relative[..<$0]) } ?? ""
+        relative.folderBeforeLastSlash.map(String.init) ?? ""
     }
 
     static func lstat(_ path: String) -> stat? {
@@ -143,7 +144,7 @@ enum Sys {
     }
 
     static func parent(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
+        guard let slash = path.lastSlash else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 }

@@ -1,3 +1,5 @@
+import RawPaths
+
 /// A folder that something inside it outlives: one device deleted the folder, or replaced
 /// it with a file or a link, while this device or another kept working inside it (an
 /// edit, a new file). The edit wins, as at a single path (`WinnerRule`), but here the two
@@ -47,7 +49,7 @@ enum OccupiedFolders {
         var occupied: Set<String> = []
         func markAncestors(of path: String) {
             var folder = Substring(path)
-            while let slash = folder.lastIndex(of: "/") {
+            while let slash = folder.lastSlash {
                 folder = folder[..<slash]
                 // Its own ancestors were marked with it.
                 guard occupied.insert(String(folder)).inserted else { return }

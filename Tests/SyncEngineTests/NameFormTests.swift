@@ -1,4 +1,5 @@
 import Foundation
+import RawPaths
 @testable import SyncEngine
 import Testing
 
@@ -55,6 +56,78 @@ struct NameFormTests {
         #expect(b.tree() == ["Notes.txt": "text"])
         #expect(report.published == 0 && report.problems.isEmpty, "\(report)")
         #expect(try Self.inode(b.documents + "/Notes.txt") == inode, "b renamed its file, rather than fetch a new one")
+    }
+
+    /// A name may start with a combining mark. Swift's `String` makes "/" and the mark one
+    /// `Character`, so a path split, searched or prefixed by characters misses that slash:
+    /// the item's folder must be found in its bytes.
+    static let combining = ["\u{301}top.txt", "docs/\u{301}note.txt", "\u{301}dir/inner.txt", "\u{301}dir/\u{308}deeper/leaf.txt"]
+
+    @Test func namesThatStartWithACombiningMarkSyncLikeAnyOther() throws {
+        let scratch = Scratch()
+        let (a, b) = try scratch.pair()
+        for (index, name) in Self.combining.enumerated() { try Self.write(name, "text \(index)", in: a.documents) }
+        let published = a.sync()
+        let applied = b.sync()
+
+        #expect(published.problems.isEmpty && applied.problems.isEmpty, "\(published.problems) \(applied.problems)")
+        #expect(Self.items(below: b.documents) == Self.items(below: a.documents))
+        #expect(Self.items(below: a.documents).count == Self.combining.count + 3, "\(Self.items(below: a.documents))")
+
+        try Self.write(Self.combining[1], "edited on b", in: b.documents)
+        #expect(unlink(b.documents + "/" + Self.combining[3]) == 0)
+        b.sync()
+        let back = a.sync()
+
+        #expect(back.problems.isEmpty, "\(back.problems)")
+        #expect(Self.items(below: a.documents)[Self.combining[1]] == "edited on b")
+        #expect(Self.items(below: a.documents)[Self.combining[3]] == nil)
+        #expect(Self.items(below: a.documents) == Self.items(below: b.documents))
+    }
+
+    @Test func aScopedPassOverAFolderTakesTheNamesInItThatStartWithACombiningMark() throws {
+        let scratch = Scratch()
+        let (a, b) = try scratch.pair()
+        try Self.write(Self.combining[1], "note", in: a.documents)
+        a.sync()
+        b.sync()
+        #expect(Self.items(below: b.documents)[Self.combining[1]] == "note")
+
+        try FileManager.default.removeItem(atPath: a.documents + "/docs")
+        let deleted = a.sync(changed: [RawPath("Documents/docs")])
+        b.sync()
+
+        #expect(deleted.problems.isEmpty, "\(deleted.problems)")
+        #expect(Self.items(below: a.documents).isEmpty)
+        #expect(Self.items(below: b.documents).isEmpty, "\(Self.items(below: b.documents))")
+    }
+
+    /// Writes `text` to `relative` below `folder`, making its folders: by bytes, since
+    /// Foundation's path functions split such names by characters too.
+    private static func write(_ relative: String, _ text: String, in folder: String) throws {
+        var made = folder
+        for component in relative.utf8.split(separator: UInt8(ascii: "/")).dropLast() {
+            made += "/" + String(decoding: component, as: UTF8.self)
+            if mkdir(made, 0o755) != 0 && errno != EEXIST { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+        }
+        try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/" + relative))
+    }
+
+    /// Every item below `folder` by its path's bytes read as UTF-8: file text, or "<folder>".
+    private static func items(below folder: String, prefix: String = "") -> [String: String] {
+        var items: [String: String] = [:]
+        for name in names(in: folder + (prefix.isEmpty ? "" : "/" + prefix)) {
+            let relative = (prefix.isEmpty ? "" : prefix + "/") + String(decoding: name, as: UTF8.self)
+            var info = stat()
+            guard lstat(folder + "/" + relative, &info) == 0 else { continue }
+            if info.st_mode & S_IFMT == S_IFDIR {
+                items[relative] = "<folder>"
+                items.merge(Self.items(below: folder, prefix: relative)) { first, _ in first }
+            } else {
+                items[relative] = FileManager.default.contents(atPath: folder + "/" + relative).map { String(decoding: $0, as: UTF8.self) } ?? "?"
+            }
+        }
+        return items
     }
 
     private static func inode(_ path: String) throws -> UInt64 {

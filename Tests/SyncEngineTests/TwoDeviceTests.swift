@@ -386,6 +386,7 @@ struct ResolutionTests {
         ("Documents/notes.txt", "Documents/notes (conflict from laptop 2026-11-22).txt"),
         ("README", "README (conflict from laptop 2026-11-22)"),
         (".profile", ".profile (conflict from laptop 2026-11-22)"),
+        ("v1.2/\u{301}README", "v1.2/\u{301}README (conflict from laptop 2026-11-22)"),
     ])
     func conflictCopiesAreNamedLikeICloudDrive(_ path: String, _ expected: String) {
         #expect(ConflictNameForTests.make(path) == expected)

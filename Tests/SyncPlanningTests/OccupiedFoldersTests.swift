@@ -40,6 +40,8 @@ struct OccupiedFoldersTests {
               localInside: ["d/x": F.a, "d/new": F.c], editedElsewhere: false, keepsTheFolder: true),
         .init(name: "a new folder here, in a folder made a file elsewhere", replacement: F.c,
               localInside: ["d/x": F.a, "d/sub": .folder()], editedElsewhere: false, keepsTheFolder: true),
+        .init(name: "a new file here whose name starts with a combining mark", replacement: nil,
+              localInside: ["d/x": F.a, "d/\u{301}new": F.c], editedElsewhere: false, keepsTheFolder: true),
     ]
 
     @Test(arguments: cases)
