@@ -8,9 +8,13 @@ enum IgnoreFileParser {
         var problems: [IgnoreRuleError] = []
     }
 
-    static func parse(_ text: String, base: [UInt8]) -> Parsed {
+    static func parse(_ text: String, base: [UInt8]) -> Parsed { parse(bytes: Array(text.utf8), base: base) }
+
+    /// The file as it is on disk: a line need not be UTF-8 (a Latin-1 name), since names
+    /// are matched as bytes.
+    static func parse(bytes: [UInt8], base: [UInt8]) -> Parsed {
         var parsed = Parsed()
-        let lines = Array(text.utf8).split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         for (index, rawLine) in lines.enumerated() {
             var line = rawLine
             if line.last == UInt8(ascii: "\r") { line = line.dropLast() }

@@ -11,10 +11,10 @@
 ///
 /// The daemon's own staging prefix `.ubq-` is always ignored and cannot be re-included.
 ///
-/// Paths are `String`s: a name that is not valid UTF-8 should be decoded lossily
-/// (`String(decoding:as:)`), which turns bad bytes into U+FFFD; patterns then see those
-/// replacement characters, as they would in git's byte-wise matching of a re-encoded name.
-/// Matching is case-sensitive and byte-wise (`?` matches one byte), as git on Linux.
+/// Names and patterns are bytes, as in git on Linux: a name need not be UTF-8, and a
+/// `.ubqignore` line that is not (a Latin-1 name) matches the same bytes in a name
+/// (`parsingLeniently(bytes:baseDirectory:)`). Matching is case-sensitive and byte-wise
+/// (`?` matches one byte).
 public struct IgnoreRules: Sendable {
     /// Rules in ascending precedence: folder depth first, then the order they were added.
     private var rules: [IgnoreRule]
@@ -40,8 +40,15 @@ public struct IgnoreRules: Sendable {
     public static func parsingLeniently(
         _ text: String, baseDirectory: String
     ) throws(IgnoreRuleError) -> (rules: IgnoreRules, problems: [IgnoreRuleError]) {
+        try parsingLeniently(bytes: Array(text.utf8), baseDirectory: baseDirectory)
+    }
+
+    /// `parsingLeniently` of a file's bytes as they are on disk: a line need not be UTF-8.
+    public static func parsingLeniently(
+        bytes: [UInt8], baseDirectory: String
+    ) throws(IgnoreRuleError) -> (rules: IgnoreRules, problems: [IgnoreRuleError]) {
         let base = try IgnoreFileParser.normalizedBase(baseDirectory)
-        let parsed = IgnoreFileParser.parse(text, base: base)
+        let parsed = IgnoreFileParser.parse(bytes: bytes, base: base)
         return (IgnoreRules(patterns: parsed.patterns, base: base), parsed.problems)
     }
 

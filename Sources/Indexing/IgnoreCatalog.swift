@@ -50,13 +50,30 @@ public final class IgnoreCatalog {
         cache[container] = nil
     }
 
+    /// The container's rules: `base` and its `.ubqignore`, if it has one.
+    ///
+    /// One bad line costs only itself, as in git: the file's other patterns still hold.
+    /// Dropping them all would sync, to every device, the files the user meant to keep
+    /// here. So the file is parsed as bytes (a line that is not UTF-8, a Latin-1 name,
+    /// matches the same bytes in a name), and a line that is no pattern is skipped and
+    /// logged.
     private func load(_ container: ContainerID) -> IgnoreRules {
         let file = layout.folder(of: container).appending(Self.fileName)
-        guard let text = try? String(contentsOfFile: file.readable, encoding: .utf8) else { return base }
+        let data: Data
         do {
-            return base.adding(try IgnoreRules(parsing: text, baseDirectory: ""))
+            data = try Data(contentsOf: URL(fileURLWithPath: file.readable))
+        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
+            return base
         } catch {
-            logger.error("\(file): \(error); using the default ignore rules for \(container)")
+            logger.error("\(file) cannot be read: \(error); using the default ignore rules for \(container)")
+            return base
+        }
+        do {
+            let (rules, problems) = try IgnoreRules.parsingLeniently(bytes: [UInt8](data), baseDirectory: "")
+            for problem in problems { logger.error("\(file): \(problem); that line is skipped") }
+            return base.adding(rules)
+        } catch {
+            logger.error("\(file): \(error); using the default ignore rules for \(container)")  // (the root is a valid base)
             return base
         }
     }
