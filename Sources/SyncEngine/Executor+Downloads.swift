@@ -15,12 +15,13 @@ struct Download {
     /// read bit (0o200, 0o000) refuses a daemon not run as root. Such a file, like anything
     /// else a run does not take, is installed alone (`Executor.apply`), fsynced through the
     /// descriptor it was written with.
-    init?(_ version: VersionRecord, expected: LocalEntry?, in containerFolder: RawPath) {
+    /// `relative`: where the file goes below `containerFolder` (`LocalNames`).
+    init?(_ version: VersionRecord, at relative: RawPath, expected: LocalEntry?, in containerFolder: RawPath) {
         guard let state = version.state, state.kind == .file, state.sha256 != nil, state.mode & UInt32(S_IRUSR) != 0 else { return nil }
         self.version = version
         self.expected = expected
         self.state = state
-        absolute = containerFolder.appending(expected?.rawPath ?? RawPath(version.path)).readable
+        absolute = containerFolder.appending(relative).readable
     }
 }
 

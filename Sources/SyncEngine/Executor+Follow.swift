@@ -10,8 +10,11 @@ extension Executor {
     /// holds the renamed version (with no signature, so the next scan hashes the file and
     /// finds the edit: the next round publishes it as the rename's child) and the old path
     /// its deletion.
-    func follow(_ followed: FollowedMove, source: LocalEntry?, destination: LocalEntry?, batch: ChangeBatch) throws -> Outcome {
-        let target = containerFolder.appending(destination?.rawPath ?? RawPath(followed.move.path)).readable
+    /// `relative`: where the move's path is below the container folder (`LocalNames`).
+    func follow(
+        _ followed: FollowedMove, source: LocalEntry?, to relative: RawPath, destination: LocalEntry?, batch: ChangeBatch
+    ) throws -> Outcome {
+        let target = containerFolder.appending(relative).readable
         let outcome: Outcome
         switch followed.edit {
         case .localFile(let state):

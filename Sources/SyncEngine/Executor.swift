@@ -70,14 +70,14 @@ struct Executor {
         batch.commit(BaseCommit("adopt", path: path, version: version, state: state, signature: local?.lastingSignature))
     }
 
-    /// Makes the disk hold `version`'s state at its path, if the disk still holds `expected`.
-    /// A file may have been installed already, with others (`install(_:)`): `preinstalled`
-    /// is that outcome.
+    /// Makes the disk hold `version`'s state at its path, `relative` below the container
+    /// folder (`LocalNames`), if the disk still holds `expected`. A file may have been
+    /// installed already, with others (`install(_:)`): `preinstalled` is that outcome.
     func apply(
-        _ version: VersionRecord, expected: LocalEntry?, movedFromLocal: LocalEntry?, batch: ChangeBatch,
+        _ version: VersionRecord, at relative: RawPath, expected: LocalEntry?, movedFromLocal: LocalEntry?, batch: ChangeBatch,
         preinstalled: Result<Installed, any Error>? = nil
     ) throws -> Outcome {
-        let installed = try preinstalled?.get() ?? writeAlone(version, expected: expected, movedFromLocal: movedFromLocal)
+        let installed = try preinstalled?.get() ?? writeAlone(version, at: relative, expected: expected, movedFromLocal: movedFromLocal)
         guard installed.outcome == .done else { return installed.outcome }
         try faults?.checkpoint("apply: disk written, base not committed")
         batch.syncFolders(installed.unsyncedFolders)
@@ -88,8 +88,8 @@ struct Executor {
     }
 
     /// `apply`'s disk work for one version, under its own claim.
-    private func writeAlone(_ version: VersionRecord, expected: LocalEntry?, movedFromLocal: LocalEntry?) throws -> Installed {
-        let absolute = containerFolder.appending(expected?.rawPath ?? RawPath(version.path)).readable
+    private func writeAlone(_ version: VersionRecord, at relative: RawPath, expected: LocalEntry?, movedFromLocal: LocalEntry?) throws -> Installed {
+        let absolute = containerFolder.appending(relative).readable
         return try coordinator.write(absolute) { () throws -> Installed in
             // A deletion whose item is gone already is done: typically a rename this pass
             // applied took the file away (`movedFromLocal`) before its old path's turn came.

@@ -89,14 +89,15 @@ extension SyncEngine {
     /// of the file as placed.
     private func writeLocal(_ record: VersionRecord, container: ContainerSync) throws(SyncError) -> LocalSignature? {
         guard let state = record.state, state.kind == .file, let content = state.sha256 else { return nil }
-        let absolute = container.folder.appending(record.path).readable
+        let relative = LocalNames.relative(of: record.path, local: nil, in: container.folder).readable
+        let absolute = container.folder.appending(relative).readable
         let synced: BaseRow?
         do {
             synced = try database.base(container: container.id, under: [record.path])[record.path]
         } catch {
             throw SyncError(.system(EIO), "reading the sync state of \(record.path): \(error)")
         }
-        try ConcurrentSync.fsyncFolders(try Sys.makeParentFolders(of: record.path, beneath: container.folder.readable), faults: faults)
+        try ConcurrentSync.fsyncFolders(try Sys.makeParentFolders(of: relative, beneath: container.folder.readable), faults: faults)
         let staging = DurableFile.stagingPath(beside: absolute)
         try ContentStore(layout: layout, device: device.id).fetch(content, to: staging, mode: mode_t(state.mode))
         do {
@@ -136,12 +137,13 @@ extension SyncEngine {
     private func copyBeside(_ loser: VersionRecord, container: ContainerSync) throws(SyncError) {
         guard let content = loser.state?.sha256 else { return }
         let device = deviceNames()[loser.id.device] ?? loser.id.device
-        try ConcurrentSync.fsyncFolders(try Sys.makeParentFolders(of: loser.path, beneath: container.folder.readable), faults: faults)
-        let staging = DurableFile.stagingPath(beside: container.folder.appending(loser.path).readable)
+        let relative = LocalNames.relative(of: loser.path, local: nil, in: container.folder).readable
+        try ConcurrentSync.fsyncFolders(try Sys.makeParentFolders(of: relative, beneath: container.folder.readable), faults: faults)
+        let staging = DurableFile.stagingPath(beside: container.folder.appending(relative).readable)
         try ContentStore(layout: layout, device: self.device.id).fetch(content, to: staging, mode: mode_t(loser.state?.mode ?? 0o644))
         do throws(SyncError) {
             for number in 1...Self.largestConflictNumber {
-                let name = ConflictName.make(for: loser.path, device: device, time: loser.time, number: number)
+                let name = ConflictName.make(for: relative, device: device, time: loser.time, number: number)
                 if try Sys.renameNoReplace(staging, container.folder.appending(name).readable) { return }
             }
             throw SyncError(.changedMeanwhile, "\(loser.path): \(Self.largestConflictNumber) conflict copies are beside it already; nothing was changed")

@@ -66,7 +66,9 @@ extension SyncPass {
         var bytes: Int64 = 0
         for action in actions.prefix(Executor.downloadsPerClaim) {
             guard case .apply(let version, _) = action, version.movedFrom.flatMap({ movableOrigin($0, local: local) }) == nil,
-                let download = Download(version, expected: local.entries[version.path], in: executor.containerFolder)
+                let download = Download(
+                    version, at: LocalNames.relative(of: version.path, local: local, in: executor.containerFolder),
+                    expected: local.entries[version.path], in: executor.containerFolder)
             else { break }
             bytes += download.state.size
             if bytes > Executor.downloadBytesPerClaim, !downloads.isEmpty { break }

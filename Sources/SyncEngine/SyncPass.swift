@@ -325,8 +325,10 @@ struct SyncPass {
         case .apply(let version, _):
             let origin = version.movedFrom.flatMap { movableOrigin($0, local: local) }
             let installed = prepared.takeInstalled(version.path)
+            let relative = LocalNames.relative(of: version.path, local: local, in: executor.containerFolder)
             guard try executor.apply(
-                version, expected: local.entries[version.path], movedFromLocal: origin, batch: batch, preinstalled: installed) == .done
+                version, at: relative, expected: local.entries[version.path], movedFromLocal: origin, batch: batch, preinstalled: installed)
+                == .done
             else {
                 report.skipped += 1
                 return false
@@ -337,7 +339,8 @@ struct SyncPass {
             report.adopted += 1
         case .follow(let followed):
             let (source, destination) = (local.entries[followed.from], local.entries[followed.move.path])
-            guard try executor.follow(followed, source: source, destination: destination, batch: batch) == .done else {
+            let target = LocalNames.relative(of: followed.move.path, local: local, in: executor.containerFolder)
+            guard try executor.follow(followed, source: source, to: target, destination: destination, batch: batch) == .done else {
                 report.skipped += 1
                 return false
             }

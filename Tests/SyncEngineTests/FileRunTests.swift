@@ -99,7 +99,7 @@ import Testing
     func aRunTakesOnlyFilesItsOwnerMayRead(mode: Int, takes: Bool) {
         let state = EntryState.file(sha256: String(repeating: "ab", count: 32), size: 1, mode: UInt32(mode))
         let version = VersionRecord(id: VersionID(device: "a", sequence: 1), path: "Documents/f.txt", parents: [], state: state, time: 0)
-        #expect((Download(version, expected: nil, in: RawPath("/c")) != nil) == takes)
+        #expect((Download(version, at: RawPath(version.path), expected: nil, in: RawPath("/c")) != nil) == takes)
     }
 
     // MARK: - Helpers

@@ -1,5 +1,6 @@
 import Foundation
 import RawPaths
+import SyncPlanning
 @testable import SyncEngine
 import Testing
 
@@ -56,6 +57,56 @@ struct NameFormTests {
         #expect(b.tree() == ["Notes.txt": "text"])
         #expect(report.published == 0 && report.problems.isEmpty, "\(report)")
         #expect(try Self.inode(b.documents + "/Notes.txt") == inode, "b renamed its file, rather than fetch a new one")
+    }
+
+    /// A folder this device holds in NFD (a Mac named it) takes what another device adds to
+    /// it, and a restore or a resolution writes the file this device holds in NFD: never a
+    /// twin named in NFC beside them, which would leave both out of sync.
+    static let nfdFolder = "cafe\u{301}"
+    static let nfcFolder = "caf\u{E9}"
+
+    @Test func aNewFileFromAnotherDeviceGoesIntoTheFolderInTheFormThisDeviceHasIt() throws {
+        let scratch = Scratch()
+        let (a, b) = try scratch.pair()
+        try a.write(Self.nfdFolder + "/x.txt", "x")
+        a.sync()
+        b.sync()
+        try b.write(Self.nfcFolder + "/y.txt", "y")
+        b.sync()
+        let applied = a.sync()
+
+        #expect(applied.problems.isEmpty, "\(applied.problems)")
+        #expect(Self.names(in: a.documents) == [Array(Self.nfdFolder.utf8)], "one folder, in a's own form")
+        #expect(a.read(Self.nfdFolder + "/y.txt") == "y")
+        #expect(a.sync().problems.isEmpty)
+    }
+
+    @Test func aScopedPassPutsANewFileIntoTheFolderInTheFormThisDeviceHasIt() throws {
+        let scratch = Scratch()
+        let (a, b) = try scratch.pair()
+        try a.write(Self.nfdFolder + "/x.txt", "x")
+        a.sync()
+        b.sync()
+        try b.write(Self.nfcFolder + "/y.txt", "y")
+        b.sync()
+        let applied = a.sync(changed: [])  // the pass looks only at what the mirror changed
+
+        #expect(applied.applied == 1 && applied.problems.isEmpty, "\(applied)")
+        #expect(Self.names(in: a.documents) == [Array(Self.nfdFolder.utf8)], "one folder, in a's own form")
+    }
+
+    @Test func aRestoreWritesTheFileInTheFormThisDeviceHasIt() throws {
+        let scratch = Scratch()
+        let (a, _) = try scratch.pair()
+        try a.write(Self.nfd, "first")
+        a.sync()
+        try a.write(Self.nfd, "second")
+        a.sync()
+        let first = try #require(try a.engine.versions(container: TestDevice.containerID, path: "Documents/" + Self.nfc).last)
+        try a.engine.restore(container: TestDevice.containerID, path: "Documents/" + Self.nfc, version: try #require(VersionID(first.id)))
+
+        #expect(a.read(Self.nfd) == "first")
+        #expect(Self.names(in: a.documents) == [Array(Self.nfd.utf8)])
     }
 
     /// A name may start with a combining mark. Swift's `String` makes "/" and the mark one
