@@ -22,7 +22,7 @@ struct ConflictsCommand: AsyncParsableCommand {
         guard !conflicts.isEmpty else { return Output.line("no conflicts") }
         for conflict in conflicts {
             let folder = (try? ContainerID(conflict.container))?.folderName ?? conflict.container
-            Output.line("\(connection.settings.root)/\(folder)/\(conflict.path)")
+            Output.line(Table.terminalSafe("\(connection.settings.root)/\(folder)/\(conflict.path)"))
             for version in [conflict.current] + conflict.others {
                 Output.line("  " + VersionRow.text(version))
             }
@@ -30,10 +30,13 @@ struct ConflictsCommand: AsyncParsableCommand {
     }
 }
 
+/// One version on a line. Its device's name comes from the mirror, where any device wrote
+/// it: shown escaped (`Table.terminalSafe`), like a path, so that it cannot act on the
+/// terminal.
 enum VersionRow {
     static func text(_ version: VersionInfo) -> String {
         let mark = version.current ? "current " : version.conflict ? "conflict" : "        "
         let what = version.kind == "file" ? "\(version.size ?? 0) bytes" : version.kind
-        return "\(mark)  \(version.id)  \(version.date)  \(version.deviceName)  \(what)"
+        return Table.terminalSafe("\(mark)  \(version.id)  \(version.date)  \(version.deviceName)  \(what)")
     }
 }

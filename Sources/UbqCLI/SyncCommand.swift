@@ -57,14 +57,15 @@ struct SyncCommand: AsyncParsableCommand {
 enum SyncStatusPrinter {
     static func print(_ status: MirrorStatus) {
         guard let mirror = status.mirror else { return Output.line("sync: off (no mirror configured)") }
-        Output.line("mirror: \(mirror) (this device: \(status.deviceName ?? "?") \(status.device ?? "?"))")
+        Output.line(Table.terminalSafe("mirror: \(mirror) (this device: \(status.deviceName ?? "?") \(status.device ?? "?"))"))
         let rows = status.containers.map { container in
-            [container.container, container.phase.rawValue, String(container.conflicts), container.message ?? ""]
+            [container.container, container.phase.rawValue, String(container.conflicts), Table.terminalSafe(container.message ?? "")]
         }
         Output.line(Table.render(header: ["CONTAINER", "SYNC", "CONFLICTS", "NOTE"], rows: rows, rightAligned: [2]))
         for container in status.containers {
             if let progress = container.progress { Output.line("  \(container.container): \(describe(progress))") }
-            for problem in container.problems { Output.line("  \(container.container): \(problem)") }
+            // A problem names the path it is about: shown escaped, as `ubq ls` shows names.
+            for problem in container.problems { Output.line("  \(container.container): \(Table.terminalSafe(problem))") }
         }
     }
 
