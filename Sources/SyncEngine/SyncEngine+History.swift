@@ -194,18 +194,44 @@ extension SyncEngine {
 
 /// `notes (conflict from laptop 2026-11-22).txt`: where `ubq resolve --keep all` puts a
 /// losing version, as iCloud Drive and Dropbox name them.
+///
+/// The name fits in the 255 bytes a Linux filesystem takes (NAME_MAX): the file's own name
+/// loses its last characters to make room (a long name's copy could not be made before:
+/// ENAMETOOLONG, and the conflict stayed), and so does a very long device name.
 enum ConflictName {
+    static let longestName = 255
+    /// The most of a device's name a copy's name shows.
+    static let longestDevice = 64
+
     /// `number` 2 and up tell apart copies that would otherwise have the same name.
     static func make(for path: String, device: String, time: Int64, number: Int = 1) -> String {
         let folderEnd = path.lastSlash.map { path.utf8.index(after: $0) } ?? path.startIndex
         let name = path[folderEnd...]
         let dot = name.utf8.lastIndex(of: UInt8(ascii: ".")).flatMap { $0 == name.startIndex ? nil : $0 }
-        let stem = dot.map { name[..<$0] } ?? name
-        let ext = dot.map { String(name[$0...]) } ?? ""
+        var stem = dot.map { name[..<$0] } ?? name
+        var ext = dot.map { name[$0...] } ?? ""
         let day = ISO8601DateFormatter.string(
             from: Date(timeIntervalSince1970: Double(time) / 1000), timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withFullDate])
-        let safeDevice = device.replacingOccurrences(of: "/", with: "-")
-        let suffix = number > 1 ? " \(number)" : ""
-        return String(path[..<folderEnd]) + "\(stem) (conflict from \(safeDevice) \(day)\(suffix))\(ext)"
+        let safeDevice = prefix(of: Substring(device.replacingOccurrences(of: "/", with: "-")), bytes: longestDevice)
+        let copy = " (conflict from \(safeDevice) \(day)\(number > 1 ? " \(number)" : ""))"
+        let room = longestName - copy.utf8.count
+        if ext.utf8.count > room / 2 {  // an "extension" that long is part of the name
+            stem = name
+            ext = ""
+        }
+        stem = prefix(of: stem, bytes: room - ext.utf8.count)
+        return String(path[..<folderEnd]) + stem + copy + ext
+    }
+
+    /// The longest start of `text` in at most `bytes` bytes of UTF-8, cut between characters.
+    private static func prefix(of text: Substring, bytes: Int) -> Substring {
+        var end = text.endIndex
+        var count = text.utf8.count
+        while count > bytes, end > text.startIndex {
+            let before = text.index(before: end)
+            count -= text.utf8.distance(from: before, to: end)
+            end = before
+        }
+        return text[..<end]
     }
 }

@@ -355,6 +355,27 @@ struct ResolutionTests {
         #expect(a.tree() == tree)
     }
 
+    @Test func keepingAllWorksForANameTooLongToTakeTheCopysSuffix() throws {
+        let scratch = Scratch()
+        let (a, b) = try scratch.pair()
+        let name = String(repeating: "n", count: 240) + ".txt"
+        try a.write(name, "base")
+        a.sync()
+        b.sync()
+        try a.write(name, "from a")
+        try b.write(name, "from b")
+        a.sync()
+        b.sync()
+        a.sync()
+        try a.engine.resolve(container: TestDevice.containerID, path: "Documents/" + name, keep: .all)
+        a.sync()
+        b.sync()
+
+        #expect(b.engine.conflicts().isEmpty)
+        #expect(Set(b.tree().values) == ["from a", "from b"], "\(b.tree().keys)")
+        #expect(b.tree().keys.allSatisfy { $0.utf8.count <= ConflictName.longestName })
+    }
+
     @Test func keepingAVersionMakesItCurrentEverywhere() throws {
         let scratch = Scratch()
         let (a, b) = try scratch.conflictedPair()
@@ -390,6 +411,20 @@ struct ResolutionTests {
     ])
     func conflictCopiesAreNamedLikeICloudDrive(_ path: String, _ expected: String) {
         #expect(ConflictNameForTests.make(path) == expected)
+    }
+
+    /// A copy's name fits in 255 bytes (NAME_MAX): the file's name gives up its end, cut
+    /// between characters, and keeps its extension unless that is most of the name.
+    @Test(arguments: [
+        (String(repeating: "n", count: 251) + ".txt", ".txt"), (String(repeating: "\u{E9}", count: 126) + ".md", ".md"),
+        ("a." + String(repeating: "x", count: 253), ""), (String(repeating: "e\u{301}", count: 85), ""),
+    ])
+    func aLongNamesConflictCopyFitsInAName(_ name: String, _ ext: String) {
+        let copy = ConflictNameForTests.make("Documents/" + name)
+        let copyName = String(copy.dropFirst("Documents/".count))
+        #expect(copyName.utf8.count <= ConflictName.longestName && copyName.utf8.count > ConflictName.longestName - 4, "\(copyName.utf8.count)")
+        #expect(copyName.hasSuffix(" (conflict from laptop 2026-11-22)" + ext), "\(copyName)")
+        #expect(name.hasPrefix(copyName.prefix { $0 != " " }), "the copy's name starts as the file's does, cut between characters")
     }
 }
 
