@@ -32,11 +32,17 @@ public struct MetadataQuery: Sendable {
 /// One result: its attributes by name (`kMDItemFSName`, or the NSMetadata constant names).
 public struct MetadataItem: Sendable, Equatable {
     public let attributes: [String: AttributeValue]
-    /// The item's file URL (built from its raw path bytes).
+    /// The item's file URL. A name that is not UTF-8 shows U+FFFD in place of its bad bytes
+    /// here: on Linux a `URL` cannot hold them, so two such names can share a URL, or name
+    /// another file. `rawPath` keeps them.
     public let url: URL
+    /// The item's path as the filesystem names it, byte for byte: what to open (`open(2)`)
+    /// an item whose name is not UTF-8 with.
+    public let rawPath: [UInt8]
 
     init(_ item: ResultItem) {
         attributes = item.attributes
+        rawPath = [UInt8](item.rawPath)
         url = URL(fileURLWithPath: String(decoding: item.rawPath, as: UTF8.self))
     }
 
