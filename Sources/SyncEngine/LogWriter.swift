@@ -51,7 +51,7 @@ struct LogWriter {
             LogLineEncoder.append(LogLine(record), to: &bytes)
             bytes.append(UInt8(ascii: "\n"))
         }
-        let fd = try Sys.open(path, O_WRONLY | O_APPEND | O_CREAT, 0o644)
+        let fd = try Self.openOwn(path, O_WRONLY | O_APPEND | O_CREAT)
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw .system("fstat", path) }
@@ -74,8 +74,24 @@ struct LogWriter {
     var nextID: VersionID { VersionID(device: device, sequence: nextSequence) }
 
     private static func truncateTornTail(_ path: String) throws(SyncError) {
-        guard let data = FileManager.default.contents(atPath: path), let last = data.last, last != UInt8(ascii: "\n") else { return }
+        let fd: Int32
+        do { fd = try openOwn(path, O_RDWR) } catch where error.code == .system(ENOENT) { return }
+        defer { close(fd) }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: false)
+        guard let data = try? handle.readToEnd(), let last = data.last, last != UInt8(ascii: "\n") else { return }
         let keep = data.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
-        guard truncate(path, off_t(keep)) == 0 else { throw .system("truncate", path) }
+        guard ftruncate(fd, off_t(keep)) == 0 else { throw .system("ftruncate", path) }
+    }
+
+    /// Opens the log, never through a symbolic link: the log is this device's own file in
+    /// the mirror, and through a link put in its place (by a person, or a replicator that
+    /// carries links) the appends and the cut above would change the file it leads to,
+    /// wherever that is. Such a link stops this container's sync, saying so.
+    private static func openOwn(_ path: String, _ flags: Int32) throws(SyncError) -> Int32 {
+        do {
+            return try Sys.open(path, flags | O_NOFOLLOW, 0o644)
+        } catch where error.code == .system(ELOOP) {
+            throw SyncError(error.code, "\(path) is a symbolic link where this device's log should be; nothing was written through it: replace the link with the file it leads to, if that is this log, or remove it")
+        }
     }
 }

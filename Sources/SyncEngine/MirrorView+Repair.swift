@@ -7,9 +7,10 @@ import SyncPlanning
 /// whose name is not UTF-8 is removed like any other.
 extension MirrorView {
     /// Removes every entry the base does not hold and checks the others, then sets those
-    /// that are not right. Parents come before children in both steps.
+    /// that are not right. Parents come before children in both steps. The view's folder
+    /// is made a real folder first, as in `update`.
     func repair(base: [String: BaseRow], problems: inout ViewProblems) throws(SyncError) {
-        try Sys.makeFolders(folder)
+        try Sys.makePlainFolders(folder, below: layout.root)
         var right: Set<String> = []
         right.reserveCapacity(base.count)  // after a restart, nearly every entry is right
         let objects = open(layout.objects, O_RDONLY | O_DIRECTORY)

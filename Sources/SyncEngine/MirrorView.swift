@@ -38,7 +38,11 @@ struct MirrorView {
 
     /// Brings the entries at `paths` in line with `base`: removals first, deepest first (a
     /// folder goes once its children have), then the rest, parents before children.
+    /// The view's own folder, and those above it in the mirror, are made real folders first
+    /// (`Sys.makePlainFolders`): through a link put in their place, a removal would delete
+    /// files outside the mirror.
     func update(_ paths: some Collection<String>, base: [String: BaseRow], problems: inout ViewProblems) throws(SyncError) {
+        try Sys.makePlainFolders(folder, below: layout.root)
         // The removals picked out before they are sorted: a first sync's updates have none.
         for path in paths.filter({ base[$0]?.entry.state == nil }).sorted(by: >) where isPlain(Sys.folderPart(of: path)) {
             try problems.attempt(path) { () throws(SyncError) in try Self.removeTree(.init(folder + "/" + path)) }

@@ -100,6 +100,23 @@ enum Sys {
         guard mkdir(path, mode) == 0 || errno == EEXIST else { throw .system("mkdir", path) }
     }
 
+    /// Makes `path` and its missing parents below `root` (an existing ancestor, which may
+    /// itself be reached through links) real folders: a symbolic link where one of them
+    /// should be is removed first, not what it leads to. For the mirror's own folders
+    /// (a view's), which hold nothing of a user's: what a pass writes or removes below them
+    /// must not land where a link put there leads.
+    static func makePlainFolders(_ path: String, below root: String) throws(SyncError) {
+        guard let rest = path.below(root) else { return try makeFolders(path) }
+        var current = root
+        for name in rest.pathNames {
+            current += "/" + name
+            if let info = lstat(current), info.st_mode & S_IFMT == S_IFLNK, unlink(current) != 0, errno != ENOENT {
+                throw .system("unlink", current)
+            }
+            guard mkdir(current, 0o755) == 0 || errno == EEXIST else { throw .system("mkdir", current) }
+        }
+    }
+
     /// `makeFolders` for the folder `relative` below `root`, following no symlink on the
     /// way (`ubq_make_folders_beneath`): a link where a folder should be fails with ELOOP,
     /// and nothing is made through it. Returns the folders that gained an entry (a folder
