@@ -27,8 +27,8 @@ extension Executor {
         switch state.kind {
         case .folder:
             if let info = Sys.lstat(absolute), info.st_mode & S_IFMT != S_IFDIR { unlink(absolute) }
-            try Sys.makeFolders(absolute, mode: mode_t(state.mode))
-            chmod(absolute, mode_t(state.mode))
+            try Sys.makeFolders(absolute, mode: state.localMode)
+            chmod(absolute, state.localMode)
             // Its parent is fsynced with the batch's others: a first download of 10,000
             // folders into one would cost 10,000 fsyncs of it one by one.
             return Installed(outcome: .done, signature: nil, unsyncedFolders: [Sys.parent(of: absolute)])
@@ -41,11 +41,11 @@ extension Executor {
                 let source = containerFolder.appending(origin.rawPath).readable
                 // The user's own file: left where it is if it changed or the target did.
                 guard Self.unchanged(source, since: origin) else { return Installed(outcome: .skipped("\(source) changed since it was read")) }
-                installed = try place(source, at: absolute, replacing: expected, mode: mode_t(state.mode))
+                installed = try place(source, at: absolute, replacing: expected, mode: state.localMode)
                 if installed.outcome == .done { try Sys.fsyncFolder(Sys.parent(of: source)) }
             } else {
                 let staging = DurableFile.stagingPath(beside: absolute)
-                try store.fetch(state.sha256 ?? "", to: staging, mode: mode_t(state.mode))
+                try store.fetch(state.sha256 ?? "", to: staging, mode: state.localMode)
                 installed = try placeStaged(staging, at: absolute, replacing: expected)
             }
         }

@@ -56,7 +56,7 @@ struct Executor {
         let absolute = containerFolder.appending(local.rawPath).readable
         let outcome = try coordinator.write(absolute) { () throws -> Outcome in
             guard Self.unchanged(absolute, since: local) else { return .skipped("\(absolute) changed since it was read") }
-            try DurableFile.replace(absolute, with: bytes, mode: mode_t(mode))
+            try DurableFile.replace(absolute, with: bytes, mode: state.localMode)
             return .done
         }
         guard outcome == .done else { throw SyncError(.changedMeanwhile, "\(absolute) changed while its conflict was merged") }

@@ -196,7 +196,7 @@ struct LocalTree {
             } else if let outcome = ahead {
                 ahead = nil
                 let done = try outcome.get()  // a failed hash removed its partial copy
-                state = .file(sha256: done.content.sha256, size: done.content.size, mode: status.permissions)
+                state = .file(sha256: done.content.sha256, size: done.content.size, mode: status.syncedMode)
                 earlyCopy = done.copy.map { EarlyCopy(staging: $0, signature: signature) }
                 hashed += 1
             } else if status.signature.kind == .file {
@@ -228,7 +228,7 @@ struct LocalTree {
     /// file is not read again.
     private static func keptState(of status: FileStatus, _ signature: LocalSignature, known: BaseRow?) -> EntryState? {
         guard status.signature.kind == .file, let known, known.signature == signature, let state = known.entry.state,
-            state.kind == .file, state.mode == status.permissions
+            state.kind == .file, state.mode == status.syncedMode
         else { return nil }
         return state
     }
@@ -239,7 +239,7 @@ struct LocalTree {
     /// FIFOs, devices).
     private static func state(of relative: RawPath, beneath folder: RawPath, _ status: FileStatus) throws(SyncError) -> EntryState? {
         switch status.signature.kind {
-        case .folder: return .folder(mode: status.permissions)
+        case .folder: return .folder(mode: status.syncedMode)
         case .symlink: return .symlink(to: try readLink(relative, beneath: folder))
         case .other, .file: return nil
         }
@@ -252,7 +252,7 @@ struct LocalTree {
     ) throws(SyncError) -> EntryState {
         let content = try ContentHashing.hash(
             relative, through: folders, refusingWriters: refusingWriters, expectedSize: Int64(status.signature.size))
-        return .file(sha256: content.sha256, size: content.size, mode: status.permissions)
+        return .file(sha256: content.sha256, size: content.size, mode: status.syncedMode)
     }
 
     static func readLink(_ relative: RawPath, beneath folder: RawPath) throws(SyncError) -> String {

@@ -99,7 +99,7 @@ extension SyncEngine {
         }
         try ConcurrentSync.fsyncFolders(try Sys.makeParentFolders(of: relative, beneath: container.folder.readable), faults: faults)
         let staging = DurableFile.stagingPath(beside: absolute)
-        try ContentStore(layout: layout, device: device.id).fetch(content, to: staging, mode: mode_t(state.mode))
+        try ContentStore(layout: layout, device: device.id).fetch(content, to: staging, mode: state.localMode)
         do {
             return try coordinator.write(absolute) { () throws -> LocalSignature? in
                 guard let placed = Sys.lstat(staging) else { throw SyncError.system("lstat", staging) }
