@@ -41,6 +41,11 @@ struct SyncPass {
     var batchCapacity = ChangeBatch.defaultCapacity
 
     func run() throws -> PassReport {
+        if let problem = Self.documentsProblem(in: container.folder) {
+            var waiting = PassReport(problems: [problem])
+            waiting.incomplete = true  // the next pass looks at everything again
+            return waiting
+        }
         var report = PassReport()
         report.problems += container.readLogs()
         let remote = container.takeRemotelyChanged()
@@ -202,6 +207,21 @@ struct SyncPass {
             return nil
         }
         return roots.sorted()
+    }
+
+    /// Why the container cannot be synced now: its `Documents` is there but is not a folder
+    /// (a link to where the user moved it, to make room on a disk; a file). Sync follows no
+    /// link, so it would publish the folder's replacement, and every other device would
+    /// lose the files in it. The container waits, saying so, until Documents is a folder
+    /// again. (A Documents that is not there at all is a deletion, which the deletion guard
+    /// weighs.)
+    static func documentsProblem(in containerFolder: RawPath) -> String? {
+        let documents = containerFolder.appending("Documents")
+        var info = stat()
+        guard documents.withCString({ lstat($0, &info) }) == 0, info.st_mode & S_IFMT != S_IFDIR else { return nil }
+        let what = info.st_mode & S_IFMT == S_IFLNK ? "a symbolic link" : "not a folder"
+        return "\(documents.readable) is \(what): sync follows no links and waits until it is a folder again; "
+            + "to keep the files on another disk, link the whole Ubiquity root there instead"
     }
 
     /// Up to this many roots a pass stays scoped whatever the base's size.
