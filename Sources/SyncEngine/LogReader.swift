@@ -10,17 +10,30 @@ struct LogReader {
     private(set) var offset: Int64 = 0
     private(set) var lineNumber = 0
     private var lastSize: Int64 = -1
+    /// The file read last time: a log deleted and written again, or replaced (by a person,
+    /// a replicator, a restore), is another file, read from its start.
+    private var identity: FileIdentity?
+
+    private struct FileIdentity: Equatable {
+        let device: UInt64
+        let inode: UInt64
+
+        init(_ info: stat) {
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+        }
+    }
 
     init(path: String, device: String) {
         self.path = path
         self.device = device
     }
 
-    /// Whether the file grew (or shrank) since the last read: one `stat`, so an idle
-    /// mirror costs next to nothing to poll.
+    /// Whether the file grew, shrank or was replaced since the last read: one `stat`, so
+    /// an idle mirror costs next to nothing to poll.
     func hasNews() -> Bool {
         guard let info = Sys.lstat(path) else { return false }
-        return Int64(info.st_size) != lastSize
+        return Int64(info.st_size) != lastSize || FileIdentity(info) != identity
     }
 
     /// Moves past lines this process appended itself and already knows (`span`), when they
@@ -32,13 +45,21 @@ struct LogReader {
     }
 
     /// The records appended since the last call, and the lines that broke the format
-    /// (named by file and line, then skipped).
+    /// (named by file and line, then skipped). A file that is not the one read last time,
+    /// or is now shorter than what was read of it, is read again from its start: read on
+    /// from the old offset, it gave nothing until it outgrew it, then lines cut in the
+    /// middle. Records read again are known already (`PathHistory` keeps each id once).
     mutating func readNew() throws(SyncError) -> (records: [VersionRecord], problems: [String]) {
         let fd = try Sys.open(path, O_RDONLY)
         defer { close(fd) }
         var info = stat()
         fstat(fd, &info)
         lastSize = Int64(info.st_size)
+        if let identity, identity != FileIdentity(info) || lastSize < offset {
+            offset = 0
+            lineNumber = 0
+        }
+        identity = FileIdentity(info)
         guard lastSize > offset else { return ([], []) }
         let bytes = try readTail(fd: fd, count: Int(lastSize - offset))
         guard let lastNewline = bytes.lastIndex(of: UInt8(ascii: "\n")) else { return ([], []) }
