@@ -211,7 +211,16 @@ struct LocalTree {
                 earlyCopy = pending?.finish()
                 hashed += 1
             } else {
-                guard let read = try Self.state(of: relative, beneath: containerFolder, status) else { return }
+                guard let read = try Self.state(of: relative, beneath: containerFolder, status) else {
+                    // What sync does not carry is left out. Where it took the place of a synced
+                    // item, it is said, and the path left alone: as a deletion it would be
+                    // dropped each pass in silence, and another device's edit never arrive.
+                    if known != nil {
+                        problems.append("not synced: \(relative.readable) is a FIFO, socket or device file, which sync does not carry; it stays as it is")
+                        unknown.append(relative)
+                    }
+                    return
+                }
                 state = read
             }
             entries[path] = LocalEntry(
