@@ -42,10 +42,11 @@ enum DurableFile {
     private static let stagingSuffix = ".tmp"
 
     /// Whether `name` is one of `stagingPath`'s names: the prefix, a `UniqueToken` (hex
-    /// digits, "-", decimal digits), the suffix. Outside an action, such a file is what a
-    /// killed daemon left behind (only the sync thread writes them), and a pass removes it.
-    /// The token is matched whole, not just the prefix and suffix: a user's own
-    /// `.ubq-sync-notes.tmp` is not synced (the `.ubq-` prefix is never), but not deleted.
+    /// digits, "-", decimal digits; before 2026-11-24, a decimal number), the suffix.
+    /// Outside an action, such a file is what a killed daemon left behind (only the sync
+    /// thread writes them), and a pass removes it. The token is matched whole, not just the
+    /// prefix and suffix: a user's own `.ubq-sync-notes.tmp` is not synced (the `.ubq-`
+    /// prefix never is), but not deleted.
     @Sendable static func isStagingName(_ name: [UInt8]) -> Bool {
         guard name.starts(with: stagingPrefix.utf8), name.reversed().starts(with: stagingSuffix.utf8.reversed()),
             name.count > stagingPrefix.utf8.count + stagingSuffix.utf8.count
@@ -54,6 +55,7 @@ enum DurableFile {
         let parts = token.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
         let digits = UInt8(ascii: "0")...UInt8(ascii: "9")
         let hexLetters = UInt8(ascii: "a")...UInt8(ascii: "f")  // String(_:radix:) writes lower case
+        if parts.count == 1 { return (1...20).contains(parts[0].count) && parts[0].allSatisfy(digits.contains) }
         return parts.count == 2 && (1...16).contains(parts[0].count) && parts[0].allSatisfy { digits.contains($0) || hexLetters.contains($0) }
             && !parts[1].isEmpty && parts[1].allSatisfy(digits.contains)
     }

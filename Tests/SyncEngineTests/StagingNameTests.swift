@@ -22,6 +22,8 @@ import Testing
 
     @Test(arguments: [
         (".ubq-sync-1f3a-7.tmp", true), (".ubq-sync-ffffffffffffffff-123456.tmp", true),
+        (".ubq-sync-18446744073709551615.tmp", true), (".ubq-sync-42.tmp", true),  // an older daemon's names
+        (".ubq-sync-184467440737095516150.tmp", false), (".ubq-sync-1f3a.tmp", false),
         (".ubq-sync-notes.tmp", false), (".ubq-sync-.tmp", false), (".ubq-sync-1f3a-.tmp", false), (".ubq-sync--7.tmp", false),
         (".ubq-sync-1F3A-7.tmp", false), (".ubq-sync-1-2-3.tmp", false), (".ubq-sync-1-2.tmp.tmp", false),
         (".ubq-sync-11111111111111111-1.tmp", false), ("ubq-sync-1-2.tmp", false),
