@@ -155,7 +155,7 @@ struct ContentStore {
     /// The copy is fsynced unless the caller syncs several copies together (`sync` false).
     func fetch(_ sha256: String, to destination: String, mode: mode_t, sync: Bool = true) throws(SyncError) {
         let object = layout.object(sha256)
-        let source = try Sys.open(object, O_RDONLY | O_NOFOLLOW)
+        let source = try Sys.open(object, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)  // a FIFO there reads as empty: damaged
         defer { close(source) }
         let result = try DurableFile.write(destination, mode: mode, sync: sync) { fd throws(SyncError) in
             fchmod(fd, mode)  // the mode the version names, whatever the umask
@@ -175,8 +175,7 @@ struct ContentStore {
     func bytes(of record: VersionRecord) throws(SyncError) -> [UInt8]? {
         guard let state = record.state, state.kind == .file, let sha256 = state.sha256, state.size <= Self.largestReadWhole else { return nil }
         let object = layout.object(sha256)
-        guard let data = FileManager.default.contents(atPath: object) else { throw .system("open", object, errno: ENOENT) }
-        let bytes = [UInt8](data)
+        guard let bytes = Sys.readRegularFile(object) else { throw .system("open", object, errno: ENOENT) }
         guard ContentHashing.hex(SHA256.hash(data: bytes)) == sha256 else {
             throw .damagedObject(object)
         }

@@ -50,7 +50,8 @@ struct LogReader {
     /// from the old offset, it gave nothing until it outgrew it, then lines cut in the
     /// middle. Records read again are known already (`PathHistory` keeps each id once).
     mutating func readNew() throws(SyncError) -> (records: [VersionRecord], problems: [String]) {
-        let fd = try Sys.open(path, O_RDONLY)
+        // O_NONBLOCK: a FIFO put in the log's place must not hang the pass (it reads as empty).
+        let fd = try Sys.open(path, O_RDONLY | O_NONBLOCK)
         defer { close(fd) }
         var info = stat()
         fstat(fd, &info)

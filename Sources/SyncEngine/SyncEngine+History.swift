@@ -182,8 +182,8 @@ extension SyncEngine {
     func deviceNames() -> [String: String] {
         var names: [String: String] = [:]
         for file in (try? FileManager.default.contentsOfDirectory(atPath: layout.devices)) ?? [] where file.hasSuffix(".json") {
-            guard let data = FileManager.default.contents(atPath: layout.devices + "/" + file),
-                let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            guard let bytes = Sys.readRegularFile(layout.devices + "/" + file),
+                let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
                 let id = object["id"] as? String, let name = object["name"] as? String
             else { continue }
             names[id] = name

@@ -1,4 +1,5 @@
 import CStatx
+import Foundation
 import Glibc
 import RawPaths
 
@@ -11,6 +12,17 @@ enum Sys {
             if fd >= 0 { return fd }
             if errno != EINTR { throw .system("open", path) }
         }
+    }
+
+    /// The bytes of the regular file at `path`; nil if it is not one (a FIFO, a link, a
+    /// folder) or cannot be read. Opened without waiting (O_NONBLOCK) and through no final
+    /// link: a FIFO put in the mirror in a file's place must not hang whoever reads it.
+    static func readRegularFile(_ path: String) -> [UInt8]? {
+        guard let fd = try? open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW) else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        return (try? FileHandle(fileDescriptor: fd, closeOnDealloc: false).readToEnd()).map { [UInt8]($0 ?? Data()) }
     }
 
     static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, path: String) throws(SyncError) -> Int {

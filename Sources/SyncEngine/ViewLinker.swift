@@ -118,7 +118,7 @@ final class ViewLinker: @unchecked Sendable {
     /// damaged object is not shown), read-only and with the object's modification time,
     /// by which `MirrorView` knows it for a copy of the object as it knows a reflink.
     private func copy(_ object: String, to target: String) throws(SyncError) {
-        let source = try Sys.open(object, O_RDONLY | O_NOFOLLOW)
+        let source = try Sys.open(object, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
         defer { close(source) }
         let destination = try Sys.open(target, O_WRONLY | O_CREAT | O_EXCL, 0o444)
         defer { close(destination) }
@@ -135,7 +135,7 @@ final class ViewLinker: @unchecked Sendable {
     /// A reflink of `object` at `target`, read-only like the object, with its modification
     /// time: a later pass tells an up-to-date reflink by size and time (its inode is its own).
     private func clone(_ object: String, to target: String) throws(SyncError) {
-        let source = try Sys.open(object, O_RDONLY | O_NOFOLLOW)
+        let source = try Sys.open(object, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
         defer { close(source) }
         let destination = try Sys.open(target, O_WRONLY | O_CREAT | O_EXCL, 0o444)
         defer { close(destination) }
