@@ -48,18 +48,25 @@ import Testing
 }
 
 extension MirrorLinkTests {
+    /// Device a, having synced a file, with its log replaced by a link to a file outside
+    /// the mirror that holds `text`; and that file's path.
+    static func logLinked(to text: String, in scratch: Scratch) throws -> (TestDevice, String) {
+        let (a, _) = try scratch.pair()
+        try a.write("doc.txt", "doc")
+        a.sync()
+        let outside = scratch.path + "/outside"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: outside))
+        let log = MirrorLayout(root: a.mirror).log(container: container, device: a.engine.device.id)
+        try FileManager.default.removeItem(atPath: log)
+        try FileManager.default.createSymbolicLink(atPath: log, withDestinationPath: outside)
+        return (a, outside)
+    }
+
     /// This device's own log replaced by a link to a file outside the mirror: the next
     /// append must not write through it, and the pass says why it stopped.
     @Test func anOwnLogReplacedByALinkIsNotWrittenThrough() throws {
         let scratch = Scratch()
-        let (a, _) = try scratch.pair()
-        try a.write("doc.txt", "doc")
-        a.sync()
-        let outside = scratch.path + "/bashrc"
-        try Data("# my shell setup\n".utf8).write(to: URL(fileURLWithPath: outside))
-        let log = MirrorLayout(root: a.mirror).log(container: Self.container, device: a.engine.device.id)
-        try FileManager.default.removeItem(atPath: log)
-        try FileManager.default.createSymbolicLink(atPath: log, withDestinationPath: outside)
+        let (a, outside) = try Self.logLinked(to: "# my shell setup\n", in: scratch)
         try a.write("more.txt", "more")
         let report = a.sync()
 
@@ -71,14 +78,7 @@ extension MirrorLinkTests {
     /// then): the file it leads to is not cut.
     @Test func aLinkInPlaceOfTheLogIsNotCutAtStart() throws {
         let scratch = Scratch()
-        let (a, _) = try scratch.pair()
-        try a.write("doc.txt", "doc")
-        a.sync()
-        let outside = scratch.path + "/notes"
-        try Data("line one\nno newline at the end".utf8).write(to: URL(fileURLWithPath: outside))
-        let log = MirrorLayout(root: a.mirror).log(container: Self.container, device: a.engine.device.id)
-        try FileManager.default.removeItem(atPath: log)
-        try FileManager.default.createSymbolicLink(atPath: log, withDestinationPath: outside)
+        let (a, outside) = try Self.logLinked(to: "line one\nno newline at the end", in: scratch)
         try a.restart()
         try a.write("more.txt", "more")
         _ = a.sync()

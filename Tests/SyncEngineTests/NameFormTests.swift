@@ -65,14 +65,21 @@ struct NameFormTests {
     static let nfdFolder = "cafe\u{301}"
     static let nfcFolder = "caf\u{E9}"
 
-    @Test func aNewFileFromAnotherDeviceGoesIntoTheFolderInTheFormThisDeviceHasIt() throws {
-        let scratch = Scratch()
+    /// Device a, holding `nfdFolder/x.txt`, before its pass that meets b's new
+    /// `nfcFolder/y.txt`.
+    private static func holdingTheNFDFolder(whileAnotherAddsToIt scratch: Scratch) throws -> TestDevice {
         let (a, b) = try scratch.pair()
-        try a.write(Self.nfdFolder + "/x.txt", "x")
+        try a.write(nfdFolder + "/x.txt", "x")
         a.sync()
         b.sync()
-        try b.write(Self.nfcFolder + "/y.txt", "y")
+        try b.write(nfcFolder + "/y.txt", "y")
         b.sync()
+        return a
+    }
+
+    @Test func aNewFileFromAnotherDeviceGoesIntoTheFolderInTheFormThisDeviceHasIt() throws {
+        let scratch = Scratch()
+        let a = try Self.holdingTheNFDFolder(whileAnotherAddsToIt: scratch)
         let applied = a.sync()
 
         #expect(applied.problems.isEmpty, "\(applied.problems)")
@@ -83,12 +90,7 @@ struct NameFormTests {
 
     @Test func aScopedPassPutsANewFileIntoTheFolderInTheFormThisDeviceHasIt() throws {
         let scratch = Scratch()
-        let (a, b) = try scratch.pair()
-        try a.write(Self.nfdFolder + "/x.txt", "x")
-        a.sync()
-        b.sync()
-        try b.write(Self.nfcFolder + "/y.txt", "y")
-        b.sync()
+        let a = try Self.holdingTheNFDFolder(whileAnotherAddsToIt: scratch)
         let applied = a.sync(changed: [])  // the pass looks only at what the mirror changed
 
         #expect(applied.applied == 1 && applied.problems.isEmpty, "\(applied)")
