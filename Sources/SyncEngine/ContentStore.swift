@@ -151,7 +151,8 @@ struct ContentStore {
     }
 
     /// Copies object `sha256` to `destination` (a new file), checking its hash on the way:
-    /// a damaged or truncated object is refused, never handed to the user, and removed.
+    /// a damaged or truncated object is refused, never handed to the user, and set aside
+    /// (`DamagedObjects`); what was written of the copy is removed.
     /// The copy is fsynced unless the caller syncs several copies together (`sync` false).
     func fetch(_ sha256: String, to destination: String, mode: mode_t, sync: Bool = true) throws(SyncError) {
         let object = layout.object(sha256)
@@ -163,7 +164,7 @@ struct ContentStore {
         }
         guard result.sha256 == sha256 else {
             unlink(destination)
-            throw .damagedObject(object, got: result.sha256)
+            throw DamagedObjects.error(object, got: result.sha256, setAsideAt: DamagedObjects.setAside(object, read: source))
         }
     }
 
@@ -175,9 +176,12 @@ struct ContentStore {
     func bytes(of record: VersionRecord) throws(SyncError) -> [UInt8]? {
         guard let state = record.state, state.kind == .file, let sha256 = state.sha256, state.size <= Self.largestReadWhole else { return nil }
         let object = layout.object(sha256)
-        guard let bytes = Sys.readRegularFile(object) else { throw .system("open", object, errno: ENOENT) }
-        guard ContentHashing.hex(SHA256.hash(data: bytes)) == sha256 else {
-            throw .damagedObject(object)
+        let source = try Sys.open(object, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)  // a FIFO there reads as empty: damaged
+        defer { close(source) }
+        let bytes = try Sys.readToEnd(source, path: object)
+        let got = ContentHashing.hex(SHA256.hash(data: bytes))
+        guard got == sha256 else {
+            throw DamagedObjects.error(object, got: got, setAsideAt: DamagedObjects.setAside(object, read: source))
         }
         return bytes
     }

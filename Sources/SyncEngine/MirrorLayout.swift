@@ -9,6 +9,8 @@ public struct MirrorLayout: Sendable {
     public static let markerFileName = "ubiquity-mirror.json"
     public var marker: String { root + "/" + Self.markerFileName }
     public var incoming: String { root + "/store/incoming" }
+    /// Where readers move objects that do not hash to their name (`DamagedObjects`).
+    public var damaged: String { root + "/store/damaged" }
     public var devices: String { root + "/devices" }
 
     public func object(_ sha256: String) -> String {
@@ -21,6 +23,11 @@ public struct MirrorLayout: Sendable {
     /// Where object `sha256` is in `objects`.
     public static func objectName(_ sha256: String) -> String {
         "\(sha256.prefix(2))/\(sha256)"
+    }
+
+    /// Whether `name` can name an object: 64 lower-case hexadecimal digits.
+    public static func isObjectName(_ name: some StringProtocol) -> Bool {
+        name.utf8.count == 64 && name.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 
     public func deviceFile(_ device: String) -> String { "\(devices)/\(device).json" }

@@ -83,7 +83,7 @@ struct StoreCollector {
         var found: [Object] = []
         for prefix in (try? FileManager.default.contentsOfDirectory(atPath: store)) ?? [] where prefix.count == 2 {
             for name in (try? FileManager.default.contentsOfDirectory(atPath: "\(store)/\(prefix)")) ?? []
-            where name.count == 64 && name.hasPrefix(prefix) && name.allSatisfy(\.isHexDigit) {
+            where MirrorLayout.isObjectName(name) && name.hasPrefix(prefix) {
                 found.append(Object(sha256: name, path: "\(store)/\(prefix)/\(name)"))
             }
         }

@@ -29,9 +29,10 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
         SyncError(.system(errno), "\(operation) \(path): \(String(cString: strerror(errno)))")
     }
 
-    /// A store object whose bytes do not hash to its name (`got`, when known).
-    static func damagedObject(_ object: String, got sha256: String? = nil) -> SyncError {
-        SyncError(.corruptMirror, "\(object) does not hash to its name\(sha256.map { " (got \($0))" } ?? ""); the mirror's copy is damaged")
+    /// A store object whose bytes do not hash to its name (`got`, when known), and what
+    /// became of it (`detail`, `DamagedObjects`).
+    static func damagedObject(_ object: String, got sha256: String? = nil, detail: String = "") -> SyncError {
+        SyncError(.corruptMirror, "\(object) does not hash to its name\(sha256.map { " (got \($0))" } ?? ""); the mirror's copy is damaged\(detail)")
     }
 
     /// A full disk or quota: the pass pauses and retries later.

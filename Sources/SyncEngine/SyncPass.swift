@@ -102,6 +102,7 @@ struct SyncPass {
             if report.published == before.published && report.followed == before.followed { break }
             if report.followed == before.followed && report.applied == before.applied && metNothing(plan, unfinished: unfinished) { break }
         }
+        if roots == nil { report.problems += restoreDamagedObjects(local: local, base: base, executor: executor) }
         do {
             try database.refreshSignatures(container: container.id, Self.refreshedSignatures(local: local, base: base))
         } catch {

@@ -25,6 +25,18 @@ enum Sys {
         return (try? FileHandle(fileDescriptor: fd, closeOnDealloc: false).readToEnd()).map { [UInt8]($0 ?? Data()) }
     }
 
+    /// Everything left to read from `fd`.
+    static func readToEnd(_ fd: Int32, path: String) throws(SyncError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
+        defer { chunk.deallocate() }
+        while true {
+            let count = try read(fd, into: chunk, path: path)
+            if count == 0 { return bytes }
+            bytes += chunk[..<count]
+        }
+    }
+
     static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, path: String) throws(SyncError) -> Int {
         while true {
             let count = Glibc.read(fd, buffer.baseAddress, buffer.count)

@@ -115,7 +115,7 @@ final class ViewLinker: @unchecked Sendable {
     }
 
     /// A copy of `object` at `target`, checked against the object's name on the way (a
-    /// damaged object is not shown), read-only and with the object's modification time,
+    /// damaged object is not shown, and is set aside), read-only and with the object's modification time,
     /// by which `MirrorView` knows it for a copy of the object as it knows a reflink.
     private func copy(_ object: String, to target: String) throws(SyncError) {
         let source = try Sys.open(object, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
@@ -124,7 +124,9 @@ final class ViewLinker: @unchecked Sendable {
         defer { close(destination) }
         do throws(SyncError) {
             let copied = try ContentHashing.stream(from: source, path: object, to: destination, destinationPath: target)
-            guard object.hasSuffix("/" + copied.sha256) else { throw .damagedObject(object, got: copied.sha256) }
+            guard object.hasSuffix("/" + copied.sha256) else {
+                throw DamagedObjects.error(object, got: copied.sha256, setAsideAt: DamagedObjects.setAside(object, read: source))
+            }
             try Self.copyTimes(from: source, object, to: destination, target)
         } catch {
             unlink(target)

@@ -1,0 +1,53 @@
+import Glibc
+import RawPaths
+
+/// Store objects that do not hash to their name: changed in place through a view's hard
+/// link, cut short by a failed copy of the mirror, or replaced by a special file. A reader
+/// that meets one moves it out of `store/sha256/` into `store/damaged/`
+/// (docs/MIRROR-FORMAT.md, "Damaged objects"). Left in place it would stay trusted: a
+/// device naming the same content again takes an object of the right size as stored
+/// (`ContentStore.reuses`), so no device would ever upload the content again. Moved
+/// aside, it is kept (it may hold someone's edit), and its name there asks every device
+/// that holds the content to store it again (`SyncPass.restoreDamagedObjects`).
+enum DamagedObjects {
+    /// `store/damaged/` of the store that holds `object` (`store/sha256/<h2>/<hash>`).
+    static func folder(holding object: String) -> String {
+        Sys.parent(of: Sys.parent(of: Sys.parent(of: object))) + "/damaged"
+    }
+
+    /// Moves `object` aside, if it is still the file the reader found wrong (open as
+    /// `read`), and not a good copy another device stored meanwhile. Returns where it went,
+    /// or nil if it stayed (gone or replaced already, or the move failed: the next reader
+    /// tries again).
+    static func setAside(_ object: String, read: Int32) -> String? {
+        var opened = stat()
+        guard fstat(read, &opened) == 0, let now = Sys.lstat(object), now.st_ino == opened.st_ino, now.st_dev == opened.st_dev else {
+            return nil
+        }
+        let folder = folder(holding: object)
+        let name = object.split(separator: "/").last.map(String.init) ?? "object"  // 64 hex digits
+        let destination = "\(folder)/\(name).\(UniqueToken.next())"
+        guard (try? Sys.makeFolders(folder)) != nil, rename(object, destination) == 0 else { return nil }
+        return destination
+    }
+
+    /// The hashes of the objects set aside in `layout`'s store that are still missing from
+    /// it: the content a device holding it should store again. None when nothing was ever
+    /// set aside (one failed `opendir`).
+    static func missing(in layout: MirrorLayout) -> Set<String> {
+        var hashes: Set<String> = []
+        for name in MirrorView.names(in: RawPath(layout.damaged)) {
+            guard let name = String(validating: name, as: UTF8.self) else { continue }
+            let hash = String(name.prefix { $0 != "." })
+            guard MirrorLayout.isObjectName(hash), Sys.lstat(layout.object(hash)) == nil else { continue }
+            hashes.insert(hash)
+        }
+        return hashes
+    }
+
+    /// The error a reader reports for `object`, saying where it went if it was set aside.
+    static func error(_ object: String, got sha256: String?, setAsideAt destination: String?) -> SyncError {
+        let what = destination.map { "; moved to \($0), and a device that has the file will store it again" } ?? ""
+        return .damagedObject(object, got: sha256, detail: what)
+    }
+}
