@@ -27,8 +27,9 @@ extension Executor {
         switch state.kind {
         case .folder:
             if let info = Sys.lstat(absolute), info.st_mode & S_IFMT != S_IFDIR { unlink(absolute) }
-            try Sys.makeFolders(absolute, mode: state.localMode)
-            chmod(absolute, state.localMode)
+            let mode = try folderLift?.mode(forFolder: absolute, synced: state.localMode) ?? state.localMode
+            try Sys.makeFolders(absolute, mode: mode)
+            chmod(absolute, mode)
             // Its parent is fsynced with the batch's others: a first download of 10,000
             // folders into one would cost 10,000 fsyncs of it one by one.
             return Installed(outcome: .done, signature: nil, unsyncedFolders: [Sys.parent(of: absolute)])

@@ -15,6 +15,9 @@ struct Executor {
     let store: ContentStore
     let coordinator: FileCoordinator?
     var faults: FaultInjection?
+    /// Lifts read-only folders the pass writes in, and gives folders it makes or changes
+    /// their mode (`FolderLift`); nil: modes are set as they are synced.
+    var folderLift: FolderLift? = nil
 
     enum Outcome: Equatable {
         case done

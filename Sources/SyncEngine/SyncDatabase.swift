@@ -36,6 +36,10 @@ public final class SyncDatabase: Sendable {
                     path TEXT NOT NULL, action TEXT NOT NULL, version TEXT NOT NULL);
                 """)
         }
+        migrator.registerMigration("v2: lifted folders") { db in
+            // Folders whose mode a pass lifted for a moment (`FolderLift`), and the mode to put back.
+            try db.execute(sql: "CREATE TABLE lifted_folder (path BLOB PRIMARY KEY NOT NULL, mode INTEGER NOT NULL) WITHOUT ROWID")
+        }
         return migrator
     }
 

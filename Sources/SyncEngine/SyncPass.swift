@@ -58,7 +58,7 @@ struct SyncPass {
         let executor = Executor(
             containerID: container.id, containerFolder: container.folder,
             store: ContentStore(layout: container.layout, device: container.device, absent: AbsentObjects(objects: container.layout.objects)),
-            coordinator: coordinator, faults: faults)
+            coordinator: coordinator, faults: faults, folderLift: try FolderLift(database: database))
         let copier = EarlyCopier(store: executor.store, container: container)
         var earlyCopies: [String] = []
         // Uploaded early copies were renamed into the store; the others go.
@@ -263,6 +263,8 @@ struct SyncPass {
             store: executor.store, database: database, container: container, capacity: batchCapacity,
             earlyCopyFootprint: local.earlyCopyFootprint, view: view, faults: faults)
         defer { batch.abandon() }  // a pass that stops early
+        if let lift = executor.folderLift, lift.applies { try lift.lift(foldersWritten(by: plan.actions, local: local, in: executor.containerFolder)) }
+        defer { executor.folderLift?.end() }  // after the batch's last commit (defers run last first)
         var unfinished = Set(plan.actions.map(\.path))
         var prepared = PreparedRun()
         defer { prepared.discard(executor) }

@@ -1,0 +1,91 @@
+import Glibc
+import RawPaths
+import SyncPlanning
+
+/// Read-only folders a pass writes in. A folder whose mode denies its owner write or
+/// search permission (made read-only to protect it, here or on the device whose mode
+/// arrived) refuses the files a pass puts in it, removes from it or renames in it; a
+/// folder arriving read-only would refuse its own files. As rsync does, the pass gives the
+/// owner those permissions while it works, and puts each mode back when its actions are
+/// done (`end`), before it scans again.
+///
+/// Each folder is recorded in the database before its mode changes: after a crash, the
+/// next pass puts the mode back (`init`) instead of taking the lifted mode for the user's
+/// change and publishing it. Root needs none of this (its permission checks pass anyway).
+final class FolderLift {
+    /// What the owner needs in a folder to change its entries.
+    static let needed: mode_t = S_IWUSR | S_IXUSR
+
+    private let database: SyncDatabase
+    /// False for root: nothing to lift.
+    let applies: Bool
+    /// The folders lifted, and the mode each gets back.
+    private var lifted: [String: mode_t] = [:]
+
+    /// Puts back the modes a pass that crashed left lifted, where nobody changed them since.
+    init(database: SyncDatabase, asRoot: Bool = geteuid() == 0) throws {
+        self.database = database
+        applies = !asRoot
+        let leftovers = try database.liftedFolders()
+        guard !leftovers.isEmpty else { return }
+        for folder in leftovers { Self.putBack(folder.path.readable, to: folder.mode) }
+        try database.forgetLifted()
+    }
+
+    /// Lifts those of `folders` (absolute paths) that exist, are folders and lack `needed`.
+    func lift(_ folders: some Sequence<String>) throws {
+        guard applies else { return }
+        var lifting: [(path: String, mode: mode_t)] = []
+        for folder in Set(folders) where lifted[folder] == nil {
+            guard let info = Sys.lstat(folder), info.st_mode & S_IFMT == S_IFDIR, info.st_mode & Self.needed != Self.needed else { continue }
+            lifting.append((folder, info.st_mode & 0o7777))
+        }
+        try record(lifting)
+        for folder in lifting { chmod(folder.path, folder.mode | Self.needed) }
+    }
+
+    /// The mode to give now the folder at `absolute` whose synced mode is `mode`, being
+    /// made or changed by the pass: `mode` itself, or `mode` lifted until `end`.
+    func mode(forFolder absolute: String, synced mode: mode_t) throws -> mode_t {
+        guard applies, mode & Self.needed != Self.needed else { return mode }
+        if lifted[absolute] == nil || lifted[absolute] != mode { try record([(absolute, mode)]) }
+        return mode | Self.needed
+    }
+
+    /// Puts every lifted folder's mode back (deepest first, though chmod needs only search
+    /// permission above), unless someone changed it meanwhile, and forgets them.
+    func end() {
+        guard !lifted.isEmpty else { return }
+        for (folder, mode) in lifted.sorted(by: { $0.key > $1.key }) { Self.putBack(folder, to: mode) }
+        lifted = [:]
+        try? database.forgetLifted()  // if not, the next pass finds them put back already
+    }
+
+    private func record(_ folders: [(path: String, mode: mode_t)]) throws {
+        guard !folders.isEmpty else { return }
+        try database.recordLifted(folders.map { (RawPath($0.path), $0.mode) })
+        for folder in folders { lifted[folder.path] = folder.mode }
+    }
+
+    /// Sets `folder`'s mode to `mode` if it still has the lifted mode; gone is fine.
+    private static func putBack(_ folder: String, to mode: mode_t) {
+        guard let info = Sys.lstat(folder), info.st_mode & S_IFMT == S_IFDIR, info.st_mode & 0o7777 == mode | needed else { return }
+        chmod(folder, mode)
+    }
+}
+
+extension SyncPass {
+    /// The folders (absolute, as this disk names them) in which `actions` may add, remove
+    /// or rename an entry: where each applied or followed item goes and where it came from.
+    func foldersWritten(by actions: [SyncAction], local: LocalTree, in containerFolder: RawPath) -> [String] {
+        var folders: Set<String> = []
+        for action in actions {
+            switch action {
+            case .apply(let version, _): folders.formUnion([version.path, version.movedFrom].compactMap { $0.map(Sys.folderPart) })
+            case .follow(let followed): folders.formUnion([followed.from, followed.move.path].map(Sys.folderPart))
+            case .publish, .adopt: continue
+            }
+        }
+        return folders.map { containerFolder.appending(LocalNames.relative(of: $0, local: local, in: containerFolder)).readable }
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Glibc
+@testable import SyncEngine
+import Testing
+
+/// Folders made read-only (chmod 555): their mode travels, and a daemon that is not root
+/// must still put files in them, change and remove those files, and remove the folders.
+/// Root's permission checks always pass, so these run only as another user: `make test`
+/// runs them as `nobody` when it runs as root (scripts/test.sh).
+@Suite("Read-only folders (not as root)", .enabled(if: getuid() != 0, "root writes in read-only folders anyway"))
+struct ReadOnlyFolderTests {
+    @Test func aReadOnlyFolderArrivesWithItsFiles() throws {
+        let scratch = Scratch()
+        let (a, b) = try scratch.pair()
+        try a.write("archive/deep/one.txt", "one")
+        try a.write("archive/two.txt", "two")
+        chmod(a.documents + "/archive/deep", 0o555)
+        chmod(a.documents + "/archive", 0o555)
+        defer { makeWritable(a, b) }
+        let reportA = a.sync()
+        let reportB = b.sync()
+
+        #expect(reportA.problems.isEmpty && reportB.problems.isEmpty, "a: \(reportA.problems) b: \(reportB.problems)")
+        #expect(b.read("archive/deep/one.txt") == "one" && b.read("archive/two.txt") == "two", "\(b.tree())")
+        #expect(mode(b.documents + "/archive") == 0o555 && mode(b.documents + "/archive/deep") == 0o555)
+        #expect(b.sync().published == 0, "the modes put back are the synced ones: nothing to publish")
+    }
+
+    /// Changed on one device (which lifted the mode itself to edit): the edit, a new file
+    /// and a removal land in the other device's read-only folder, which stays read-only.
+    @Test func changesLandInAReadOnlyFolder() throws {
+        let scratch = Scratch()
+        let (a, b) = try scratch.pair()
+        try readOnlyArchive(a, b, holding: ["one.txt": "one", "two.txt": "two"])
+        defer { makeWritable(a, b) }
+        chmod(a.documents + "/archive", 0o755)
+        try a.write("archive/one.txt", "one, edited")
+        try a.write("archive/three.txt", "three")
+        unlink(a.documents + "/archive/two.txt")
+        chmod(a.documents + "/archive", 0o555)
+        a.sync(settled: true)
+        let report = b.sync()
+
+        #expect(report.problems.isEmpty, "\(report.problems)")
+        #expect(b.tree() == ["archive": "<folder>", "archive/one.txt": "one, edited", "archive/three.txt": "three"])
+        #expect(mode(b.documents + "/archive") == 0o555)
+    }
+
+    /// Removed on one device: the other removes the read-only folder and what it holds.
+    @Test func aReadOnlyFolderRemovedElsewhereGoes() throws {
+        let scratch = Scratch()
+        let (a, b) = try scratch.pair()
+        try readOnlyArchive(a, b, holding: ["one.txt": "one"])
+        defer { makeWritable(a, b) }
+        chmod(a.documents + "/archive", 0o755)
+        try FileManager.default.removeItem(atPath: a.documents + "/archive")
+        a.sync(settled: true)
+        let report = b.sync(settled: true)
+
+        #expect(report.problems.isEmpty, "\(report.problems)")
+        #expect(b.tree().isEmpty, "\(b.tree())")
+    }
+
+    /// `archive/` synced with `files`, then made read-only on a and synced again: b holds
+    /// it read-only.
+    private func readOnlyArchive(_ a: TestDevice, _ b: TestDevice, holding files: [String: String]) throws {
+        for (name, text) in files { try a.write("archive/" + name, text) }
+        a.sync()
+        b.sync()
+        chmod(a.documents + "/archive", 0o555)
+        a.sync(settled: true)
+        b.sync()
+        #expect(mode(b.documents + "/archive") == 0o555)
+    }
+
+    private func mode(_ path: String) -> mode_t { (Sys.lstat(path)?.st_mode ?? 0) & 0o7777 }
+
+    /// Lets the scratch folder's removal in.
+    private func makeWritable(_ devices: TestDevice...) {
+        for device in devices {
+            for folder in ["/archive", "/archive/deep"] { chmod(device.documents + folder, 0o755) }
+        }
+    }
+}
