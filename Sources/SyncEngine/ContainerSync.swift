@@ -69,6 +69,9 @@ final class ContainerSync {
     var viewBehind: Set<String> = []
     private var readers: [String: LogReader] = [:]
     private var writer: LogWriter?
+    /// Why this container's sync stopped for good (until ubqd restarts): its own log
+    /// changed behind its back (`SyncError.Code.ownLogChanged`).
+    private(set) var stopped: SyncError?
     /// The deletions this device's passes published lately (the guard counts them).
     var recentDeletions = RecentDeletions()
     /// The local deletions waiting for their burst to end.
@@ -130,7 +133,14 @@ final class ContainerSync {
     func logWriter() throws -> LogWriter {
         if let writer { return writer }
         let last = histories.values.lazy.flatMap(\.records).map(\.id).filter { $0.device == self.device }.map(\.sequence).max() ?? 0
-        let opened = try LogWriter(path: layout.log(container: id, device: device), device: device, lastSequence: last)
+        let opened: LogWriter
+        do {
+            let known = readers[device]?.offset ?? 0
+            opened = try LogWriter(path: layout.log(container: id, device: device), device: device, lastSequence: last, knownSize: known)
+        } catch {
+            if error.code == .ownLogChanged { stopped = error }
+            throw error
+        }
         writer = opened
         return opened
     }
@@ -144,6 +154,7 @@ final class ContainerSync {
             span = try writer.append(contentsOf: records, faults: faults)
         } catch {
             self.writer = nil
+            if error.code == .ownLogChanged { stopped = error }
             throw error
         }
         self.writer = writer

@@ -8,15 +8,42 @@ struct LogWriter {
     let path: String
     let device: String
     private(set) var nextSequence: UInt64
+    /// The log's size as this device knows it: what it read of it, then the end of its
+    /// last append. Any other size when it appends means another process wrote the file.
+    private var knownSize: Int64
 
     /// Opens (creating) the log and repairs a torn last line left by a crash: the file is
-    /// ours alone, so cutting it back to the last complete line is safe.
-    init(path: String, device: String, lastSequence: UInt64) throws(SyncError) {
+    /// ours alone, so cutting it back to the last complete line is safe. `knownSize` is how
+    /// much of the log this device has read (0: none, or there is no log yet); the log must
+    /// have that size, or someone else wrote it (`ownLogChanged`).
+    init(path: String, device: String, lastSequence: UInt64, knownSize: Int64) throws(SyncError) {
         self.path = path
         self.device = device
+        self.knownSize = knownSize
         nextSequence = lastSequence + 1
         try Sys.makeFolders(Sys.parent(of: path))
         try Self.truncateTornTail(path)
+        try checkSize(Sys.lstat(path).map { Int64($0.st_size) } ?? 0)
+    }
+
+    /// Throws `ownLogChanged` if the log grew beyond `size` as this device knows it.
+    ///
+    /// Two machines may run with one device id: a state folder copied to set up a second
+    /// machine (a cloned disk, a restored home folder) holds the first one's id. Both then
+    /// append to one log with the same numbers, a version of one is dropped as a duplicate
+    /// of the other's, and they diverge without a word. Stopping at the first append that
+    /// finds lines it did not write makes that loud instead.
+    ///
+    /// A shorter log (cut, deleted or replaced by an older copy) is taken as it is, and
+    /// appended to: what other devices read of the lines it lost stays in their histories.
+    private mutating func checkSize(_ size: Int64) throws(SyncError) {
+        defer { knownSize = size }
+        guard size > knownSize else { return }
+        throw SyncError(
+            .ownLogChanged,
+            "\(path) is \(size) bytes long where this device left it at \(knownSize): another machine writes it under this device's id \(device), "
+                + "most likely one set up with a copy of this device's state folder. Sync of this container has stopped on this device. "
+                + "On the other machine, stop ubqd, delete sync.sqlite from its state folder and start ubqd again (it joins as a new device and keeps its files); then restart ubqd here")
     }
 
     /// Where an append's lines landed in the file.
@@ -55,6 +82,7 @@ struct LogWriter {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw .system("fstat", path) }
+        try checkSize(Int64(info.st_size))
         do throws(SyncError) {
             if let code = faults?.failure(of: "log write") {
                 try Sys.writeAll(fd, Array(bytes.prefix(bytes.count / 2 + 1)), path: path)  // as a full disk tears it
@@ -67,7 +95,9 @@ struct LogWriter {
             throw error
         }
         nextSequence += UInt64(records.count)
-        return Span(start: Int64(info.st_size), end: Int64(info.st_size) + Int64(bytes.count), lines: records.count)
+        let span = Span(start: Int64(info.st_size), end: Int64(info.st_size) + Int64(bytes.count), lines: records.count)
+        knownSize = span.end
+        return span
     }
 
     /// The id the next appended record must carry.

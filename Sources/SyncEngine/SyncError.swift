@@ -14,6 +14,9 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
         case changedMeanwhile
         /// A container, path or version the caller named does not exist.
         case unknownItem
+        /// This device's own log changed behind its back (`LogWriter`): another machine
+        /// writes it under the same device id. Sync of the container stops until a restart.
+        case ownLogChanged
     }
 
     public var code: Code

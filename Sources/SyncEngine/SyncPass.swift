@@ -41,7 +41,7 @@ struct SyncPass {
     var batchCapacity = ChangeBatch.defaultCapacity
 
     func run() throws -> PassReport {
-        if let problem = Self.documentsProblem(in: container.folder) {
+        if let problem = container.stopped.map(\.message) ?? Self.documentsProblem(in: container.folder) {
             var waiting = PassReport(problems: [problem])
             waiting.incomplete = true  // the next pass looks at everything again
             return waiting
