@@ -59,17 +59,27 @@ enum DefaultTemporaries {
     /// mkstemp's alphabet `[A-Za-z0-9]`, e.g. `.notes.txt.Gh3kQz`.
     ///
     /// Gitignore syntax would have to say `.*.??????`, which also hides ordinary dotfiles
-    /// such as `.env.docker` or `.bashrc.backup`. So the six characters must also not all be
-    /// lowercase letters: mkstemp draws all-lowercase only 0.5 % of the time, and such a
-    /// leftover is still caught by the quiet-period rule of decision 2, while real dotfile
-    /// names are almost always lowercase words.
+    /// such as `.env.docker`, `.bashrc.backup`, `.env.Docker` or `.zshrc.Backup`, never
+    /// synced then. So the six characters must also not read as a word: all lowercase, all
+    /// uppercase, or capitalized. mkstemp draws one of those 1.6 % of the time (0.55 % each,
+    /// (26/62)^6), and a file rsync is still writing waits
+    /// anyway, as any file being written does (decision 2's quiet period); only what an
+    /// interrupted rsync left behind may then be synced.
     static func isRsyncTemporary(_ name: ArraySlice<UInt8>) -> Bool {
         guard name.count >= 9, name.first == Ascii.dot else { return false }
         let suffix = name.suffix(7)
         guard suffix.first == Ascii.dot else { return false }
         let random = suffix.dropFirst()
         guard random.allSatisfy(Ascii.isAlnum) else { return false }
-        return !random.allSatisfy(Ascii.isLower)
+        return !readsAsWord(random)
+    }
+
+    /// All lowercase, all uppercase, or an uppercase letter and then lowercase ones.
+    private static func readsAsWord(_ letters: ArraySlice<UInt8>) -> Bool {
+        guard let first = letters.first else { return false }
+        let rest = letters.dropFirst()
+        return (Ascii.isLower(first) && rest.allSatisfy(Ascii.isLower)) || (Ascii.isUpper(first) && rest.allSatisfy(Ascii.isLower))
+            || letters.allSatisfy(Ascii.isUpper)
     }
 }
 
