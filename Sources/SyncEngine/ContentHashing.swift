@@ -52,7 +52,8 @@ enum ContentHashing {
         }
     }
 
-    /// Copies `source` to `destination` (both open), hashing what went through.
+    /// Copies `source` to `destination` (both open), hashing what went through; where the
+    /// source has holes, the copy keeps them (`SparseFiles`).
     /// `expectedSize`: the size the caller knows the source to have (else it is asked),
     /// to size the buffer; the source is read to its end whatever it is.
     static func stream(
@@ -62,14 +63,24 @@ enum ContentHashing {
         var size: Int64 = 0
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: bufferSize(expectedSize ?? fileSize(source)), alignment: 16)
         defer { buffer.deallocate() }
+        // A file of one block has no hole to keep: a first sync's many small files are
+        // spared the fstat.
+        let sparse = destination != nil && (expectedSize ?? .max) > SparseFiles.block && SparseFiles.hasHoles(source)
         while true {
             let count = try Sys.read(source, into: buffer, path: path)
             if count == 0 { break }
             let chunk = UnsafeRawBufferPointer(rebasing: buffer[..<count])
             hasher.update(bufferPointer: chunk)
-            if let destination { try Sys.writeAll(destination, chunk, path: destinationPath) }
+            if let destination {
+                if sparse {
+                    try SparseFiles.write(destination, chunk, at: size, path: destinationPath)
+                } else {
+                    try Sys.writeAll(destination, chunk, path: destinationPath)
+                }
+            }
             size += Int64(count)
         }
+        if sparse, let destination { try SparseFiles.finish(destination, size: size, path: destinationPath) }
         return Result(sha256: hex(hasher.finalize()), size: size)
     }
 
