@@ -23,6 +23,9 @@ struct Executor {
         case done
         /// The precondition no longer held: the disk changed; the next pass replans.
         case skipped(String)
+        /// The item stays as it is, for a reason the user is told (`why`), every pass
+        /// until they act: a folder deleted elsewhere that holds what is not synced.
+        case kept(why: String)
     }
 
     /// Stages a local change for `batch`: its content (files) and its log record, whose
@@ -112,14 +115,23 @@ struct Executor {
         guard let expected else { return .done }
         if expected.state.kind == .folder {
             if rmdir(absolute) != 0 && errno != ENOENT {
-                // Something unsynced is still inside: keep the folder, it will be published again.
-                return .skipped("\(absolute) is not empty")
+                guard errno == ENOTEMPTY || errno == EEXIST else { throw SyncError.system("rmdir", absolute) }
+                return .kept(why: Self.keptFolder(absolute))
             }
         } else if unlink(absolute) != 0 && errno != ENOENT {
             throw SyncError.system("unlink", absolute)
         }
         try Sys.fsyncFolder(Sys.parent(of: absolute))
         return .done
+    }
+
+    /// Why the folder at `absolute`, deleted on another device, stays: something in it is
+    /// not synced (ignored: an editor's swap file, what `.ubqignore` names; or saved there
+    /// since the scan, which the next pass publishes). Deleting it would lose that.
+    static func keptFolder(_ absolute: String) -> String {
+        let names = MirrorView.names(in: RawPath(absolute)).map { RawPath(bytes: $0).readable }.sorted()
+        let shown = names.prefix(3).joined(separator: ", ") + (names.count > 3 ? " and \(names.count - 3) more" : "")
+        return "\(absolute) was deleted on another device, but stays here: it holds what is not synced (\(shown)). Remove that, and the folder goes"
     }
 
     /// Whether the container holds an item at `relative`, reached through no symlink (what

@@ -349,11 +349,10 @@ struct SyncPass {
             let origin = version.movedFrom.flatMap { movableOrigin($0, local: local) }
             let installed = prepared.takeInstalled(version.path)
             let relative = LocalNames.relative(of: version.path, local: local, in: executor.containerFolder)
-            guard try executor.apply(
+            let outcome = try executor.apply(
                 version, at: relative, expected: local.entries[version.path], movedFromLocal: origin, batch: batch, preinstalled: installed)
-                == .done
-            else {
-                report.skipped += 1
+            guard outcome == .done else {
+                if case .kept(let why) = outcome { report.problems.append(why) } else { report.skipped += 1 }
                 return false
             }
             report.applied += 1

@@ -18,4 +18,25 @@ import Testing
         #expect(b.read("notes.txt") == "shared")
         #expect(b.read("secret.txt") == nil, "\(b.tree())")
     }
+
+    /// A folder deleted on another device that still holds files this device does not sync
+    /// (an editor's swap file here): they stay, so the folder does, and each pass says why
+    /// and what to do, instead of keeping it without a word.
+    @Test func aFolderDeletedElsewhereKeepsWhatIsNotSyncedAndSaysSo() throws {
+        let scratch = Scratch()
+        let (a, b) = try scratch.pair()
+        try a.write("notes/todo.txt", "todo")
+        a.sync()
+        b.sync()
+        try b.write("notes/.todo.txt.swp", "vim's swap file")
+        try FileManager.default.removeItem(atPath: a.documents + "/notes")
+        a.sync(settled: true)
+        let report = b.sync()
+        let again = b.sync()
+
+        #expect(b.tree() == ["notes": "<folder>", "notes/.todo.txt.swp": "vim's swap file"])
+        for problems in [report.problems, again.problems] {
+            #expect(problems.contains { $0.contains("notes was deleted on another device") && $0.contains(".todo.txt.swp") }, "\(problems)")
+        }
+    }
 }
