@@ -129,10 +129,15 @@ final class ContainerSync {
         }
     }
 
+    /// The last sequence number this device's journal records for its own versions
+    /// (`SyncDatabase.lastOwnSequence`): numbering goes on after it, whatever the log holds.
+    var journaledSequence: UInt64 = 0
+
     /// This device's writer, opened after its own log was read so numbering continues.
     func logWriter() throws -> LogWriter {
         if let writer { return writer }
-        let last = histories.values.lazy.flatMap(\.records).map(\.id).filter { $0.device == self.device }.map(\.sequence).max() ?? 0
+        let logged = histories.values.lazy.flatMap(\.records).map(\.id).filter { $0.device == self.device }.map(\.sequence).max() ?? 0
+        let last = max(logged, journaledSequence)
         let opened: LogWriter
         do {
             let known = readers[device]?.offset ?? 0

@@ -141,6 +141,21 @@ public final class SyncDatabase: Sendable {
         }
     }
 
+    /// The highest sequence number of `device`'s own versions that this database's journal
+    /// has recorded for `container` (0: none). A device numbers on from at least this: a
+    /// log cut back, or restored from an older copy, no longer holds its last numbers, and
+    /// other devices that read them once would take new versions under them for the old.
+    func lastOwnSequence(container: String, device: String) throws -> UInt64 {
+        let prefix = device + ":"
+        return try queue.read { db in
+            let last = try Int64.fetchOne(
+                db,
+                sql: "SELECT MAX(CAST(substr(version, ?) AS INTEGER)) FROM journal WHERE container = ? AND substr(version, 1, ?) = ?",
+                arguments: [prefix.utf8.count + 1, container, prefix.utf8.count, prefix])
+            return UInt64(max(last ?? 0, 0))
+        }
+    }
+
     /// Records base changes, each replacing the path's row, with its journal line, in
     /// one transaction.
     func commit(container: String, _ commits: [BaseCommit]) throws {

@@ -80,8 +80,9 @@ public final class SyncEngine: @unchecked Sendable {
         device = try database.deviceIdentity(defaultName: ProcessInfo.processInfo.hostName)
         views = ViewLinker(layout: layout, device: device.id, faults: nil)
         for container in containers {
-            self.containers[container.id] = ContainerSync(
-                id: container.id.identifier, folder: RawPath(container.folder), layout: layout, device: device.id)
+            let sync = ContainerSync(id: container.id.identifier, folder: RawPath(container.folder), layout: layout, device: device.id)
+            sync.journaledSequence = try database.lastOwnSequence(container: container.id.identifier, device: device.id)
+            self.containers[container.id] = sync
             statuses[container.id] = ContainerSyncStatus(container: container.id.identifier)
         }
     }

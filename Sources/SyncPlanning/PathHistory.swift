@@ -128,6 +128,13 @@ public struct PathHistory: Sendable {
         return false
     }
 
+    /// Whether version `id` descends from `ancestor` (or is it), as the parents its records
+    /// name tell, even where the ancestor's own record is missing.
+    public func descends(_ id: VersionID, from ancestor: VersionID) -> Bool {
+        ancestors(of: id).contains(ancestor)
+    }
+
+    /// `id` and every version its records name as an ancestor, known or not.
     private func ancestors(of id: VersionID) -> Set<VersionID> {
         var found: Set<VersionID> = []
         var stack = [id]

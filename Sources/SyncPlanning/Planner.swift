@@ -68,6 +68,13 @@ public enum Planner {
         }
         if winner.id == base?.version { return nil }
         if winner.state == local { return .adopt(path: path, version: winner.id, state: local) }
+        // The mirror lost the version this device agreed on (its log was cut, or restored
+        // from an older copy) and holds no version made after it: its winner is older, and
+        // applying it would undo a change every device had. Record the disk's state again,
+        // on top of the winner.
+        if let base, let history, history.record(base.version) == nil, !history.descends(winner.id, from: base.version) {
+            return .publish(path: path, state: local, parents: [winner.id], movedFrom: nil)
+        }
         return .apply(version: winner, expectedLocal: local)
     }
 }

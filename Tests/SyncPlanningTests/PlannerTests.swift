@@ -101,6 +101,15 @@ struct PlannerTests {
                 name: "mirror lost the path: published again, nothing deleted", local: F.a, base: F.agreed, history: nil,
                 expected: .publish(path: p, state: F.a, parents: [])),
             PlannerCase(
+                name: "mirror lost the base's version and has only older ones (a log cut or restored): published again on top",
+                local: F.b, base: F.baseIsB, history: F.history(F.v0), expected: .publish(path: p, state: F.b, parents: [F.v0.id])),
+            PlannerCase(
+                name: "the same for a deletion the mirror lost", local: nil, base: BaseEntry(version: F.deletedOnB.id, state: nil),
+                history: F.history(F.v0), expected: .publish(path: p, state: nil, parents: [F.v0.id])),
+            PlannerCase(
+                name: "the base's version is lost, but a later one names it: that one is newer",
+                local: F.b, base: F.baseIsB, history: F.history(F.v0, F.cAfterB), expected: .apply(version: F.cAfterB, expectedLocal: F.b)),
+            PlannerCase(
                 name: "recorded deletion, still absent, mirror agrees", local: nil,
                 base: BaseEntry(version: F.deletedOnB.id, state: nil), history: F.history(F.v0, F.deletedOnB), expected: nil),
             PlannerCase(

@@ -1,0 +1,70 @@
+import Foundation
+import Glibc
+@testable import SyncEngine
+import Testing
+
+/// A device's log cut back to an older state (by hand, or a mirror restored from a backup):
+/// the versions it lost were on every device. Nobody goes back to the older content, and
+/// the device numbers its next versions after the lost ones, never reusing their ids.
+@Suite struct RolledBackLogTests {
+    static let container = TestDevice.containerID.identifier
+
+    /// After restarts, every device reads only the older lines: the file stays as the
+    /// devices had it, and is recorded again.
+    @Test func devicesKeepTheContentTheLogLost() throws {
+        let scratch = Scratch()
+        let (a, b) = try scratch.pair()
+        let (log, cut) = try rollBack(a, b, writing: ["v1", "v2"], keeping: 1)
+        try a.restart()
+        try b.restart()
+        let reportA = a.sync()
+        let reportB = b.sync()
+        a.sync()
+
+        #expect(a.read("note.txt") == "v2" && b.read("note.txt") == "v2", "a: \(reportA.problems) b: \(reportB.problems)")
+        let sequences = try ownSequences(in: log, of: a)
+        #expect(sequences.count == Set(sequences).count, "\(sequences)")
+        #expect(sequences.count == cut.kept + 1 && sequences.last! > cut.lost, "recorded again, after the lost numbers: \(sequences), \(cut)")
+    }
+
+    /// The other device runs on, holding the lost versions: the device whose log it is
+    /// must not reuse their numbers, or its next change would be taken for one of them.
+    @Test func aRunningDeviceGetsTheChangesMadeAfterTheCut() throws {
+        let scratch = Scratch()
+        let (a, b) = try scratch.pair()
+        _ = try rollBack(a, b, writing: ["v1", "v2", "v3"], keeping: 1)
+        try a.restart()
+        a.sync()
+        b.sync()
+        try a.write("note.txt", "v4")
+        a.sync(settled: true)
+        let report = b.sync()
+
+        #expect(b.read("note.txt") == "v4", "\(report.problems)")
+        #expect(a.read("note.txt") == "v4")
+    }
+
+    /// `texts` written to `note.txt` on a, each synced to b; then a's log cut back to what
+    /// it held after the first `keeping` of them. Returns the log's path, how many lines
+    /// it kept and the last number it lost.
+    private func rollBack(
+        _ a: TestDevice, _ b: TestDevice, writing texts: [String], keeping: Int
+    ) throws -> (log: String, cut: (kept: Int, lost: UInt64)) {
+        let log = MirrorLayout(root: a.mirror).log(container: Self.container, device: a.engine.device.id)
+        var kept = Data()
+        for (position, text) in texts.enumerated() {
+            try a.write("note.txt", text)
+            a.sync(settled: true)
+            b.sync()
+            if position == keeping - 1 { kept = try Data(contentsOf: URL(fileURLWithPath: log)) }
+        }
+        let lost = try ownSequences(in: log, of: a).last ?? 0
+        try kept.write(to: URL(fileURLWithPath: log))
+        return (log, (try ownSequences(in: log, of: a).count, lost))
+    }
+
+    private func ownSequences(in log: String, of device: TestDevice) throws -> [UInt64] {
+        var reader = LogReader(path: log, device: device.engine.device.id)
+        return try reader.readNew().records.map(\.id.sequence)
+    }
+}
