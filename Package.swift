@@ -92,7 +92,7 @@ let package = Package(
         ]),
         .target(name: "UbqCLI", dependencies: [
             "Ubiquity", "DaemonClient", "PredicateKit", "KeyedArchive", "Diary", "APIModel", "UbiquitySettings",
-            "CommandLineSettings", "Coordination", "RawPaths", argumentParser, crypto,
+            "CommandLineSettings", "Coordination", "RawPaths", "CStatx", argumentParser, crypto,
         ]),
 
         // MARK: Programs (thin)

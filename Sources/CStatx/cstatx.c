@@ -3,6 +3,8 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <sys/stat.h>
+#include <locale.h>
+#include <wchar.h>
 
 int ubq_file_status_at(int dirfd, const char *path, ubq_file_status *status) {
     struct statx info;
@@ -243,4 +245,18 @@ long ubq_readlink_beneath(const char *root, const char *relative, char *buffer, 
     close(folder);
     errno = saved;
     return count;
+}
+
+int ubq_terminal_columns(uint32_t scalar) {
+    static locale_t utf8 = (locale_t)0;
+    static int tried = 0;
+    if (!tried) {  /* a race here only makes two identical locales */
+        utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+        tried = 1;
+    }
+    if (utf8 == (locale_t)0) return -2;
+    locale_t previous = uselocale(utf8);
+    int columns = wcwidth((wchar_t)scalar);
+    uselocale(previous);
+    return columns;
 }

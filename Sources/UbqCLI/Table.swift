@@ -2,10 +2,10 @@
 enum Table {
     static func render(header: [String], rows: [[String]], rightAligned: Set<Int> = []) -> String {
         let all = [header] + rows
-        let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+        let widths = header.indices.map { column in all.map { TerminalColumns.of($0[column]) }.max() ?? 0 }
         return all.map { row in
             row.enumerated().map { column, cell in
-                let padding = String(repeating: " ", count: widths[column] - cell.count)
+                let padding = String(repeating: " ", count: widths[column] - TerminalColumns.of(cell))
                 if column == row.count - 1 && !rightAligned.contains(column) { return cell }
                 return rightAligned.contains(column) ? padding + cell : cell + padding
             }.joined(separator: "  ")

@@ -133,4 +133,10 @@ int ubq_schedule_when_idle(void);
 /// with errno set.
 int ubq_name_this_thread(const char *name);
 
+/// The columns a terminal gives Unicode scalar `scalar` (wcwidth(3) under the C.UTF-8
+/// locale, whatever the process's): 0 for a combining mark, 2 for a wide East Asian
+/// character, -1 for a control or an unassigned one; -2 where the C library has no UTF-8
+/// locale. Swift's Glibc module does not import wcwidth.
+int ubq_terminal_columns(uint32_t scalar);
+
 #endif
