@@ -227,6 +227,9 @@ struct LocalTree {
                 rawPath: relative, state: state, signature: signature, lastingSignature: vouched ? signature : nil, earlyCopy: earlyCopy)
         } catch where error.code == .changedMeanwhile {
             leaveForLater(relative)
+        } catch where error.isPathTooLong {
+            problems.append("not synced: \(error); \(SyncError.pathTooLongHint)")
+            unknown.append(relative)
         } catch {
             problems.append("not synced this time: \(error)")
             unknown.append(relative)

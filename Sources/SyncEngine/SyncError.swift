@@ -41,5 +41,12 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
     /// A full disk or quota: the pass pauses and retries later.
     public var isOutOfSpace: Bool { code == .system(ENOSPC) || code == .system(EDQUOT) }
 
+    /// A path longer than Linux takes (PATH_MAX, 4096 bytes, with the folders above the
+    /// container): not a passing failure, so no reason to look at everything again.
+    var isPathTooLong: Bool { code == .system(ENAMETOOLONG) }
+
+    /// What to do about `isPathTooLong`.
+    static let pathTooLongHint = "its path is longer than Linux takes (4096 bytes, counting the folders above the container): shorten a folder's name on the way, and it syncs"
+
     public var description: String { message }
 }

@@ -290,6 +290,9 @@ struct SyncPass {
                 throw crash
             } catch let error as SyncError where error.code == .changedMeanwhile {
                 report.skipped += 1
+            } catch let error as SyncError where error.isPathTooLong {
+                // It fails the same way every pass: the next need not look at everything for it.
+                report.problems.append("\(action.path): \(error); \(SyncError.pathTooLongHint)")
             } catch let error as SyncError where error.isOutOfSpace {
                 report.pause(by: error)
                 progress?.abandoned(plan.actions.dropFirst(position + 1))

@@ -1,0 +1,50 @@
+import Foundation
+import Glibc
+@testable import SyncEngine
+import Testing
+
+/// A file deeper than Linux lets a path name (PATH_MAX, 4096 bytes, made with `openat`):
+/// sync cannot carry it, says so and what to do, and carries what lies above it; the
+/// failure, the same every pass, does not make the next pass look at everything again.
+@Suite struct LongPathTests {
+    @Test func aPathTooLongForLinuxIsReportedWithTheFix() throws {
+        let scratch = Scratch()
+        defer { removeDeepTree(scratch.path) }
+        let (a, b) = try scratch.pair()
+        let name = String(repeating: "d", count: 250)
+        try makeDeepFile(in: a.documents, folders: 18, named: name)
+        try a.write("shallow.txt", "shallow")
+        let reportA = a.sync()
+        let reportB = b.sync()
+
+        let hint = "longer than Linux takes"
+        #expect(reportA.problems.contains { $0.contains("deep.txt") && $0.contains(hint) }, "\(reportA.problems)")
+        #expect(reportB.problems.contains { $0.contains(hint) }, "\(reportB.problems)")
+        #expect(!reportB.incomplete, "the next pass need not look at everything")
+        #expect(b.read("shallow.txt") == "shallow")
+        #expect(Sys.lstat(b.documents + "/" + name) != nil, "the folders that fit arrive")
+    }
+
+    private func makeDeepFile(in folder: String, folders: Int, named name: String) throws {
+        var fd = open(folder, O_RDONLY | O_DIRECTORY)
+        for _ in 0..<folders {
+            #expect(mkdirat(fd, name, 0o755) == 0)
+            let next = openat(fd, name, O_RDONLY | O_DIRECTORY)
+            close(fd)
+            fd = next
+        }
+        let file = openat(fd, "deep.txt", O_WRONLY | O_CREAT, 0o644)
+        _ = "deep".withCString { write(file, $0, 4) }
+        close(file)
+        close(fd)
+    }
+
+    /// `rm -rf`, which walks a tree deeper than PATH_MAX (FileManager does not).
+    private func removeDeepTree(_ path: String) {
+        let rm = Process()
+        rm.executableURL = URL(fileURLWithPath: "/bin/rm")
+        rm.arguments = ["-rf", path]
+        try? rm.run()
+        rm.waitUntilExit()
+    }
+}
