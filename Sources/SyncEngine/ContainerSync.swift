@@ -72,6 +72,9 @@ final class ContainerSync {
     /// Why this container's sync stopped for good (until ubqd restarts): its own log
     /// changed behind its back (`SyncError.Code.ownLogChanged`).
     private(set) var stopped: SyncError?
+    /// The last sequence number this device's journal records for its own versions
+    /// (`SyncDatabase.lastOwnSequence`): numbering goes on after it, whatever the log holds.
+    var journaledSequence: UInt64 = 0
     /// The deletions this device's passes published lately (the guard counts them).
     var recentDeletions = RecentDeletions()
     /// The local deletions waiting for their burst to end.
@@ -128,10 +131,6 @@ final class ContainerSync {
             conflictedPaths.remove(record.path)
         }
     }
-
-    /// The last sequence number this device's journal records for its own versions
-    /// (`SyncDatabase.lastOwnSequence`): numbering goes on after it, whatever the log holds.
-    var journaledSequence: UInt64 = 0
 
     /// This device's writer, opened after its own log was read so numbering continues.
     func logWriter() throws -> LogWriter {

@@ -113,10 +113,10 @@ struct ContentStore {
     }
 
     /// Copies `length` bytes with copy_file_range; false (nothing copied) where the
-    /// filesystems cannot, or the source has holes, so the caller streams instead. The copy goes in pieces, and the
-    /// writing of each piece to the disk starts as soon as it is copied: the batch's fsync
-    /// later waits for the last pieces only, not for the whole file (for 1 GiB here, 0.80 s
-    /// instead of 1.04 s).
+    /// filesystems cannot, or the source has holes, so the caller streams instead. The
+    /// copy goes in pieces, and the writing of each piece to the disk starts as soon as it
+    /// is copied: the batch's fsync later waits for the last pieces only, not for the whole
+    /// file (for 1 GiB here, 0.80 s instead of 1.04 s).
     static func kernelCopy(from source: Int32, to destination: Int32, length: Int64, path: String) throws(SyncError) -> Bool {
         if SparseFiles.hasHoles(source) { return false }  // copy_file_range fills holes on ext4: streamed, they stay holes
         var remaining = length

@@ -45,11 +45,13 @@ final class FolderLift {
     }
 
     /// The mode to give now the folder at `absolute` whose synced mode is `mode`, being
-    /// made or changed by the pass: `mode` itself, or `mode` lifted until `end`.
+    /// made or changed by the pass: `mode` itself, or `mode` lifted until `end`. A folder
+    /// lifted already gets `mode` back at the end, not the mode it had.
     func mode(forFolder absolute: String, synced mode: mode_t) throws -> mode_t {
-        guard applies, mode & Self.needed != Self.needed else { return mode }
-        if lifted[absolute] == nil || lifted[absolute] != mode { try record([(absolute, mode)]) }
-        return mode | Self.needed
+        guard applies else { return mode }
+        let lifting = mode & Self.needed != Self.needed
+        if lifting || lifted[absolute] != nil, lifted[absolute] != mode { try record([(absolute, mode)]) }
+        return lifting ? mode | Self.needed : mode
     }
 
     /// Puts every lifted folder's mode back (deepest first, though chmod needs only search

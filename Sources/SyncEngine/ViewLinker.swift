@@ -115,8 +115,9 @@ final class ViewLinker: @unchecked Sendable {
     }
 
     /// A copy of `object` at `target`, checked against the object's name on the way (a
-    /// damaged object is not shown, and is set aside), read-only and with the object's modification time,
-    /// by which `MirrorView` knows it for a copy of the object as it knows a reflink.
+    /// damaged object is not shown, and is set aside), read-only and with the object's
+    /// modification time, by which `MirrorView` knows it for a copy of the object as it
+    /// knows a reflink.
     private func copy(_ object: String, to target: String) throws(SyncError) {
         let source = try Sys.open(object, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
         defer { close(source) }

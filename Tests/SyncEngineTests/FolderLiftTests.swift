@@ -44,6 +44,18 @@ import Testing
         #expect(mode(folder) == 0o500)
     }
 
+    /// A read-only folder the pass lifted, then made writable by the plan (its mode changed
+    /// on another device): it keeps the new mode.
+    @Test func aLiftedFolderMadeWritableKeepsItsNewMode() throws {
+        chmod(folder, 0o555)
+        defer { chmod(folder, 0o755) }
+        let lift = try FolderLift(database: try database(), asRoot: false)
+        try lift.lift([folder])
+        chmod(folder, try lift.mode(forFolder: folder, synced: 0o755))  // the lifted mode too
+        lift.end()
+        #expect(mode(folder) == 0o755)
+    }
+
     /// A crash between the lift and `end`: the next pass's lift puts the mode back, unless
     /// someone changed it since (then it is theirs).
     @Test func aCrashedPassesLiftIsPutBackByTheNext() throws {
