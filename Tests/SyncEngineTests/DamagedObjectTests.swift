@@ -40,13 +40,7 @@ import Testing
     /// Cut short by hand (a failed copy of the mirror): refused and stored again the same way.
     @Test func aTruncatedObjectIsStoredAgain() throws {
         let scratch = Scratch()
-        let (a, b) = try scratch.pair()
-        try a.write("note.txt", "the real content")
-        a.sync()
-        let object = try onlyObject(in: a.mirror)
-        #expect(truncate(object, 4) == 0)
-
-        b.sync()
+        let (a, b, _) = try truncatedAndRefused(in: scratch)
         a.sync()
         let report = b.sync()
         #expect(b.read("note.txt") == "the real content", "\(report.problems)")
@@ -57,12 +51,7 @@ import Testing
     /// the object stays missing until a device that has it comes by.
     @Test func aDeviceThatNoLongerHasTheContentLeavesItMissing() throws {
         let scratch = Scratch()
-        let (a, b) = try scratch.pair()
-        try a.write("note.txt", "the real content")
-        a.sync()
-        let object = try onlyObject(in: a.mirror)
-        #expect(truncate(object, 4) == 0)
-        b.sync()
+        let (a, b, object) = try truncatedAndRefused(in: scratch)
         try a.write("note.txt", "rewritten meanwhile")
         let report = a.sync()
 
@@ -97,6 +86,18 @@ import Testing
         #expect(fd >= 0, "open \(path)")
         defer { close(fd) }
         try Sys.writeAll(fd, Array(text.utf8), path: path)
+    }
+
+    /// Devices a and b, a's `note.txt` synced, its object then cut short, and b's fetch of
+    /// it refused (so set aside). Returns the object's path.
+    private func truncatedAndRefused(in scratch: Scratch) throws -> (TestDevice, TestDevice, String) {
+        let (a, b) = try scratch.pair()
+        try a.write("note.txt", "the real content")
+        a.sync()
+        let object = try onlyObject(in: a.mirror)
+        #expect(truncate(object, 4) == 0)
+        #expect(b.sync().problems.contains { $0.contains("does not hash to its name") })
+        return (a, b, object)
     }
 
     /// The path of the one object in `mirror`'s store.
