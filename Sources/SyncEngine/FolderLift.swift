@@ -44,6 +44,15 @@ final class FolderLift {
         for folder in lifting { chmod(folder.path, folder.mode | Self.needed) }
     }
 
+    /// Runs `body`, which writes in `folders`, with those of them that are read-only
+    /// lifted, and puts their modes back after it: for writes outside a pass's actions (a
+    /// diary's merge, `ubq resolve`, `ubq restore`).
+    func writing<Result>(in folders: [String], _ body: () throws -> Result) throws -> Result {
+        try lift(folders)
+        defer { end() }
+        return try body()
+    }
+
     /// The mode to give now the folder at `absolute` whose synced mode is `mode`, being
     /// made or changed by the pass: `mode` itself, or `mode` lifted until `end`. A folder
     /// lifted already gets `mode` back at the end, not the mode it had.

@@ -44,9 +44,11 @@ extension SyncEngine {
         case .version(let version):
             kept = try keptVersion(version, of: history, now: SyncClock.nowMilliseconds())
         case .all:
-            for loser in history.conflicts { try copyBeside(loser, container: container) }
+            try liftingFolder(of: path, in: container) { () throws(SyncError) in
+                for loser in history.conflicts { try copyBeside(loser, container: container) }
+            }
         }
-        let signature = try writeLocal(kept, container: container)
+        let signature = try liftingFolder(of: path, in: container) { () throws(SyncError) in try writeLocal(kept, container: container) }
         try supersede(heads: history.heads.map(\.id), with: kept, signature: signature, container: container, id: id)
     }
 
@@ -55,8 +57,23 @@ extension SyncEngine {
         let history = try history(id, path)
         let record = try keptVersion(version, of: history, now: now)
         guard let container = container(id) else { return }
-        _ = try writeLocal(record, container: container)
+        _ = try liftingFolder(of: path, in: container) { () throws(SyncError) in try writeLocal(record, container: container) }
         passAll()
+    }
+
+    /// Runs `body`, which writes beside `path`, with its folder lifted if it is read-only
+    /// (`FolderLift`), as a pass would.
+    private func liftingFolder<Result>(of path: String, in container: ContainerSync, _ body: () throws(SyncError) -> Result) throws(SyncError) -> Result {
+        let folder = Sys.parent(of: container.folder.appending(LocalNames.relative(of: path, local: nil, in: container.folder)).readable)
+        let lift: FolderLift
+        do {
+            lift = try FolderLift(database: database)
+            try lift.lift([folder])
+        } catch {
+            throw SyncError(.system(EIO), "making \(folder) writable for a moment: \(error)")
+        }
+        defer { lift.end() }
+        return try body()
     }
 
     /// Version `version` of `history`, if it has content and the retention still keeps it.

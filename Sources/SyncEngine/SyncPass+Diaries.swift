@@ -18,9 +18,13 @@ extension SyncPass {
             else { continue }
             guard let merged = try mergedBytes(history, winner: winner, losers: losers) else { continue }
             let batch = try ChangeBatch(store: executor.store, database: database, container: container, faults: faults)
-            try executor.publishMerge(
-                path, bytes: merged, mode: winner.state?.mode ?? 0o644,
-                parents: [winner.id] + history.twins(of: winner.id) + losers.map(\.id), local: local, batch: batch)
+            let merge = {
+                try executor.publishMerge(
+                    path, bytes: merged, mode: winner.state?.mode ?? 0o644,
+                    parents: [winner.id] + history.twins(of: winner.id) + losers.map(\.id), local: local, batch: batch)
+            }
+            let folder = Sys.parent(of: container.folder.appending(path).readable)
+            try executor.folderLift.map { try $0.writing(in: [folder], merge) } ?? merge()
             try batch.finish()
             report.merged += 1
         }

@@ -1,6 +1,9 @@
+import Diary
 import Foundation
 import Glibc
+import KeyedArchive
 @testable import SyncEngine
+import SyncPlanning
 import Testing
 
 /// Folders made read-only (chmod 555): their mode travels, and a daemon that is not root
@@ -59,6 +62,63 @@ struct ReadOnlyFolderTests {
 
         #expect(report.problems.isEmpty, "\(report.problems)")
         #expect(b.tree().isEmpty, "\(b.tree())")
+    }
+
+    /// `ubq resolve --keep all` and `ubq restore` write outside a pass: into a read-only
+    /// folder too, which keeps its mode.
+    @Test func resolveAndRestoreWriteInAReadOnlyFolder() throws {
+        let scratch = Scratch()
+        let (a, b) = try scratch.pair()
+        try readOnlyArchive(a, b, holding: ["doc.txt": "base"])
+        defer { makeWritable(a, b) }
+        try a.write("archive/doc.txt", "from a")  // in place: the file itself is writable
+        try b.write("archive/doc.txt", "from b")
+        a.sync(settled: true)
+        b.sync(settled: true)
+        let path = "Documents/archive/doc.txt"
+        let container = TestDevice.containerID
+        let first = try #require(try b.engine.versions(container: container, path: path).last)
+
+        try b.engine.resolve(container: container, path: path, keep: .all)
+        #expect(b.tree().keys.contains { $0.hasPrefix("archive/doc (conflict from") }, "\(b.tree())")
+        try b.engine.restore(container: container, path: path, version: try #require(VersionID(first.id)))
+        #expect(b.read("archive/doc.txt") == "base")
+        #expect(mode(b.documents + "/archive") == 0o555)
+    }
+
+    /// A diary's merge is written where the diary is, outside the pass's actions: into a
+    /// read-only folder too.
+    @Test func aDiaryInAReadOnlyFolderIsMerged() throws {
+        let scratch = Scratch()
+        let (a, b) = try scratch.pair()
+        let day = ReferenceDate(secondsSince2001: 800_000_000)
+        let one = DiaryEntry(id: "11111111-1111-4111-8111-111111111111", title: "Monday", body: "rain", created: day, modified: day)
+        let two = DiaryEntry(id: "22222222-2222-4222-8222-222222222222", title: "Tuesday", body: "sun", created: day, modified: day)
+        let diary = "archive/Diary.archive"
+        try writeDiary(a, diary, [one])
+        try readOnlyArchive(a, b, holding: [:])
+        defer { makeWritable(a, b) }
+        var edited = one
+        edited.body = "rain, then a rainbow"
+        try writeDiary(a, diary, [edited])
+        try writeDiary(b, diary, [one, two])
+        for device in [a, b, a, b] { device.sync(settled: true) }
+
+        for device in [a, b] {
+            let entries = try DiaryArchive.decode(Array(try Data(contentsOf: URL(fileURLWithPath: device.documents + "/" + diary))))
+            #expect(entries.map(\.body) == ["rain, then a rainbow", "sun"], "\(device.name)")
+            #expect(device.engine.conflicts().isEmpty, "\(device.name)")
+        }
+        #expect(mode(b.documents + "/archive") == 0o555)
+    }
+
+    /// Writes `entries` as the diary at `relative`, in place (its folder may be read-only).
+    private func writeDiary(_ device: TestDevice, _ relative: String, _ entries: [DiaryEntry]) throws {
+        try device.write(relative, "")
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: device.documents + "/" + relative))
+        try handle.truncate(atOffset: 0)
+        try handle.write(contentsOf: Data(DiaryArchive.encode(entries)))
+        try handle.close()
     }
 
     /// `archive/` synced with `files`, then made read-only on a and synced again: b holds
