@@ -13,7 +13,7 @@ status=${PIPESTATUS[0]}
 
 # Suites about permissions skip themselves as root, whose permission checks always pass:
 # run as root (CI), run them again as `nobody`.
-unprivileged_suites="ReadOnlyFolderTests"
+unprivileged_suites="ReadOnlyFolderTests|MirrorPermissionTests"
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
   tests="$("$SWIFT" build --show-bin-path "$@")/UbiquityPackageTests.xctest"
   as_nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups)

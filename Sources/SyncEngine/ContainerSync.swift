@@ -90,21 +90,32 @@ final class ContainerSync {
     /// Whether another device's log changed since the last read (a cheap poll: a few
     /// stats). This device's own log only grows by its own passes, which know it already.
     func mirrorHasNews() -> Bool {
-        readers.contains { $0.key != device && $0.value.hasNews() } || Set(logDevices()) != Set(readers.keys)
+        readers.contains { $0.key != device && $0.value.hasNews() } || Set(logDevices() ?? []) != Set(readers.keys)
     }
+
+    /// The devices whose log the last `readLogs` read to its end with no failure and no
+    /// line it had to skip: a version of theirs that their log does not hold is known to be
+    /// lost (the log was cut back), not merely unread this time (`Planner`). This device's
+    /// own log counts when it is gone: only it writes there. Empty when the log folder
+    /// could not be listed.
+    private(set) var logsReadInFull: Set<String> = []
 
     /// Reads what every log gained since the last call; returns the problems, and keeps
     /// the paths the new records touch in `remotelyChanged` for the next scoped pass.
     @discardableResult
     func readLogs() -> [String] {
         var problems: [String] = []
-        for device in logDevices() where readers[device] == nil {
+        let listed = logDevices()
+        if listed == nil { problems.append("cannot list \(layout.logFolder(container: id)); the logs already known are read") }
+        for device in listed ?? [] where readers[device] == nil {
             readers[device] = LogReader(path: layout.log(container: id, device: device), device: device)
         }
+        var readInFull: Set<String> = []
         for device in readers.keys.sorted() {
             do {
                 let (records, bad) = try readers[device]!.readNew()
                 problems += bad
+                if readers[device]!.skippedLines == 0 { readInFull.insert(device) }
                 for record in records {
                     add(record)
                     guard device != self.device else { continue }  // made here: the disk has it
@@ -115,6 +126,8 @@ final class ContainerSync {
                 problems.append("\(error)")
             }
         }
+        if let listed, !listed.contains(device) { readInFull.insert(device) }
+        logsReadInFull = listed == nil ? [] : readInFull
         return problems
     }
 
@@ -133,18 +146,14 @@ final class ContainerSync {
     }
 
     /// This device's writer, opened after its own log was read so numbering continues.
+    /// Throws why the container stopped (`stopped`), if it did: nothing is appended under
+    /// an id another machine shares, by a pass or by `ubq resolve`.
     func logWriter() throws -> LogWriter {
+        if let stopped { throw stopped }
         if let writer { return writer }
         let logged = histories.values.lazy.flatMap(\.records).map(\.id).filter { $0.device == self.device }.map(\.sequence).max() ?? 0
-        let last = max(logged, journaledSequence)
-        let opened: LogWriter
-        do {
-            let known = readers[device]?.offset ?? 0
-            opened = try LogWriter(path: layout.log(container: id, device: device), device: device, lastSequence: last, knownSize: known)
-        } catch {
-            if error.code == .ownLogChanged { stopped = error }
-            throw error
-        }
+        let opened = try LogWriter(
+            path: layout.log(container: id, device: device), device: device, lastSequence: max(logged, journaledSequence))
         writer = opened
         return opened
     }
@@ -176,9 +185,11 @@ final class ContainerSync {
         readers[device]?.skip(span)
     }
 
-    /// The devices that have a log for this container.
-    private func logDevices() -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: layout.logFolder(container: id))) ?? []
+    /// The devices that have a log for this container; nil if the log folder is there but
+    /// cannot be listed (an unlisted log is not a log that is gone).
+    private func logDevices() -> [String]? {
+        let folder = layout.logFolder(container: id)
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return Sys.lstat(folder) == nil ? [] : nil }
         return names.filter { $0.hasSuffix(".ndjson") && !$0.hasPrefix(".") }.map { String($0.dropLast(".ndjson".count)) }
     }
 

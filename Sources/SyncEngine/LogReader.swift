@@ -9,6 +9,8 @@ struct LogReader {
     let device: String
     private(set) var offset: Int64 = 0
     private(set) var lineNumber = 0
+    /// How many lines of the file read so far broke the format and were skipped.
+    private(set) var skippedLines = 0
     private var lastSize: Int64 = -1
     /// The file read last time: a log deleted and written again, or replaced (by a person,
     /// a replicator, a restore), is another file, read from its start.
@@ -59,6 +61,7 @@ struct LogReader {
         if let identity, identity != FileIdentity(info) || lastSize < offset {
             offset = 0
             lineNumber = 0
+            skippedLines = 0
         }
         identity = FileIdentity(info)
         guard lastSize > offset else { return ([], []) }
@@ -70,7 +73,9 @@ struct LogReader {
             lineNumber += 1
             switch Self.decode(line, device: device) {
             case .success(let record): records.append(record)
-            case .failure(let error): problems.append("\(path):\(lineNumber): \(error)")
+            case .failure(let error):
+                problems.append("\(path):\(lineNumber): \(error)")
+                skippedLines += 1
             }
         }
         offset += Int64(lastNewline + 1)

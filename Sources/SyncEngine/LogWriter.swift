@@ -8,31 +8,30 @@ struct LogWriter {
     let path: String
     let device: String
     private(set) var nextSequence: UInt64
-    /// The log's size as this device knows it: what it read of it, then the end of its
-    /// last append. Any other size when it appends means another process wrote the file.
+    /// The log's size as this writer left it: when it was opened, then at the end of each
+    /// append. A larger size at the next append means another process wrote the file.
     private var knownSize: Int64
 
     /// Opens (creating) the log and repairs a torn last line left by a crash: the file is
-    /// ours alone, so cutting it back to the last complete line is safe. `knownSize` is how
-    /// much of the log this device has read (0: none, or there is no log yet); the log must
-    /// have that size, or someone else wrote it (`ownLogChanged`).
-    init(path: String, device: String, lastSequence: UInt64, knownSize: Int64) throws(SyncError) {
+    /// ours alone, so cutting it back to the last complete line is safe.
+    init(path: String, device: String, lastSequence: UInt64) throws(SyncError) {
         self.path = path
         self.device = device
-        self.knownSize = knownSize
         nextSequence = lastSequence + 1
         try Sys.makeFolders(Sys.parent(of: path))
         try Self.truncateTornTail(path)
-        try checkSize(Sys.lstat(path).map { Int64($0.st_size) } ?? 0)
+        knownSize = Sys.lstat(path).map { Int64($0.st_size) } ?? 0
     }
 
-    /// Throws `ownLogChanged` if the log grew beyond `size` as this device knows it.
+    /// Throws `ownLogChanged` if the log grew beyond its size as this writer left it.
     ///
     /// Two machines may run with one device id: a state folder copied to set up a second
     /// machine (a cloned disk, a restored home folder) holds the first one's id. Both then
     /// append to one log with the same numbers, a version of one is dropped as a duplicate
     /// of the other's, and they diverge without a word. Stopping at the first append that
-    /// finds lines it did not write makes that loud instead.
+    /// finds lines this writer did not write since its last makes that loud instead. (Only
+    /// between its own appends: what the log held when it was opened cannot be told from
+    /// what this device's reader merely missed, a network mount's hiccup.)
     ///
     /// A shorter log (cut, deleted or replaced by an older copy) is taken as it is, and
     /// appended to: what other devices read of the lines it lost stays in their histories.
@@ -92,6 +91,8 @@ struct LogWriter {
             try Sys.fsync(fd, path: path)
         } catch {
             _ = ftruncate(fd, info.st_size)
+            var after = stat()
+            if fstat(fd, &after) == 0 { knownSize = Int64(after.st_size) }  // if the cut failed too: what stays is ours
             throw error
         }
         nextSequence += UInt64(records.count)

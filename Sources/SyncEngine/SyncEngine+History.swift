@@ -38,6 +38,7 @@ extension SyncEngine {
     public func resolve(container id: ContainerID, path: String, keep choice: ResolutionChoice) throws(SyncError) {
         let history = try history(id, path)
         guard let winner = history.winner, let container = container(id) else { return }
+        if let stopped = container.stopped { throw stopped }  // before anything is written here
         var kept = winner
         switch choice {
         case .current: break
@@ -57,6 +58,7 @@ extension SyncEngine {
         let history = try history(id, path)
         let record = try keptVersion(version, of: history, now: now)
         guard let container = container(id) else { return }
+        if let stopped = container.stopped { throw stopped }  // the pass would not publish it
         _ = try liftingFolder(of: path, in: container) { () throws(SyncError) in try writeLocal(record, container: container) }
         passAll()
     }

@@ -47,7 +47,12 @@ public enum SyncAction: Hashable, Sendable {
 /// settles the path on every device alike. So a change is never overwritten before it is
 /// in the mirror.
 public enum Planner {
-    public static func plan(path: String, local: EntryState?, base: BaseEntry?, history: PathHistory?) -> SyncAction? {
+    /// `logsReadInFull`: the devices whose logs were read to their end without a failure
+    /// or a skipped line (nil: every device's), so that a version of theirs missing from the
+    /// history is known to be gone, not merely unread this time.
+    public static func plan(
+        path: String, local: EntryState?, base: BaseEntry?, history: PathHistory?, logsReadInFull: Set<String>? = nil
+    ) -> SyncAction? {
         let winner = history?.winner
         if local != base?.state {
             if let winner, winner.state == local { return .adopt(path: path, version: winner.id, state: local) }
@@ -71,8 +76,11 @@ public enum Planner {
         // The mirror lost the version this device agreed on (its log was cut, or restored
         // from an older copy) and holds no version made after it: its winner is older, and
         // applying it would undo a change every device had. Record the disk's state again,
-        // on top of the winner.
+        // on top of the winner. Only once that log was read in full: one unread this time
+        // (a network mount's hiccup) may hold a newer version still, which the published
+        // one would beat by its time. Until then the path waits.
         if let base, let history, history.record(base.version) == nil, !history.descends(winner.id, from: base.version) {
+            guard logsReadInFull?.contains(base.version.device) ?? true else { return nil }
             return .publish(path: path, state: local, parents: [winner.id], movedFrom: nil)
         }
         return .apply(version: winner, expectedLocal: local)

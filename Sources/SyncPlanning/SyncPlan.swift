@@ -3,11 +3,16 @@ public struct SyncTrees: Sendable {
     public var local: [String: EntryState]
     public var base: [String: BaseEntry]
     public var histories: [String: PathHistory]
+    /// The devices whose logs were read in full, or nil for every device (`Planner.plan`).
+    public var logsReadInFull: Set<String>?
 
-    public init(local: [String: EntryState], base: [String: BaseEntry], histories: [String: PathHistory]) {
+    public init(
+        local: [String: EntryState], base: [String: BaseEntry], histories: [String: PathHistory], logsReadInFull: Set<String>? = nil
+    ) {
         self.local = local
         self.base = base
         self.histories = histories
+        self.logsReadInFull = logsReadInFull
     }
 }
 
@@ -26,7 +31,9 @@ public struct SyncPlan: Sendable, Equatable {
         // touched, so it costs no memory.
         actions.reserveCapacity(sortedCandidates.count)
         for path in sortedCandidates {
-            if let action = Planner.plan(path: path, local: trees.local[path], base: trees.base[path], history: trees.histories[path]) {
+            if let action = Planner.plan(
+                path: path, local: trees.local[path], base: trees.base[path], history: trees.histories[path], logsReadInFull: trees.logsReadInFull)
+            {
                 actions.append(action)
             }
         }

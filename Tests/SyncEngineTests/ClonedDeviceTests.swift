@@ -1,6 +1,8 @@
 import Foundation
 import Glibc
+import RawPaths
 @testable import SyncEngine
+import SyncPlanning
 import Testing
 
 /// A second machine set up with a copy of a device's state folder runs under that
@@ -38,6 +40,56 @@ import Testing
         let report = b.sync()
         #expect(b.read("shared.txt") == "from a", "\(report.problems)")
         #expect(a.sync().problems.isEmpty, "the machine whose log it is goes on")
+    }
+
+    /// Once stopped, the clone appends nothing through `ubq resolve` either: it would stop
+    /// the genuine device too. Found in review.
+    @Test func aStoppedDeviceResolvesNothing() throws {
+        let scratch = Scratch()
+        let (a, b) = try scratch.pair()
+        try a.write("shared.txt", "v1")
+        a.sync()
+        b.sync()
+        let clone = try cloneOf(a, in: scratch)
+        a.sync()
+        clone.sync()
+        try a.write("other.txt", "from a")
+        a.sync(settled: true)
+        try clone.write("x.txt", "x")
+        #expect(clone.sync(settled: true).problems.contains { $0.contains("another machine writes it") })
+        let log = MirrorLayout(root: a.mirror).log(container: Self.container, device: a.engine.device.id)
+        let before = try String(contentsOfFile: log, encoding: .utf8)
+
+        #expect(throws: SyncError.self) {
+            try clone.engine.resolve(container: TestDevice.containerID, path: "Documents/shared.txt", keep: .current)
+        }
+        #expect(try String(contentsOfFile: log, encoding: .utf8) == before)
+        try a.write("later.txt", "later")
+        #expect(a.sync(settled: true).problems.isEmpty, "the genuine device goes on")
+    }
+
+    /// Its own log missing when this device read the logs (a network mount's hiccup), and
+    /// there again when it appends: no clone, nothing stopped. Found in review.
+    @Test func anOwnLogMissedOnceIsNoClone() throws {
+        let scratch = Scratch()
+        let (a, _) = try scratch.pair()
+        try a.write("f.txt", "v0")
+        a.sync(settled: true)
+        try a.restart()
+        let log = MirrorLayout(root: a.mirror).log(container: Self.container, device: a.engine.device.id)
+        let sync = ContainerSync(
+            id: Self.container, folder: RawPath(a.root + "/" + TestDevice.containerID.folderName), layout: MirrorLayout(root: a.mirror),
+            device: a.engine.device.id)
+        #expect(rename(log, log + ".away") == 0)
+        sync.readLogs()
+        #expect(rename(log + ".away", log) == 0)
+
+        #expect(throws: Never.self) {
+            var writer = try sync.logWriter()
+            let record = VersionRecord(id: writer.nextID, path: "Documents/g", parents: [], state: .folder(), time: 1)
+            try sync.appendOwn([record], with: &writer)
+        }
+        #expect(sync.stopped == nil)
     }
 
     /// A device (`c`) made from a copy of `device`'s state and files, as a cloned disk is.

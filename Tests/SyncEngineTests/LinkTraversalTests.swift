@@ -46,7 +46,7 @@ struct LinkTraversalTests {
         try a.write("key.txt", key)  // puts the content in the store
         a.sync()
         let log = MirrorLayout(root: a.mirror).log(container: TestDevice.containerID.identifier, device: "hostile")
-        var writer = try LogWriter(path: log, device: "hostile", lastSequence: 0, knownSize: 0)
+        var writer = try LogWriter(path: log, device: "hostile", lastSequence: 0)
         let sha256 = SHA256.hash(data: Data(key.utf8)).map { String(format: "%02x", $0) }.joined()
         try writer.append(contentsOf: [
             VersionRecord(

@@ -28,7 +28,7 @@ import Testing
     /// The lines this device's writer appends, as they are in its log.
     func writtenLines() throws -> [ArraySlice<UInt8>] {
         let path = scratch.path + "/log/d1.ndjson"
-        var writer = try LogWriter(path: path, device: "d1", lastSequence: 0, knownSize: 0)
+        var writer = try LogWriter(path: path, device: "d1", lastSequence: 0)
         _ = try writer.append(contentsOf: Self.records)
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
         return bytes.split(separator: UInt8(ascii: "\n"))

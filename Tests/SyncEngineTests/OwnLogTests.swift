@@ -17,7 +17,7 @@ import Testing
     }
 
     @Test func linesThisProcessAppendedAreNotReadAgainButLaterOnesAre() throws {
-        var writer = try LogWriter(path: path, device: "d1", lastSequence: 0, knownSize: 0)
+        var writer = try LogWriter(path: path, device: "d1", lastSequence: 0)
         var reader = LogReader(path: path, device: "d1")
         reader.skip(try writer.append(contentsOf: [record(1), record(2), record(3)]))
         #expect(try reader.readNew().records.isEmpty)
@@ -52,7 +52,7 @@ import Testing
     }
 
     @Test func aSpanThatIsNotNextIsReadAsUsual() throws {
-        var writer = try LogWriter(path: path, device: "d1", lastSequence: 0, knownSize: 0)
+        var writer = try LogWriter(path: path, device: "d1", lastSequence: 0)
         var reader = LogReader(path: path, device: "d1")
         try writer.append(contentsOf: [record(1)])
         reader.skip(try writer.append(contentsOf: [record(2)]))  // line 1 is still unread: no skip
@@ -62,7 +62,7 @@ import Testing
     /// A full disk tears an append: nothing of it may stay, or the next append would
     /// follow a fragment (one unreadable line) or reuse the numbers of whole lines.
     @Test func aFailedAppendLeavesTheLogAsItWas() throws {
-        var writer = try LogWriter(path: path, device: "d1", lastSequence: 0, knownSize: 0)
+        var writer = try LogWriter(path: path, device: "d1", lastSequence: 0)
         try writer.append(contentsOf: [record(1)])
         let before = try #require(FileManager.default.contents(atPath: path))
         let faults = FaultInjection()
