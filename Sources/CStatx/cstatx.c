@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <sys/stat.h>
 #include <locale.h>
+#include <pthread.h>
 #include <wchar.h>
 
 int ubq_file_status_at(int dirfd, const char *path, ubq_file_status *status) {
@@ -247,13 +248,16 @@ long ubq_readlink_beneath(const char *root, const char *relative, char *buffer, 
     return count;
 }
 
+static locale_t utf8_locale = (locale_t)0;
+
+static void make_utf8_locale(void) {
+    utf8_locale = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+}
+
 int ubq_terminal_columns(uint32_t scalar) {
-    static locale_t utf8 = (locale_t)0;
-    static int tried = 0;
-    if (!tried) {  /* a race here only makes two identical locales */
-        utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
-        tried = 1;
-    }
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, make_utf8_locale);
+    locale_t utf8 = utf8_locale;
     if (utf8 == (locale_t)0) return -2;
     locale_t previous = uselocale(utf8);
     int columns = wcwidth((wchar_t)scalar);

@@ -118,7 +118,11 @@ struct ContentStore {
     /// is copied: the batch's fsync later waits for the last pieces only, not for the whole
     /// file (for 1 GiB here, 0.80 s instead of 1.04 s).
     static func kernelCopy(from source: Int32, to destination: Int32, length: Int64, path: String) throws(SyncError) -> Bool {
-        if SparseFiles.hasHoles(source) { return false }  // copy_file_range fills holes on ext4: streamed, they stay holes
+        if SparseFiles.hasHoles(source) {
+            // copy_file_range fills holes on ext4; a reflink keeps them (and costs nothing)
+            // where the filesystem makes one. Otherwise the caller streams, keeping them.
+            return ubq_clone_file(destination, source) == 0
+        }
         var remaining = length
         while remaining > 0 {
             let copied = ubq_copy_file_range(source, destination, UInt(min(remaining, Self.kernelCopyPiece)))

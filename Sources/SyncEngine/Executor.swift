@@ -115,7 +115,10 @@ struct Executor {
         guard let expected else { return .done }
         if expected.state.kind == .folder {
             if rmdir(absolute) != 0 && errno != ENOENT {
-                guard errno == ENOTEMPTY || errno == EEXIST else { throw SyncError.system("rmdir", absolute) }
+                // Reported each pass that plans it, without making the next look at everything.
+                guard errno == ENOTEMPTY || errno == EEXIST else {
+                    return .kept(why: "\(absolute) was deleted on another device, but cannot be removed here: \(String(cString: strerror(errno)))")
+                }
                 return .kept(why: Self.keptFolder(absolute))
             }
         } else if unlink(absolute) != 0 && errno != ENOENT {

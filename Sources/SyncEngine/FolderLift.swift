@@ -19,8 +19,8 @@ final class FolderLift {
     private let database: SyncDatabase
     /// False for root: nothing to lift.
     let applies: Bool
-    /// The folders lifted, and the mode each gets back.
-    private var lifted: [String: mode_t] = [:]
+    /// The folders lifted, by absolute path.
+    private var lifted: [String: LiftedFolder] = [:]
 
     /// Puts back the modes a pass that crashed left lifted, where nobody changed them since.
     init(database: SyncDatabase, asRoot: Bool = geteuid() == 0) throws {
@@ -28,25 +28,26 @@ final class FolderLift {
         applies = !asRoot
         let leftovers = try database.liftedFolders()
         guard !leftovers.isEmpty else { return }
-        for folder in leftovers { Self.putBack(folder.path.readable, to: folder.mode) }
+        for folder in leftovers { folder.putBack() }
         try database.forgetLifted()
     }
 
     /// Lifts those of `folders` (absolute paths) that exist, are folders and lack `needed`.
     func lift(_ folders: some Sequence<String>) throws {
         guard applies else { return }
-        var lifting: [(path: String, mode: mode_t)] = []
+        var lifting: [LiftedFolder] = []
         for folder in Set(folders) where lifted[folder] == nil {
             guard let info = Sys.lstat(folder), info.st_mode & S_IFMT == S_IFDIR, info.st_mode & Self.needed != Self.needed else { continue }
-            lifting.append((folder, info.st_mode & 0o7777))
+            let mode = info.st_mode & 0o7777
+            lifting.append(LiftedFolder(path: RawPath(folder), restore: mode, given: mode | Self.needed))
         }
         try record(lifting)
-        for folder in lifting { chmod(folder.path, folder.mode | Self.needed) }
+        for folder in lifting { chmod(folder.path.readable, folder.given) }
     }
 
     /// Runs `body`, which writes in `folders`, with those of them that are read-only
     /// lifted, and puts their modes back after it: for writes outside a pass's actions (a
-    /// diary's merge, `ubq resolve`, `ubq restore`).
+    /// diary's merge, `ubq resolve`, `ubq restore`, a leftover's removal).
     func writing<Result>(in folders: [String], _ body: () throws -> Result) throws -> Result {
         try lift(folders)
         defer { end() }
@@ -55,33 +56,51 @@ final class FolderLift {
 
     /// The mode to give now the folder at `absolute` whose synced mode is `mode`, being
     /// made or changed by the pass: `mode` itself, or `mode` lifted until `end`. A folder
-    /// lifted already gets `mode` back at the end, not the mode it had.
+    /// lifted already gets `mode` back at the end, not the mode it had; until the new mode
+    /// is set, the mode it was lifted to still counts as the pass's own after a crash.
     func mode(forFolder absolute: String, synced mode: mode_t) throws -> mode_t {
         guard applies else { return mode }
-        let lifting = mode & Self.needed != Self.needed
-        if lifting || lifted[absolute] != nil, lifted[absolute] != mode { try record([(absolute, mode)]) }
-        return lifting ? mode | Self.needed : mode
+        let given = mode & Self.needed == Self.needed ? mode : mode | Self.needed
+        let earlier = lifted[absolute]
+        guard given != mode || earlier != nil else { return mode }
+        if earlier?.restore != mode || earlier?.given != given {
+            try record([LiftedFolder(path: RawPath(absolute), restore: mode, given: given, earlier: earlier?.given)])
+        }
+        return given
     }
 
     /// Puts every lifted folder's mode back (deepest first, though chmod needs only search
     /// permission above), unless someone changed it meanwhile, and forgets them.
     func end() {
         guard !lifted.isEmpty else { return }
-        for (folder, mode) in lifted.sorted(by: { $0.key > $1.key }) { Self.putBack(folder, to: mode) }
+        for (_, folder) in lifted.sorted(by: { $0.key > $1.key }) { folder.putBack() }
         lifted = [:]
         try? database.forgetLifted()  // if not, the next pass finds them put back already
     }
 
-    private func record(_ folders: [(path: String, mode: mode_t)]) throws {
+    private func record(_ folders: [LiftedFolder]) throws {
         guard !folders.isEmpty else { return }
-        try database.recordLifted(folders.map { (RawPath($0.path), $0.mode) })
-        for folder in folders { lifted[folder.path] = folder.mode }
+        try database.recordLifted(folders)
+        for folder in folders { lifted[folder.path.readable] = folder }
     }
+}
 
-    /// Sets `folder`'s mode to `mode` if it still has the lifted mode; gone is fine.
-    private static func putBack(_ folder: String, to mode: mode_t) {
-        guard let info = Sys.lstat(folder), info.st_mode & S_IFMT == S_IFDIR, info.st_mode & 0o7777 == mode | needed else { return }
-        chmod(folder, mode)
+/// A folder whose mode a pass lifted: the mode it gets back, and the modes the pass gave
+/// it meanwhile (`given`, and `earlier` while a new mode replaces the one it was lifted
+/// to). Any other mode found there is someone else's, and stays.
+struct LiftedFolder: Equatable {
+    var path: RawPath
+    var restore: mode_t
+    var given: mode_t
+    var earlier: mode_t? = nil
+
+    /// Sets the folder's mode to `restore` if it still has a mode the pass gave it; gone is fine.
+    func putBack() {
+        var info = stat()
+        guard path.withCString({ lstat($0, &info) }) == 0, info.st_mode & S_IFMT == S_IFDIR else { return }
+        let now = info.st_mode & 0o7777
+        guard now == given || now == earlier else { return }
+        _ = path.withCString { chmod($0, restore) }
     }
 }
 

@@ -228,7 +228,7 @@ struct LocalTree {
         } catch where error.code == .changedMeanwhile {
             leaveForLater(relative)
         } catch where error.isPathTooLong {
-            problems.append("not synced: \(error); \(SyncError.pathTooLongHint)")
+            problems.append("not synced: \(error); \(SyncError.pathTooLongHint(for: relative.readable))")
             unknown.append(relative)
         } catch {
             problems.append("not synced this time: \(error)")

@@ -37,8 +37,12 @@ public final class SyncDatabase: Sendable {
                 """)
         }
         migrator.registerMigration("v2: lifted folders") { db in
-            // Folders whose mode a pass lifted for a moment (`FolderLift`), and the mode to put back.
-            try db.execute(sql: "CREATE TABLE lifted_folder (path BLOB PRIMARY KEY NOT NULL, mode INTEGER NOT NULL) WITHOUT ROWID")
+            // Folders whose mode a pass lifted for a moment (`FolderLift`): the mode to put
+            // back, and the modes the pass gave them meanwhile (`LiftedFolder`).
+            try db.execute(sql: """
+                CREATE TABLE lifted_folder (
+                    path BLOB PRIMARY KEY NOT NULL, mode INTEGER NOT NULL, given INTEGER NOT NULL, earlier INTEGER) WITHOUT ROWID
+                """)
         }
         return migrator
     }

@@ -41,12 +41,19 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
     /// A full disk or quota: the pass pauses and retries later.
     public var isOutOfSpace: Bool { code == .system(ENOSPC) || code == .system(EDQUOT) }
 
-    /// A path longer than Linux takes (PATH_MAX, 4096 bytes, with the folders above the
-    /// container): not a passing failure, so no reason to look at everything again.
+    /// A name or a path longer than Linux takes (NAME_MAX, 255 bytes; PATH_MAX, 4096
+    /// bytes with the folders above the container): not a passing failure, so no reason
+    /// to look at everything again.
     var isPathTooLong: Bool { code == .system(ENAMETOOLONG) }
 
-    /// What to do about `isPathTooLong`.
-    static let pathTooLongHint = "its path is longer than Linux takes (4096 bytes, counting the folders above the container): shorten a folder's name on the way, and it syncs"
+    /// What to do about `isPathTooLong` for the item at `path`: a name of more than 255
+    /// bytes (90 CJK characters, which a Mac takes) is to be shortened itself.
+    static func pathTooLongHint(for path: String) -> String {
+        if let long = path.split(separator: "/").first(where: { $0.utf8.count > Int(NAME_MAX) }) {
+            return "the name \"\(long.prefix(24))…\" is \(long.utf8.count) bytes, longer than Linux takes (255): shorten it, and it syncs"
+        }
+        return "its path is longer than Linux takes (4096 bytes, counting the folders above the container): shorten a folder's name on the way, and it syncs"
+    }
 
     public var description: String { message }
 }

@@ -83,7 +83,7 @@ struct SyncPass {
             earlyCopies += copies
             if round == 0 {
                 EarlyWriteback.start(copies: copies.count, footprint: local.earlyCopyFootprint, anchor: container.layout.root, faults: faults)
-                report.problems += local.problems + removeLeftovers(local.leftovers)
+                report.problems += local.problems + removeLeftovers(local.leftovers, lift: executor.folderLift)
                 report.deferred = local.deferred
             }
             let plan = try guardDeletions(makePlan(local: local, base: base, roots: roots), report: &report)
@@ -187,12 +187,22 @@ struct SyncPass {
 
     /// Deletes the staging files a daemon killed mid-download left in the container. A pass
     /// runs alone on the sync thread, which writes all of them, so none is in use now.
-    private func removeLeftovers(_ leftovers: [RawPath]) -> [String] {
-        leftovers.compactMap { relative in
-            let path = container.folder.appending(relative)
-            guard path.withCString({ unlink($0) }) != 0 else { return nil }
-            let reason = errno
-            return reason == ENOENT ? nil : "cannot remove the unfinished download \(path.readable): \(String(cString: strerror(reason)))"
+    private func removeLeftovers(_ leftovers: [RawPath], lift: FolderLift?) -> [String] {
+        let remove = { () -> [String] in
+            leftovers.compactMap { relative -> String? in
+                let path = container.folder.appending(relative)
+                guard path.withCString({ unlink($0) }) != 0 else { return nil }
+                let reason = errno
+                return reason == ENOENT ? nil : "cannot remove the unfinished download \(path.readable): \(String(cString: strerror(reason)))"
+            }
+        }
+        // A download cut short in a read-only folder left its staging file there.
+        let folders = leftovers.map { container.folder.appending($0).removingLastComponent().readable }
+        guard let lift, lift.applies, !leftovers.isEmpty else { return remove() }
+        do {
+            return try lift.writing(in: folders, remove)
+        } catch {
+            return ["cannot make the folders of unfinished downloads writable for a moment: \(error)"] + remove()
         }
     }
 
@@ -234,7 +244,8 @@ struct SyncPass {
 
     private func makePlan(local: LocalTree, base: [String: BaseRow], roots: [RawPath]?) -> SyncPlan {
         let trees = SyncTrees(
-            local: local.entries.mapValues(\.state), base: base.mapValues(\.entry), histories: container.histories)
+            local: local.entries.mapValues(\.state), base: base.mapValues(\.entry), histories: container.histories,
+            logsReadInFull: container.logsReadInFull)
         var paths = Set(trees.local.keys)
         if let roots {
             let keys = roots.compactMap { SyncPath.key($0) }
@@ -292,7 +303,7 @@ struct SyncPass {
                 report.skipped += 1
             } catch let error as SyncError where error.isPathTooLong {
                 // It fails the same way every pass: the next need not look at everything for it.
-                report.problems.append("\(action.path): \(error); \(SyncError.pathTooLongHint)")
+                report.problems.append("\(action.path): \(error); \(SyncError.pathTooLongHint(for: action.path))")
             } catch let error as SyncError where error.isOutOfSpace {
                 report.pause(by: error)
                 progress?.abandoned(plan.actions.dropFirst(position + 1))

@@ -56,6 +56,22 @@ import Testing
         #expect(mode(folder) == 0o755)
     }
 
+    /// A crash after a lifted folder's new synced mode was recorded, before or after its
+    /// chmod: the next pass gives it that mode, not the lifted one (which the next scan
+    /// would publish as the user's). Found in review.
+    @Test(arguments: [false, true])
+    func aCrashAroundANewModeLeavesTheNewMode(chmodded: Bool) throws {
+        chmod(folder, 0o555)
+        defer { chmod(folder, 0o755) }
+        let lift = try FolderLift(database: try database(), asRoot: false)
+        try lift.lift([folder])
+        let given = try lift.mode(forFolder: folder, synced: 0o500)  // changed elsewhere meanwhile
+        if chmodded { chmod(folder, given) }
+
+        _ = try FolderLift(database: try database(), asRoot: false)
+        #expect(mode(folder) == 0o500)
+    }
+
     /// A crash between the lift and `end`: the next pass's lift puts the mode back, unless
     /// someone changed it since (then it is theirs).
     @Test func aCrashedPassesLiftIsPutBackByTheNext() throws {

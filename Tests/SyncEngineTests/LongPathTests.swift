@@ -25,6 +25,27 @@ import Testing
         #expect(Sys.lstat(b.documents + "/" + name) != nil, "the folders that fit arrive")
     }
 
+    /// A name over 255 bytes (90 CJK characters; a Mac takes them), from another device's
+    /// log: the problem names the name, not the path. Found in review.
+    @Test func aNameTooLongForLinuxIsCalledSo() throws {
+        let scratch = Scratch()
+        let (a, b) = try scratch.pair()
+        try a.write("seed.txt", "seed")
+        a.sync(settled: true)
+        b.sync()
+        let name = String(repeating: "日", count: 90)  // 270 bytes
+        let stored = try ContentStore(layout: MirrorLayout(root: a.mirror), device: "0123456789abcdef").store(bytes: Array("hello".utf8))
+        let line = #"{"seq":1,"time":1795340000000,"path":"Documents/"# + name
+            + #"","parents":[],"op":"put","kind":"file","mode":420,"sha256":""# + stored.sha256 + #"","size":5}"# + "\n"
+        let log = MirrorLayout(root: a.mirror).log(container: TestDevice.containerID.identifier, device: "0123456789abcdef")
+        try FileManager.default.createDirectory(atPath: Sys.parent(of: log), withIntermediateDirectories: true)
+        try Data(line.utf8).write(to: URL(fileURLWithPath: log))
+        let report = b.sync()
+
+        #expect(report.problems.contains { $0.contains("is 270 bytes, longer than Linux takes (255)") }, "\(report.problems)")
+        #expect(!report.incomplete)
+    }
+
     private func makeDeepFile(in folder: String, folders: Int, named name: String) throws {
         var fd = open(folder, O_RDONLY | O_DIRECTORY)
         for _ in 0..<folders {
