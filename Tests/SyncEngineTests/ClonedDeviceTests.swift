@@ -14,14 +14,8 @@ import Testing
 
     @Test func aDeviceRunningUnderACopiedIdStopsLoudly() throws {
         let scratch = Scratch()
-        let (a, b) = try scratch.pair()
-        try a.write("shared.txt", "v1")
-        a.sync()
-        b.sync()
-        let clone = try cloneOf(a, in: scratch)
+        let (a, b, clone) = try devicesWithAClone(in: scratch)
         #expect(clone.engine.device.id == a.engine.device.id)
-        a.sync()
-        clone.sync()  // both have read the log as it is
 
         try a.write("shared.txt", "from a")
         a.sync(settled: true)
@@ -46,13 +40,7 @@ import Testing
     /// the genuine device too. Found in review.
     @Test func aStoppedDeviceResolvesNothing() throws {
         let scratch = Scratch()
-        let (a, b) = try scratch.pair()
-        try a.write("shared.txt", "v1")
-        a.sync()
-        b.sync()
-        let clone = try cloneOf(a, in: scratch)
-        a.sync()
-        clone.sync()
+        let (a, _, clone) = try devicesWithAClone(in: scratch)
         try a.write("other.txt", "from a")
         a.sync(settled: true)
         try clone.write("x.txt", "x")
@@ -90,6 +78,19 @@ import Testing
             try sync.appendOwn([record], with: &writer)
         }
         #expect(sync.stopped == nil)
+    }
+
+    /// Devices a and b with `shared.txt` synced, and a clone of a; a and the clone have
+    /// each run a pass since (their writers know the log as it is).
+    private func devicesWithAClone(in scratch: Scratch) throws -> (TestDevice, TestDevice, TestDevice) {
+        let (a, b) = try scratch.pair()
+        try a.write("shared.txt", "v1")
+        a.sync()
+        b.sync()
+        let clone = try cloneOf(a, in: scratch)
+        a.sync()
+        clone.sync()
+        return (a, b, clone)
     }
 
     /// A device (`c`) made from a copy of `device`'s state and files, as a cloned disk is.
