@@ -25,7 +25,7 @@ enum DamagedObjects {
             return nil
         }
         let folder = folder(holding: object)
-        let name = object.split(separator: "/").last.map(String.init) ?? "object"  // 64 hex digits
+        let name = object.lastSlash.map { object[object.utf8.index(after: $0)...] } ?? Substring(object)  // 64 hex digits
         let destination = "\(folder)/\(name).\(UniqueToken.next())"
         guard (try? Sys.makeFolders(folder)) != nil, rename(object, destination) == 0 else { return nil }
         return destination

@@ -196,9 +196,9 @@ struct SyncPass {
                 return reason == ENOENT ? nil : "cannot remove the unfinished download \(path.readable): \(String(cString: strerror(reason)))"
             }
         }
+        guard let lift, lift.applies, !leftovers.isEmpty else { return remove() }
         // A download cut short in a read-only folder left its staging file there.
         let folders = leftovers.map { container.folder.appending($0).removingLastComponent().readable }
-        guard let lift, lift.applies, !leftovers.isEmpty else { return remove() }
         do {
             return try lift.writing(in: folders, remove)
         } catch {

@@ -1,5 +1,4 @@
 import CStatx
-import Foundation
 import Glibc
 import RawPaths
 
@@ -22,7 +21,7 @@ enum Sys {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
-        return (try? FileHandle(fileDescriptor: fd, closeOnDealloc: false).readToEnd()).map { [UInt8]($0 ?? Data()) }
+        return try? readToEnd(fd, path: path)
     }
 
     /// Everything left to read from `fd`.
