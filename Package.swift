@@ -78,7 +78,7 @@ let package = Package(
             "Diary", "KeyedArchive", "CStatx", "SQLiteDirect",
             crypto, grdb, logging,
         ]),
-        .target(name: "DaemonClient", dependencies: ["APIModel", "UbiquitySettings", "Coordination", nioCore, nioPosix, nioHTTP1]),
+        .target(name: "DaemonClient", dependencies: ["APIModel", "UbiquitySettings", "Coordination", "RawPaths", nioCore, nioPosix, nioHTTP1]),
 
         // MARK: Services, library, commands
         .target(name: "CommandLineSettings", dependencies: ["UbiquitySettings", argumentParser]),
@@ -132,7 +132,7 @@ let package = Package(
         .testTarget(name: "MetadataIndexTests", dependencies: ["MetadataIndex", "PredicateKit", "APIModel", grdb]),
         .testTarget(name: "IndexingTests", dependencies: ["Indexing", "MetadataIndex", "Diary", "KeyedArchive", "Coordination", "TestSupport", logging]),
         .testTarget(name: "CoordinationTests", dependencies: ["Coordination"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["APIModel", "TestSupport"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["APIModel", "TestSupport", "Ubiquity"]),
         .testTarget(name: "UbqCLITests", dependencies: ["UbqCLI", "APIModel"]),
         .testTarget(name: "UbiquityDaemonTests", dependencies: ["UbiquityDaemon"]),
         .testTarget(name: "DocumentTests", dependencies: ["Ubiquity", "Diary", "KeyedArchive"]),

@@ -99,10 +99,14 @@ public struct VersionInfo: Sendable, Codable, Equatable {
     public var size: Int64?
     public var current: Bool
     public var conflict: Bool
+    /// Where the content of a file's version can be read: its object in the mirror's
+    /// store (read-only; it may be gone once the version has expired). Absent for other
+    /// kinds, and from a daemon older than the field.
+    public var contentPath: String?
 
     public init(
         id: String, device: String, deviceName: String, date: String, kind: String, sha256: String?, size: Int64?, current: Bool,
-        conflict: Bool
+        conflict: Bool, contentPath: String? = nil
     ) {
         self.id = id
         self.device = device
@@ -113,6 +117,7 @@ public struct VersionInfo: Sendable, Codable, Equatable {
         self.size = size
         self.current = current
         self.conflict = conflict
+        self.contentPath = contentPath
     }
 }
 
@@ -147,10 +152,14 @@ public struct VersionedItem: Sendable, Codable, Equatable {
 public struct ResolveRequest: Sendable, Codable {
     public var item: VersionedItem
     public var keep: String
+    /// With `keep` `current`: resolve only these conflict versions (NSFileVersion's
+    /// `isResolved`), leaving the item's other conflict versions unresolved. Nil: all.
+    public var only: [String]?
 
-    public init(item: VersionedItem, keep: String) {
+    public init(item: VersionedItem, keep: String, only: [String]? = nil) {
         self.item = item
         self.keep = keep
+        self.only = only
     }
 }
 

@@ -24,7 +24,9 @@ public struct DaemonClient: Sendable {
 
     func decode<Response: Decodable>(_ reply: HTTPReply, as type: Response.Type) throws(DaemonClientError) -> Response {
         guard (200..<300).contains(reply.status.code) else {
-            if let apiError = try? JSONDecoder().decode(APIError.self, from: reply.body) { throw DaemonClientError(apiError) }
+            if let apiError = try? JSONDecoder().decode(APIError.self, from: reply.body) {
+                throw DaemonClientError(apiError, status: Int(reply.status.code))
+            }
             throw DaemonClientError(.protocolError, "ubqd answered \(reply.status): \(String(decoding: reply.body, as: UTF8.self))")
         }
         do {

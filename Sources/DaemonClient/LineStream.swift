@@ -76,7 +76,7 @@ extension DaemonClient {
     }
 
     private static func rejection(_ status: HTTPResponseStatus, _ body: Data) -> DaemonClientError {
-        if let apiError = try? JSONDecoder().decode(APIError.self, from: body) { return DaemonClientError(apiError) }
+        if let apiError = try? JSONDecoder().decode(APIError.self, from: body) { return DaemonClientError(apiError, status: Int(status.code)) }
         return DaemonClientError(.protocolError, "ubqd answered \(status): \(String(decoding: body, as: UTF8.self))")
     }
 }

@@ -89,7 +89,7 @@ final class LineStreamHandler: ChannelInboundHandler {
                 finish(nil)
             } else {
                 let body = Data(pending.readableBytesView)
-                let error = (try? JSONDecoder().decode(APIError.self, from: body)).map(DaemonClientError.init)
+                let error = (try? JSONDecoder().decode(APIError.self, from: body)).map { DaemonClientError($0, status: Int(status.code)) }
                 finish(error ?? DaemonClientError(.protocolError, "ubqd answered \(status): \(String(decoding: body, as: UTF8.self))"))
             }
             context.close(promise: nil)

@@ -40,8 +40,12 @@ extension SyncEngine {
         guard let winner = history.winner, let container = container(id) else { return }
         if let stopped = container.stopped { throw stopped }  // before anything is written here
         var kept = winner
+        var superseded = history.heads.map(\.id)
         switch choice {
         case .current: break
+        case .resolving(let versions):
+            guard let heads = try headsResolving(versions, in: history) else { return }
+            superseded = heads
         case .version(let version):
             kept = try keptVersion(version, of: history, now: SyncClock.nowMilliseconds())
         case .all:
@@ -49,8 +53,43 @@ extension SyncEngine {
                 for loser in history.conflicts { try copyBeside(loser, container: container) }
             }
         }
-        let signature = try liftingFolder(of: path, in: container) { () throws(SyncError) in try writeLocal(kept, container: container) }
-        try supersede(heads: history.heads.map(\.id), with: kept, signature: signature, container: container, id: id)
+        let signature: LocalSignature?
+        if case .resolving = choice, let synced = try syncedRow(of: kept, in: container) {
+            signature = synced.signature  // the file is left alone: an app may have it open
+        } else {
+            signature = try liftingFolder(of: path, in: container) { () throws(SyncError) in try writeLocal(kept, container: container) }
+        }
+        try supersede(heads: superseded, with: kept, signature: signature, container: container, id: id, outliving: history)
+    }
+
+    /// The base row of `record`'s path if this device last synced `record`'s very state
+    /// there; nil if it synced something else (its own losing version, say), or nothing.
+    private func syncedRow(of record: VersionRecord, in container: ContainerSync) throws(SyncError) -> BaseRow? {
+        let row = try baseRow(of: record.path, in: container)
+        return row?.entry.state == record.state ? row : nil
+    }
+
+    /// What this device last synced at `path`.
+    private func baseRow(of path: String, in container: ContainerSync) throws(SyncError) -> BaseRow? {
+        do {
+            return try database.base(container: container.id, under: [path])[path]
+        } catch {
+            throw SyncError(.system(EIO), "reading the sync state of \(path): \(error)")
+        }
+    }
+
+    /// The heads a resolution of only `versions` supersedes: all but the conflict versions
+    /// left unresolved. Nil when none of `versions` is unresolved: as NSFileVersion's
+    /// `isResolved`, resolving a version twice (or one whose content became current) does
+    /// nothing. Throws for a version `history` does not have.
+    private func headsResolving(_ versions: [VersionID], in history: PathHistory) throws(SyncError) -> [VersionID]? {
+        if let stray = versions.first(where: { history.record($0) == nil }) {
+            throw SyncError(.unknownItem, "\(history.path) has no version \(stray); see `ubq conflicts`")
+        }
+        let unresolved = Set(history.conflicts.map(\.id))
+        let resolving = Set(versions).intersection(unresolved)
+        guard !resolving.isEmpty else { return nil }
+        return history.heads.map(\.id).filter { !unresolved.contains($0) || resolving.contains($0) }
     }
 
     /// Brings back an old version as a new change (the history keeps everything between).
@@ -110,12 +149,7 @@ extension SyncEngine {
         guard let state = record.state, state.kind == .file, let content = state.sha256 else { return nil }
         let relative = LocalNames.relative(of: record.path, local: nil, in: container.folder).readable
         let absolute = container.folder.appending(relative).readable
-        let synced: BaseRow?
-        do {
-            synced = try database.base(container: container.id, under: [record.path])[record.path]
-        } catch {
-            throw SyncError(.system(EIO), "reading the sync state of \(record.path): \(error)")
-        }
+        let synced = try baseRow(of: record.path, in: container)
         try ConcurrentSync.fsyncFolders(try Sys.makeParentFolders(of: relative, beneath: container.folder.readable), faults: faults)
         let staging = DurableFile.stagingPath(beside: absolute)
         try ContentStore(layout: layout, device: device.id).fetch(content, to: staging, mode: state.localMode)
@@ -174,13 +208,19 @@ extension SyncEngine {
 
     private static let largestConflictNumber = 100
 
-    /// Appends a version naming every head as parent: the conflict is over on every device.
+    /// Appends a version naming `heads` as parents: the conflict between them is over on
+    /// every device.
+    /// Heads of `history` it leaves out stay heads: the new version is dated after them, so
+    /// that it wins over them (`WinnerRule`) even where their writer's clock ran ahead.
     private func supersede(
-        heads: [VersionID], with kept: VersionRecord, signature: LocalSignature?, container: ContainerSync, id: ContainerID
+        heads: [VersionID], with kept: VersionRecord, signature: LocalSignature?, container: ContainerSync, id: ContainerID,
+        outliving history: PathHistory
     ) throws(SyncError) {
+        let left = history.heads.filter { !heads.contains($0.id) }
+        let time = max(SyncClock.nowMilliseconds(), (left.map(\.time).max() ?? 0) + 1)
         do {
             var writer = try container.logWriter()
-            let record = VersionRecord(id: writer.nextID, path: kept.path, parents: heads, state: kept.state, time: SyncClock.nowMilliseconds())
+            let record = VersionRecord(id: writer.nextID, path: kept.path, parents: heads, state: kept.state, time: time)
             try container.appendOwn([record], with: &writer)
             try database.commit(
                 container: id.identifier,
@@ -194,7 +234,7 @@ extension SyncEngine {
     }
 
     private func info(_ record: VersionRecord, _ names: [String: String], current: Bool, conflict: Bool) -> VersionInfo {
-        VersionInfo(record, deviceName: names[record.id.device] ?? record.id.device, current: current, conflict: conflict)
+        VersionInfo(record, deviceName: names[record.id.device] ?? record.id.device, current: current, conflict: conflict, layout: layout)
     }
 
     /// Device id → human name, from the mirror's `devices/` folder.

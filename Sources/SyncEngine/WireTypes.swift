@@ -3,12 +3,14 @@ import Foundation
 import SyncPlanning
 
 extension VersionInfo {
-    init(_ record: VersionRecord, deviceName: String, current: Bool, conflict: Bool) {
+    init(_ record: VersionRecord, deviceName: String, current: Bool, conflict: Bool, layout: MirrorLayout) {
+        let isFile = record.state?.kind == .file
         self.init(
             id: record.id.description, device: record.id.device, deviceName: deviceName,
             date: ISO8601.format(referenceSeconds: Double(record.time) / 1000 - ISO8601.referenceDateOffset),
             kind: record.state?.kind.rawValue ?? "deleted", sha256: record.state?.sha256,
-            size: record.state?.kind == .file ? record.state?.size : nil, current: current, conflict: conflict)
+            size: isFile ? record.state?.size : nil, current: current, conflict: conflict,
+            contentPath: isFile ? record.state?.sha256.map(layout.object) : nil)
     }
 }
 
@@ -54,6 +56,9 @@ public enum ResolutionChoice: Sendable, Equatable {
     /// The current version, with each other one copied beside it as
     /// `name (conflict from DEVICE YYYY-MM-DD).ext`.
     case all
+    /// The current version, with only these conflict versions marked resolved
+    /// (NSFileVersion's `isResolved`): the item's other conflict versions stay unresolved.
+    case resolving([VersionID])
 
     /// `current`, `all` or a version id (`DEVICE:SEQ`).
     public init?(_ text: String) {

@@ -34,8 +34,10 @@ struct SyncRoutes: Sendable {
         }
         router.post(RouterPath(Route.resolve)) { request, context in
             let body = try await request.decode(as: ResolveRequest.self, context: context)
-            guard let choice = ResolutionChoice(body.keep) else {
-                return JSONResponse.error(.badRequest, APIError(error: "bad-request", message: "--keep takes current, all or a version id (DEVICE:SEQ) from `ubq versions`, not \"\(body.keep)\""))
+            let choice: ResolutionChoice
+            switch Self.resolution(body) {
+            case .success(let chosen): choice = chosen
+            case .failure(let message): return JSONResponse.error(.badRequest, APIError(error: "bad-request", message: message.text))
             }
             return try await answering { worker in
                 try await worker.run { engine in
@@ -86,6 +88,31 @@ struct SyncRoutes: Sendable {
                 return JSONResponse.error(status, APIError(error: "sync", message: error.message))
             }
         }
+    }
+
+    /// A request's message for a body it cannot act on.
+    struct BadRequest: Error {
+        var text: String
+    }
+
+    /// What a resolve request keeps, or why it makes no sense.
+    static func resolution(_ body: ResolveRequest) -> Result<ResolutionChoice, BadRequest> {
+        guard let choice = ResolutionChoice(body.keep) else {
+            return .failure(BadRequest(text: "--keep takes current, all or a version id (DEVICE:SEQ) from `ubq versions`, not \"\(body.keep)\""))
+        }
+        guard let only = body.only else { return .success(choice) }
+        guard choice == .current else {
+            return .failure(BadRequest(text: "only some conflict versions can be resolved with --keep current, not --keep \(body.keep)"))
+        }
+        guard !only.isEmpty else { return .failure(BadRequest(text: "--only names no version: give conflict version ids from `ubq conflicts`")) }
+        var versions: [VersionID] = []
+        for text in only {
+            guard let version = VersionID(text) else {
+                return .failure(BadRequest(text: "\"\(text)\" is not a version id (DEVICE:SEQ); see `ubq conflicts`"))
+            }
+            versions.append(version)
+        }
+        return .success(.resolving(versions))
     }
 
     private static func container(_ item: VersionedItem) throws -> ContainerID {

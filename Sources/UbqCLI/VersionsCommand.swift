@@ -47,19 +47,23 @@ struct ResolveCommand: AsyncParsableCommand {
         discussion: """
             --keep current keeps the current version; --keep VERSION makes that version current; \
             --keep all keeps the current version and puts each other one beside it as \
-            'name (conflict from DEVICE YYYY-MM-DD).ext'. Superseded versions stay in `ubq versions`.
+            'name (conflict from DEVICE YYYY-MM-DD).ext'. Superseded versions stay in `ubq versions`. \
+            --keep current --only VERSION resolves that conflict version alone; the item's other \
+            conflict versions stay unresolved.
             """)
 
     @OptionGroup var options: SettingsOptions
     @Argument(help: "The item in conflict.") var path: String
     @Option(help: "current, all, or a version id from `ubq conflicts`.") var keep: String
+    @Option(help: "With --keep current: a conflict version to resolve, leaving the others (repeatable).") var only: [String] = []
 
     func run() async throws {
         let connection = try Connection(options)
         let item = try ItemLocator.locate(path, settings: connection.settings)
+        let request = ResolveRequest(item: item, keep: keep, only: only.isEmpty ? nil : only)
         _ = try await Connection.reportingErrors { () async throws(DaemonClientError) in
-            try await connection.client.post(Route.resolve, body: ResolveRequest(item: item, keep: keep), as: [String: Bool].self)
+            try await connection.client.post(Route.resolve, body: request, as: [String: Bool].self)
         }
-        Output.line("resolved \(path) (kept \(keep))")
+        Output.line(only.isEmpty ? "resolved \(path) (kept \(keep))" : "resolved \(only.joined(separator: ", ")) of \(path) (kept current)")
     }
 }

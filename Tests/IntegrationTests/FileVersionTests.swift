@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+import Ubiquity
+
+/// The library's `FileVersion` (NSFileVersion's model) against two real daemons sharing a
+/// mirror: an app lists a conflict's versions, reads them, and resolves it.
+@Suite("FileVersion between real daemons", .serialized)
+final class FileVersionTests {
+    let shared = SharedMirror()
+
+    /// Two devices holding a conflict on `doc.txt`: "from a" against "from b", after "base".
+    private func conflict() throws -> (DaemonHarness, DaemonHarness) {
+        for _ in 0..<2 {
+            let device = try DaemonHarness()
+            try device.start(extraEnvironment: ["UBQ_MIRROR": shared.path])
+            shared.add(device)
+        }
+        let (a, b) = (shared.devices[0], shared.devices[1])
+        try a.shell("echo base > doc.txt")
+        try sync(a, b)
+        try a.shell("echo 'from a' > doc.txt")
+        try b.shell("echo 'from b' > doc.txt")
+        try sync(a, b, a)
+        return (a, b)
+    }
+
+    private func sync(_ devices: DaemonHarness...) throws {
+        for device in devices {
+            let result = try device.ubq(["sync"])
+            #expect(result.status == 0, "ubq sync: \(result.errorText)")
+        }
+    }
+
+    private func doc(_ device: DaemonHarness) -> URL { URL(fileURLWithPath: device.documents + "/doc.txt") }
+
+    @Test func anAppSeesTheConflictAndReadsEachVersion() async throws {
+        let (a, _) = try conflict()
+        let current = try #require(try await FileVersion.currentVersionOfItem(at: doc(a), environment: a.environment))
+        let conflicts = try await FileVersion.unresolvedConflictVersionsOfItem(at: doc(a), environment: a.environment)
+        let others = try await FileVersion.otherVersionsOfItem(at: doc(a), environment: a.environment)
+
+        #expect(current.isCurrent && !current.isConflict)
+        #expect(current.url == doc(a))
+        let loser = try #require(conflicts.first)
+        #expect(conflicts.count == 1)
+        #expect(loser.hasLocalContents)
+        let texts = try [current, loser].map { try String(contentsOf: #require($0.url), encoding: .utf8) }
+        #expect(Set(texts) == ["from a\n", "from b\n"])
+        #expect(try String(contentsOf: #require(others.last?.url), encoding: .utf8) == "base\n", "the replaced version too")
+        #expect(others.contains(loser) && !others.contains(current))
+
+        let listed = try JSONSerialization.jsonObject(with: a.ubq(["versions", doc(a).path, "--json"]).output) as? [[String: Any]]
+        #expect(listed?.compactMap { $0["id"] as? String } == [current, loser, others.last!].sorted {
+            ($0.modificationDate ?? .distantPast) > ($1.modificationDate ?? .distantPast)
+        }.map(\.persistentIdentifier))
+        #expect(try await FileVersion.version(itemAt: doc(a), forPersistentIdentifier: loser.persistentIdentifier, environment: a.environment) == loser)
+    }
+
+    @Test func markingTheConflictResolvedKeepsTheCurrentVersionEverywhere() async throws {
+        let (a, b) = try conflict()
+        let current = try String(contentsOf: doc(a), encoding: .utf8)
+        let loser = try #require(try await FileVersion.unresolvedConflictVersionsOfItem(at: doc(a), environment: a.environment).first)
+
+        try await loser.markResolved()
+        try await loser.markResolved()  // twice: as NSFileVersion's isResolved, nothing more happens
+        try sync(a, b, a)
+
+        for device in [a, b] {
+            #expect(try await FileVersion.unresolvedConflictVersionsOfItem(at: doc(device), environment: device.environment).isEmpty)
+            #expect(try String(contentsOf: doc(device), encoding: .utf8) == current)
+        }
+        #expect(try a.ubq(["conflicts"]).text == "no conflicts\n")
+    }
+
+    @Test func replacingTheItemWithTheConflictVersionMakesItCurrentEverywhere() async throws {
+        let (a, b) = try conflict()
+        let loser = try #require(try await FileVersion.unresolvedConflictVersionsOfItem(at: doc(b), environment: b.environment).first)
+        let content = try String(contentsOf: #require(loser.url), encoding: .utf8)
+
+        #expect(try await loser.replaceItem() == doc(b))
+        try await loser.markResolved()
+        try sync(b, a)
+
+        for device in [a, b] {
+            #expect(try String(contentsOf: doc(device), encoding: .utf8) == content)
+            #expect(try await FileVersion.unresolvedConflictVersionsOfItem(at: doc(device), environment: device.environment).isEmpty)
+        }
+    }
+
+    /// The same resolution from the command line: `ubq resolve --keep current --only VERSION`.
+    @Test func ubqResolvesOneConflictVersion() throws {
+        let (a, b) = try conflict()
+        let listed = try JSONSerialization.jsonObject(with: a.ubq(["conflicts", "--json"]).output) as? [[String: Any]]
+        let loser = try #require((listed?.first?["others"] as? [[String: Any]])?.first?["id"] as? String)
+
+        let refused = try a.ubq(["resolve", doc(a).path, "--keep", "all", "--only", loser])
+        #expect(refused.status != 0 && refused.errorText.contains("--keep current"), "\(refused.errorText)")
+        let resolved = try a.ubq(["resolve", doc(a).path, "--keep", "current", "--only", loser])
+        #expect(resolved.status == 0, "\(resolved.errorText)")
+        try sync(a, b)
+
+        #expect(try b.ubq(["conflicts"]).text == "no conflicts\n")
+    }
+
+    @Test func anItemNeverSyncedHasNoVersions() async throws {
+        let (a, _) = try conflict()
+        let never = URL(fileURLWithPath: a.documents + "/never.txt")
+        #expect(try await FileVersion.versionsOfItem(at: never, environment: a.environment).isEmpty)
+        #expect(try await FileVersion.currentVersionOfItem(at: never, environment: a.environment) == nil)
+        await #expect(throws: (any Error).self) {
+            try await FileVersion.versionsOfItem(at: URL(fileURLWithPath: "/etc/passwd"), environment: a.environment)
+        }
+    }
+}
