@@ -49,6 +49,7 @@ let package = Package(
         .target(name: "CivilCalendar"),
         .target(name: "PredicateKit", dependencies: ["CivilCalendar"]),
         .target(name: "KeyedArchive", dependencies: ["CivilCalendar"]),
+        .target(name: "KeyValueStore", dependencies: ["KeyedArchive"]),
         .target(name: "RawPaths"),
         .target(name: "FileEvents", dependencies: ["RawPaths"]),
         .target(name: "IgnoreRules"),
@@ -75,7 +76,7 @@ let package = Package(
         .target(name: "Diary", dependencies: ["KeyedArchive"]),
         .target(name: "SyncEngine", dependencies: [
             "SyncPlanning", "APIModel", "Indexing", "MetadataIndex", "IgnoreRules", "Coordination", "UbiquitySettings", "RawPaths",
-            "Diary", "KeyedArchive", "CStatx", "SQLiteDirect",
+            "Diary", "KeyedArchive", "KeyValueStore", "CStatx", "SQLiteDirect",
             crypto, grdb, logging,
         ]),
         .target(name: "DaemonClient", dependencies: ["APIModel", "UbiquitySettings", "Coordination", "RawPaths", nioCore, nioPosix, nioHTTP1]),
@@ -88,7 +89,7 @@ let package = Package(
             hummingbirdCore, nioCore,
         ]),
         .target(name: "Ubiquity", dependencies: [
-            "DaemonClient", "UbiquitySettings", "Coordination", "KeyedArchive", "Diary", "APIModel", "PredicateKit",
+            "DaemonClient", "UbiquitySettings", "Coordination", "KeyedArchive", "KeyValueStore", "Diary", "APIModel", "PredicateKit",
         ]),
         .target(name: "UbqCLI", dependencies: [
             "Ubiquity", "DaemonClient", "PredicateKit", "KeyedArchive", "Diary", "APIModel", "UbiquitySettings",
@@ -114,10 +115,12 @@ let package = Package(
         // MARK: Tests
         .testTarget(name: "PredicateKitTests", dependencies: ["PredicateKit", "TestSupport"], exclude: ["sql_agreement_cases.json"]),
         .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive"]),
+        .testTarget(name: "KeyValueStoreTests", dependencies: ["KeyValueStore", "KeyedArchive", "TestSupport"]),
         .testTarget(name: "SyncPlanningTests", dependencies: ["SyncPlanning", "TestSupport"]),
         .testTarget(name: "PresenterPlanningTests", dependencies: ["PresenterPlanning", "APIModel"]),
         .testTarget(name: "SyncEngineTests", dependencies: [
-            "SyncEngine", "SyncPlanning", "APIModel", "Indexing", "MetadataIndex", "UbiquitySettings", "RawPaths", "Diary", "KeyedArchive", "TestSupport", logging,
+            "SyncEngine", "SyncPlanning", "APIModel", "Indexing", "MetadataIndex", "UbiquitySettings", "RawPaths", "Diary", "KeyedArchive", "KeyValueStore",
+            "TestSupport", logging,
             crypto,
         ]),
         .testTarget(name: "FileEventsTests", dependencies: ["FileEvents", "RawPaths"]),

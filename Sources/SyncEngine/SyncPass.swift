@@ -113,7 +113,7 @@ struct SyncPass {
         report.indexState = indexState(local: local, pending: pending, roots: roots)
         touched.formUnion(container.conflicts.keys)  // a diary merge below may change them
         do {
-            try mergeDiaryConflicts(executor: executor, report: &report)
+            try mergeDocumentConflicts(executor: executor, report: &report)
         } catch let error as SyncError where error.code == .changedMeanwhile {
             report.skipped += 1
         }

@@ -14,6 +14,8 @@
 //       "accessing MS" (milliseconds from the call to the accessor), then "done".
 //   bench PATH --count N [--deadline S]
 //       N coordinated writes of PATH; prints "latency p50 P50 p99 P99 us" (call to accessor).
+//   kvs CONTAINER-ID
+//       the container's key-value store, listening (KeyValueProbe.swift).
 import Foundation
 import Ubiquity
 
@@ -28,7 +30,7 @@ func fail(_ message: String) -> Never {
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-guard arguments.count >= 2 else { fail("usage: presenter-probe present|write|bench PATH [options]") }
+guard arguments.count >= 2 else { fail("usage: presenter-probe present|write|bench|kvs PATH [options]") }
 let mode = arguments[0]
 let path = arguments[1]
 
@@ -46,5 +48,6 @@ case "write":
     say("accessing \(String(format: "%.3f", Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000))")
     say("done")
 case "bench": try await bench(path, count: Int(option("--count") ?? "100") ?? 100, deadline: deadline)
+case "kvs": await keyValues(path)
 default: fail("unknown mode \(mode)")
 }

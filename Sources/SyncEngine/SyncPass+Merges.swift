@@ -4,11 +4,12 @@ import RawPaths
 import SyncPlanning
 
 extension SyncPass {
-    /// Merges the conflicts whose versions are all diaries, where this device holds the
-    /// current version unchanged: the merge is written locally and published with every
-    /// merged head (and the winner's twins: `PathHistory.twins`) as its parent, which ends
-    /// the conflict on every device.
-    func mergeDiaryConflicts(executor: Executor, report: inout PassReport) throws {
+    /// Merges the conflicts whose versions are all diaries (`DiaryConflictMerge`), or all
+    /// key-value stores (`KeyValueConflictMerge`), where this device holds the current
+    /// version unchanged: the merge is written locally and published with every merged head
+    /// (and the winner's twins: `PathHistory.twins`) as its parent, which ends the conflict
+    /// on every device.
+    func mergeDocumentConflicts(executor: Executor, report: inout PassReport) throws {
         let conflicts = container.conflicts
         guard !conflicts.isEmpty else { return }
         let base = try database.base(container: container.id, under: Array(conflicts.keys))
@@ -50,6 +51,11 @@ extension SyncPass {
         guard var merged = try store.bytes(of: winner) else { return nil }
         for loser in losers {
             guard let loserBytes = try store.bytes(of: loser) else { return nil }
+            if KeyValueConflictMerge.applies(to: history.path) {
+                guard let next = KeyValueConflictMerge.merge(winner: merged, loser: loserBytes) else { return nil }
+                merged = next
+                continue
+            }
             // An ancestor whose content has expired from the store (HistoryRetention) merges
             // without it: every field both sides hold differently is kept twice.
             let ancestor = history.commonAncestor(of: winner.id, loser.id).flatMap { try? store.bytes(of: $0) }
