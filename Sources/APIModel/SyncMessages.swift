@@ -155,11 +155,15 @@ public struct ResolveRequest: Sendable, Codable {
     /// With `keep` `current`: resolve only these conflict versions (NSFileVersion's
     /// `isResolved`), leaving the item's other conflict versions unresolved. Nil: all.
     public var only: [String]?
+    /// The versions the resolution replaces leave the history too, on every device
+    /// (NSFileVersion's `removeOtherVersionsOfItem`). Not with `only`.
+    public var removeOtherVersions: Bool?
 
-    public init(item: VersionedItem, keep: String, only: [String]? = nil) {
+    public init(item: VersionedItem, keep: String, only: [String]? = nil, removeOtherVersions: Bool? = nil) {
         self.item = item
         self.keep = keep
         self.only = only
+        self.removeOtherVersions = removeOtherVersions
     }
 }
 

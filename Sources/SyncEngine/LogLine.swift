@@ -14,6 +14,7 @@ struct LogLine: Codable, Equatable {
     var size: Int64?
     var target: String?
     var movedFrom: String?
+    var forgets: Bool?
 
     /// The record this line is in the log of `device`; nil with the reason when the line
     /// breaks the format.
@@ -42,7 +43,7 @@ struct LogLine: Codable, Equatable {
         }
         return .success(VersionRecord(
             id: VersionID(device: device, sequence: seq), path: path, parents: parentIDs, state: state, time: time,
-            movedFrom: movedFrom))
+            movedFrom: movedFrom, forgetsAncestors: forgets == true))
     }
 
     /// A path of the container as the format writes it: relative, with no `.` or `..`
@@ -84,6 +85,7 @@ extension LogLine {
         path = record.path
         parents = record.parents.map(\.description)
         movedFrom = record.movedFrom
+        forgets = record.forgetsAncestors ? true : nil
         guard let state = record.state else {
             op = "delete"
             return

@@ -25,6 +25,7 @@ enum LogLineEncoder {
         object.number("size", line.size)
         object.string("target", line.target)
         object.string("movedFrom", line.movedFrom)
+        object.boolean("forgets", line.forgets)
         object.close()
         swap(&object.bytes, &bytes)
     }
@@ -42,6 +43,12 @@ enum LogLineEncoder {
             guard let value else { return }
             self.key(key)
             bytes.append(contentsOf: String(value).utf8)
+        }
+
+        mutating func boolean(_ key: StaticString, _ value: Bool?) {
+            guard let value else { return }
+            self.key(key)
+            bytes.append(contentsOf: (value ? "true" : "false").utf8)
         }
 
         mutating func string(_ key: StaticString, _ value: String?) {

@@ -1,5 +1,5 @@
 /// A fast reader for plain log lines, beside `JSONDecoder`, which stays the authority: a
-/// flat object of strings without escapes, integers, arrays of such strings, and `null`,
+/// flat object of strings without escapes, integers, arrays of such strings, booleans and `null`,
 /// each key once, as the format's writers produce them. It gives up (nil) on anything
 /// else, and the line goes to `JSONDecoder`, so any line it reads it reads as the decoder
 /// would (`LogLineScannerTests` compare both over generated and mangled lines).
@@ -23,6 +23,7 @@ struct LogLineScanner {
         var size: Value<Int64>?
         var target: Value<String>?
         var movedFrom: Value<String>?
+        var forgets: Value<Bool>?
     }
 
     /// An optional field's value, `null` included: read once, as the required ones.
@@ -76,6 +77,7 @@ struct LogLineScanner {
         case "size": return once(&line.size) { $0.optional { $0.integer() } }
         case "target": return once(&line.target) { $0.optional { $0.string() } }
         case "movedFrom": return once(&line.movedFrom) { $0.optional { $0.string() } }
+        case "forgets": return once(&line.forgets) { $0.optional { $0.boolean() } }
         default: return skipScalar()  // unknown fields are ignored (MIRROR-FORMAT.md)
         }
     }
@@ -169,6 +171,12 @@ struct LogLineScanner {
         }
     }
 
+    private mutating func boolean() -> Bool? {
+        if literal("true") { return true }
+        if literal("false") { return false }
+        return nil
+    }
+
     // MARK: Bytes
 
     private mutating func literal(_ word: StaticString) -> Bool {
@@ -214,6 +222,6 @@ extension LogLineScanner.Fields {
         guard let seq, let time, let path, let parents, let op else { return nil }
         return LogLine(
             seq: seq, time: time, path: path, parents: parents, op: op, kind: kind?.value, mode: mode?.value, sha256: sha256?.value,
-            size: size?.value, target: target?.value, movedFrom: movedFrom?.value)
+            size: size?.value, target: target?.value, movedFrom: movedFrom?.value, forgets: forgets?.value)
     }
 }

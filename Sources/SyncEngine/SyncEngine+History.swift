@@ -30,12 +30,21 @@ extension SyncEngine {
         let winner = history.winner?.id
         let conflicts = Set(history.conflicts.map(\.id))
         let replaced = history.replacementTimes
-        return history.newestFirst.filter { retention.keeps(replacedAt: replaced[$0.id], now: now) }.map {
+        let forgotten = history.forgotten
+        return history.newestFirst.filter { !forgotten.contains($0.id) && retention.keeps(replacedAt: replaced[$0.id], now: now) }.map {
             info($0, names, current: $0.id == winner, conflict: conflicts.contains($0.id))
         }
     }
 
-    public func resolve(container id: ContainerID, path: String, keep choice: ResolutionChoice) throws(SyncError) {
+    /// Resolves `path`'s conflict as `choice` says. `removingOtherVersions`: the versions the
+    /// resolution replaces leave the history too (NSFileVersion's `removeOtherVersionsOfItem`),
+    /// on every device that reads the mark (`VersionRecord.forgetsAncestors`).
+    public func resolve(
+        container id: ContainerID, path: String, keep choice: ResolutionChoice, removingOtherVersions: Bool = false
+    ) throws(SyncError) {
+        if removingOtherVersions, case .resolving = choice {
+            throw SyncError(.unknownItem, "the other versions are removed only when every conflict version is resolved")
+        }
         let history = try history(id, path)
         guard let winner = history.winner, let container = container(id) else { return }
         if let stopped = container.stopped { throw stopped }  // before anything is written here
@@ -54,12 +63,20 @@ extension SyncEngine {
             }
         }
         let signature: LocalSignature?
-        if case .resolving = choice, let synced = try syncedRow(of: kept, in: container) {
+        let leavesTheFile: Bool
+        switch choice {
+        case .resolving: leavesTheFile = true
+        case .current: leavesTheFile = removingOtherVersions
+        case .version, .all: leavesTheFile = false
+        }
+        if leavesTheFile, let synced = try syncedRow(of: kept, in: container) {
             signature = synced.signature  // the file is left alone: an app may have it open
         } else {
             signature = try liftingFolder(of: path, in: container) { () throws(SyncError) in try writeLocal(kept, container: container) }
         }
-        try supersede(heads: superseded, with: kept, signature: signature, container: container, id: id, outliving: history)
+        try supersede(
+            heads: superseded, with: kept, signature: signature, container: container, id: id, outliving: history,
+            forgetting: removingOtherVersions)
     }
 
     /// The base row of `record`'s path if this device last synced `record`'s very state
@@ -121,6 +138,9 @@ extension SyncEngine {
     private func keptVersion(_ version: VersionID, of history: PathHistory, now: Int64) throws(SyncError) -> VersionRecord {
         guard let record = history.record(version), record.state != nil else {
             throw SyncError(.unknownItem, "\(history.path) has no version \(version) with content; see `ubq versions`")
+        }
+        guard !history.forgotten.contains(version) else {
+            throw SyncError(.unknownItem, "version \(version) of \(history.path) was removed from the history (removeOtherVersionsOfItem); see `ubq versions`")
         }
         guard retention.keeps(record, in: history, now: now) else {
             let days = (retention.keepMilliseconds ?? 0) / 86_400_000
@@ -214,13 +234,14 @@ extension SyncEngine {
     /// that it wins over them (`WinnerRule`) even where their writer's clock ran ahead.
     private func supersede(
         heads: [VersionID], with kept: VersionRecord, signature: LocalSignature?, container: ContainerSync, id: ContainerID,
-        outliving history: PathHistory
+        outliving history: PathHistory, forgetting: Bool
     ) throws(SyncError) {
         let left = history.heads.filter { !heads.contains($0.id) }
         let time = max(SyncClock.nowMilliseconds(), (left.map(\.time).max() ?? 0) + 1)
         do {
             var writer = try container.logWriter()
-            let record = VersionRecord(id: writer.nextID, path: kept.path, parents: heads, state: kept.state, time: time)
+            let record = VersionRecord(
+                id: writer.nextID, path: kept.path, parents: heads, state: kept.state, time: time, forgetsAncestors: forgetting)
             try container.appendOwn([record], with: &writer)
             try database.commit(
                 container: id.identifier,

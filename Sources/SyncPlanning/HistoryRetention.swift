@@ -20,9 +20,10 @@ public struct HistoryRetention: Sendable, Equatable {
         HistoryRetention(keepMilliseconds: Int64(days) * 86_400_000)
     }
 
-    /// Whether `record` of `history` is still kept at `now` (milliseconds since 1970).
+    /// Whether `record` of `history` is still kept at `now` (milliseconds since 1970): a
+    /// version that a later one removed from the history (`PathHistory.forgotten`) is not.
     public func keeps(_ record: VersionRecord, in history: PathHistory, now: Int64) -> Bool {
-        keeps(replacedAt: history.replacementTime(of: record.id), now: now)
+        !history.forgotten.contains(record.id) && keeps(replacedAt: history.replacementTime(of: record.id), now: now)
     }
 
     /// Whether a version replaced at `replacedAt` (nil: a head) is still kept at `now`.
@@ -36,7 +37,8 @@ public struct HistoryRetention: Sendable, Equatable {
         var needed: Set<String> = []
         for history in histories {
             let replaced = history.replacementTimes
-            for record in history.records {
+            let forgotten = history.forgotten
+            for record in history.records where !forgotten.contains(record.id) {
                 if let sha256 = record.state?.sha256, keeps(replacedAt: replaced[record.id], now: now) { needed.insert(sha256) }
             }
         }

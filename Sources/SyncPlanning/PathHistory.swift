@@ -134,6 +134,16 @@ public struct PathHistory: Sendable {
         ancestors(of: id).contains(ancestor)
     }
 
+    /// The versions that a later version of this path removed from the history
+    /// (`VersionRecord.forgetsAncestors`): every version it descends from, itself excluded.
+    public var forgotten: Set<VersionID> {
+        var found: Set<VersionID> = []
+        for record in stored where record.forgetsAncestors {
+            for parent in record.parents where !found.contains(parent) { found.formUnion(ancestors(of: parent)) }
+        }
+        return found
+    }
+
     /// `id` and every version its records name as an ancestor, known or not.
     private func ancestors(of id: VersionID) -> Set<VersionID> {
         var found: Set<VersionID> = []

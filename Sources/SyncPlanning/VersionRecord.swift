@@ -59,14 +59,21 @@ public struct VersionRecord: Hashable, Sendable {
     /// Set when the change is the arrival half of a rename: the path it came from. Lets a
     /// device rename its local copy instead of downloading the content again.
     public var movedFrom: String?
+    /// Set when the change removes the versions it descends from (of its path) from the
+    /// history, whatever the retention: NSFileVersion's `removeOtherVersionsOfItem`.
+    public var forgetsAncestors: Bool
 
-    public init(id: VersionID, path: String, parents: [VersionID], state: EntryState?, time: Int64, movedFrom: String? = nil) {
+    public init(
+        id: VersionID, path: String, parents: [VersionID], state: EntryState?, time: Int64, movedFrom: String? = nil,
+        forgetsAncestors: Bool = false
+    ) {
         self.id = id
         self.path = path
         self.parents = parents
         self.state = state
         self.time = time
         self.movedFrom = movedFrom
+        self.forgetsAncestors = forgetsAncestors
     }
 
     public var isDeletion: Bool { state == nil }

@@ -126,6 +126,19 @@ extension FileVersion {
         _ = try await DaemonClient(socketPath: socketPath).post(Route.resolve, body: request, as: [String: Bool].self)
     }
 
+    /// Removes every version of the item but the current one, on every device
+    /// (NSFileVersion's `removeOtherVersionsOfItem(at:)`): unresolved conflict versions are
+    /// resolved, and replaced versions leave the history, whatever its retention. The file
+    /// is left as it is where this device holds the current version already.
+    public static func removeOtherVersionsOfItem(
+        at url: URL, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) async throws {
+        let settings = try UbiquityContainer.currentSettings(environment: environment)
+        let item = try VersionedItem(absolutePath: url.path, settings: settings)
+        let request = ResolveRequest(item: item, keep: "current", removeOtherVersions: true)
+        _ = try await DaemonClient(socketPath: settings.socketPath).post(Route.resolve, body: request, as: [String: Bool].self)
+    }
+
     init(_ info: VersionInfo, of item: VersionedItem, at itemURL: URL, socketPath: String) {
         self.itemURL = itemURL
         self.item = item

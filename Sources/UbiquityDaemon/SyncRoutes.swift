@@ -41,7 +41,9 @@ struct SyncRoutes: Sendable {
             }
             return try await answering { worker in
                 try await worker.run { engine in
-                    try engine.resolve(container: try Self.container(body.item), path: body.item.path, keep: choice)
+                    try engine.resolve(
+                        container: try Self.container(body.item), path: body.item.path, keep: choice,
+                        removingOtherVersions: body.removeOtherVersions == true)
                     engine.passAll()
                     return ["resolved": true]
                 }
@@ -101,6 +103,9 @@ struct SyncRoutes: Sendable {
             return .failure(BadRequest(text: "--keep takes current, all or a version id (DEVICE:SEQ) from `ubq versions`, not \"\(body.keep)\""))
         }
         guard let only = body.only else { return .success(choice) }
+        guard body.removeOtherVersions != true else {
+            return .failure(BadRequest(text: "--remove-others removes every other version: it cannot go with --only"))
+        }
         guard choice == .current else {
             return .failure(BadRequest(text: "only some conflict versions can be resolved with --keep current, not --keep \(body.keep)"))
         }

@@ -49,18 +49,20 @@ struct ResolveCommand: AsyncParsableCommand {
             --keep all keeps the current version and puts each other one beside it as \
             'name (conflict from DEVICE YYYY-MM-DD).ext'. Superseded versions stay in `ubq versions`. \
             --keep current --only VERSION resolves that conflict version alone; the item's other \
-            conflict versions stay unresolved.
+            conflict versions stay unresolved. --remove-others also removes every version the \
+            resolution replaces from the history, on every device (they can no longer be restored).
             """)
 
     @OptionGroup var options: SettingsOptions
     @Argument(help: "The item in conflict.") var path: String
     @Option(help: "current, all, or a version id from `ubq conflicts`.") var keep: String
     @Option(help: "With --keep current: a conflict version to resolve, leaving the others (repeatable).") var only: [String] = []
+    @Flag(help: "Remove the versions the resolution replaces from the history, on every device.") var removeOthers = false
 
     func run() async throws {
         let connection = try Connection(options)
         let item = try ItemLocator.locate(path, settings: connection.settings)
-        let request = ResolveRequest(item: item, keep: keep, only: only.isEmpty ? nil : only)
+        let request = ResolveRequest(item: item, keep: keep, only: only.isEmpty ? nil : only, removeOtherVersions: removeOthers ? true : nil)
         _ = try await Connection.reportingErrors { () async throws(DaemonClientError) in
             try await connection.client.post(Route.resolve, body: request, as: [String: Bool].self)
         }

@@ -102,6 +102,21 @@ final class FileVersionTests {
         #expect(try b.ubq(["conflicts"]).text == "no conflicts\n")
     }
 
+    @Test func removingTheOtherVersionsLeavesOnlyTheCurrentOneEverywhere() async throws {
+        let (a, b) = try conflict()
+        let current = try String(contentsOf: doc(a), encoding: .utf8)
+
+        try await FileVersion.removeOtherVersionsOfItem(at: doc(a), environment: a.environment)
+        try sync(a, b)
+
+        for device in [a, b] {
+            #expect(try await FileVersion.otherVersionsOfItem(at: doc(device), environment: device.environment).isEmpty, "\(device.documents)")
+            #expect(try String(contentsOf: doc(device), encoding: .utf8) == current)
+        }
+        let listed = try b.ubq(["versions", doc(b).path]).text
+        #expect(listed.split(separator: "\n").count == 1, "\(listed)")
+    }
+
     @Test func anItemNeverSyncedHasNoVersions() async throws {
         let (a, _) = try conflict()
         let never = URL(fileURLWithPath: a.documents + "/never.txt")

@@ -23,6 +23,9 @@ import Testing
             id: VersionID(device: "d1", sequence: 4), path: "Documents/link", parents: [VersionID(device: "other", sequence: 9), VersionID(device: "d1", sequence: 1)],
             state: .symlink(to: "../outside/target"), time: Int64.max),
         VersionRecord(id: VersionID(device: "d1", sequence: 5), path: "Documents/a.txt", parents: [VersionID(device: "d1", sequence: 3)], state: nil, time: 0),
+        VersionRecord(
+            id: VersionID(device: "d1", sequence: 6), path: "Documents/b.txt", parents: [VersionID(device: "d2", sequence: 4)],
+            state: .file(sha256: sha, size: 1), time: 7, forgetsAncestors: true),
     ]
 
     /// The lines this device's writer appends, as they are in its log.
@@ -53,6 +56,9 @@ import Testing
         #" { "op" : "put" , "kind":"folder","seq" : 7 ,"time":-3,"parents":[ "a:1" , "b:2" ],"path":"x/y" } "#,
         #"{"seq":1,"time":2,"path":"p","parents":[],"op":"put","kind":null,"mode":null,"later":"field","n":-12,"b":true,"z":null}"#,
         #"{"seq":18446744073709551615,"time":-9223372036854775808,"path":"p","parents":[],"op":"put","size":9223372036854775807}"#,
+        #"{"seq":1,"time":2,"path":"p","parents":["a:1"],"op":"delete","forgets":true}"#,
+        #"{"seq":1,"time":2,"path":"p","parents":["a:1"],"op":"delete","forgets":false}"#,
+        #"{"seq":1,"time":2,"path":"p","parents":["a:1"],"op":"delete","forgets":null}"#,
     ])
     func plainLinesInAnyOrderAndSpacingAreRead(_ text: String) throws {
         let line = ArraySlice(Array(text.utf8))
@@ -76,6 +82,8 @@ import Testing
         #"{"seq":18446744073709551616,"time":2,"path":"p","parents":[],"op":"delete"}"#,
         #"{"seq":1,"time":2,"path":"p","parents":[],"op":"put","mode":4294967296}"#,
         #"{"seq":1,"time":2,"path":"p","parents":[],"op":"delete","b":truex}"#,
+        #"{"seq":1,"time":2,"path":"p","parents":[],"op":"delete","forgets":1}"#,
+        #"{"seq":1,"time":2,"path":"p","parents":[],"op":"delete","forgets":"true"}"#,
         #"{"seq":1,"time":2,"path":"p","parents":[],"op":"delete"} x"#,
         #"{"seq":1,"time":2,"path":"p","parents":[],"op":"delete",}"#,
         #"{"seq":1,"time":2,"path":"p","parents":[1],"op":"delete"}"#,

@@ -20,6 +20,8 @@ import Testing
         (ResolveRequest(item: .init(container: "c", path: "p"), keep: "current", only: []), "names no version"),
         (ResolveRequest(item: .init(container: "c", path: "p"), keep: "current", only: ["nine"]), "\"nine\" is not a version id"),
         (ResolveRequest(item: .init(container: "c", path: "p"), keep: "newest"), "not \"newest\""),
+        (ResolveRequest(item: .init(container: "c", path: "p"), keep: "current", only: ["9f2c3a1b7e5d4c60:3"], removeOtherVersions: true),
+         "cannot go with --only"),
     ])
     func aRequestThatMakesNoSenseSaysWhy(request: ResolveRequest, message: String) {
         guard case .failure(let refusal) = SyncRoutes.resolution(request) else {
