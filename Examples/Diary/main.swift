@@ -6,6 +6,8 @@
 // 2. Queries the container's documents (NSMetadataQuery); without ubqd it says so and goes on.
 // 3. Opens Documents/Diary.archive with DiaryDocument (a UIDocument), or starts a new diary.
 // 4. Adds an entry, saves for overwriting (or for creating, the first time), closes.
+// 5. Remembers the entry added in the container's key-value store (NSUbiquitousKeyValueStore),
+//    where the app on every device finds it: says which one the last run added.
 //
 // Settings come from the environment, as for ubqd and ubq (UBQ_ROOT, UBQ_RUNTIME_DIR, ...).
 // Exit status 0 when the entry was saved, 1 otherwise (the message says why).
@@ -73,6 +75,15 @@ func run(title: String, body: String) async throws {
     }
     let how = operation == .forCreating ? "for creating" : "for overwriting"
     say("saved \(how): \(diary.entries.count) entries, added \(entry.id)")
+    try await remember(entry)
+}
+
+/// 5. The last entry added, on any device, kept in the key-value store.
+func remember(_ entry: DiaryEntry) async throws {
+    let store = try await UbiquitousKeyValueStore.open()
+    say("last added before: \(store.string(forKey: "lastEntryID") ?? "none")")
+    try store.set(entry.id, forKey: "lastEntryID")
+    try await store.synchronize()
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -112,6 +112,7 @@ import Testing
         #expect(first.status == 0, "\(first.errorText)")
         #expect(first.text.contains("ubqd is not running"))
         #expect(first.text.contains("saved for creating: 1 entries"))
+        #expect(first.text.contains("last added before: none"), "\(first.text)")
 
         try harness.start()
         let second = try CommandResult.run(example, ["Day two", "Rain."], environment: harness.environment)
@@ -122,6 +123,8 @@ import Testing
         #expect(entries.map(\.title) == ["Day one", "Day two"])
         #expect(entries.map(\.body) == ["Sunny.", "Rain."])
         #expect(entries.allSatisfy { $0.tags == ["example"] })
+        let firstID = try #require(entries.first?.id)
+        #expect(second.text.contains("last added before: \(firstID)"), "the key-value store kept it: \(second.text)")
     }
 }
 
