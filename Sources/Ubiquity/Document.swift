@@ -13,6 +13,10 @@ import Foundation
 /// read or wrote it (another process saved in between): it throws `changedOnDisk` and sets
 /// `inConflict`; `revert(toContentsOf:)` loads the other version and clears it.
 ///
+/// As UIDocument's, `inConflict` is also set while the file has unresolved conflict versions
+/// (two devices changed it at once): `open()` and `revert(toContentsOf:)` ask ubqd, and so
+/// does `updateConflictState()`, once the app has resolved them (`FileVersion`).
+///
 /// Isolation: like UIDocument, which lives on the main actor, a document belongs to one
 /// isolation domain. It is not `Sendable`; its methods run on the caller's actor
 /// (`#isolation`) and wait for claims without blocking a thread. The file I/O itself runs
@@ -61,8 +65,13 @@ open class Document {
     private var changeCount = 0
     /// The version on disk this document last read or wrote: a save for overwriting checks it.
     private var knownVersion: AtomicFile.Signature?
+    /// A save was refused since the last read (`changedOnDisk`): `inConflict` until a revert.
+    private var refusedSave = false
     /// The writer; tests swap in one whose system calls fail.
     var fileWriter = AtomicFile()
+    /// Where to find ubqd, to ask for the file's conflict versions: the environment the
+    /// settings resolve from (`UbiquityContainer`).
+    public var environment: [String: String] = ProcessInfo.processInfo.environment
 
     public init(fileURL: URL, coordinator: FileCoordinator) {
         self.fileURL = fileURL.standardizedFileURL
@@ -109,6 +118,7 @@ open class Document {
         }
         try await read(fileURL, step: "opening")
         documentState = .normal
+        await updateConflictState()
     }
 
     /// Discards the model and unsaved edits, and loads `url` (which becomes `fileURL`).
@@ -117,6 +127,21 @@ open class Document {
         try await read(url.standardizedFileURL, step: "reverting to")
         fileURL = url.standardizedFileURL
         documentState.subtract([.closed, .inConflict, .savingError])
+        await updateConflictState()
+    }
+
+    /// Asks ubqd for the file's unresolved conflict versions, and sets `inConflict` if it has
+    /// any, or clears it if it has none (and no save was refused since the last read). Returns
+    /// them: empty without ubqd, without sync, or for a file outside the containers.
+    @discardableResult
+    public func updateConflictState(isolation: isolated (any Actor)? = #isolation) async -> [FileVersion] {
+        let conflicts = (try? await FileVersion.unresolvedConflictVersionsOfItem(at: fileURL, environment: environment, timeout: .seconds(5))) ?? []
+        if !conflicts.isEmpty {
+            documentState.insert(.inConflict)
+        } else if !refusedSave {
+            documentState.remove(.inConflict)
+        }
+        return conflicts
     }
 
     /// Writes the document to `url` (which becomes `fileURL`) under a coordinated write claim
@@ -141,6 +166,7 @@ open class Document {
             changeCount = 0
             documentState.subtract([.closed, .savingError])
         } catch {
+            refusedSave = refusedSave || error.code == .changedOnDisk
             documentState.insert(error.code == .changedOnDisk ? .inConflict : .savingError)
             throw error
         }
@@ -172,6 +198,7 @@ open class Document {
         knownVersion = signature
         fileModificationDate = signature.modificationDate
         changeCount = 0
+        refusedSave = false
     }
 
     private func contentsToSave(_ url: URL) throws(DocumentError) -> Data {

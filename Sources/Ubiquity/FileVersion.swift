@@ -82,6 +82,13 @@ extension FileVersion {
         try await versionsOfItem(at: url, environment: environment).filter(\.isConflict)
     }
 
+    /// The same, giving up after `timeout` (a document must not wait for a stopped ubqd).
+    static func unresolvedConflictVersionsOfItem(
+        at url: URL, environment: [String: String], timeout: Duration
+    ) async throws -> [FileVersion] {
+        try await versionsOfItem(at: url, environment: environment, timeout: timeout).filter(\.isConflict)
+    }
+
     /// The version of the item at `url` with this `persistentIdentifier`, if it is still kept.
     public static func version(
         itemAt url: URL, forPersistentIdentifier identifier: String, environment: [String: String] = ProcessInfo.processInfo.environment
@@ -94,12 +101,20 @@ extension FileVersion {
     public static func versionsOfItem(
         at url: URL, environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws -> [FileVersion] {
+        try await versionsOfItem(at: url, environment: environment, timeout: nil)
+    }
+
+    private static func versionsOfItem(at url: URL, environment: [String: String], timeout: Duration?) async throws -> [FileVersion] {
         let settings = try UbiquityContainer.currentSettings(environment: environment)
         let item = try VersionedItem(absolutePath: url.path, settings: settings)
         let client = DaemonClient(socketPath: settings.socketPath)
         let versions: [VersionInfo]
         do {
-            versions = try await client.post(Route.versions, body: item, as: [VersionInfo].self)
+            if let timeout {
+                versions = try await client.post(Route.versions, body: item, as: [VersionInfo].self, timeout: timeout)
+            } else {
+                versions = try await client.post(Route.versions, body: item, as: [VersionInfo].self)
+            }
         } catch {
             guard error.status == 404, error.apiError?.error == "sync" else { throw error }
             return []  // no version of that path (or of that container) is known

@@ -117,6 +117,23 @@ final class FileVersionTests {
         #expect(listed.split(separator: "\n").count == 1, "\(listed)")
     }
 
+    /// As UIDocument's: a document whose file has unresolved conflict versions is `inConflict`
+    /// from `open()` until they are resolved.
+    @Test func aDocumentInConflictSaysSoUntilResolved() async throws {
+        let (a, _) = try conflict()
+        let document = TextDocument(fileURL: doc(a), coordinator: try UbiquityContainer.fileCoordinator(environment: a.environment))
+        document.environment = a.environment
+
+        try await document.open()
+        #expect(document.documentState == .inConflict)
+        for version in try await FileVersion.unresolvedConflictVersionsOfItem(at: doc(a), environment: a.environment) {
+            try await version.markResolved()
+        }
+        #expect(await document.updateConflictState().isEmpty)
+        #expect(document.documentState == .normal)
+        try await document.close()
+    }
+
     @Test func anItemNeverSyncedHasNoVersions() async throws {
         let (a, _) = try conflict()
         let never = URL(fileURLWithPath: a.documents + "/never.txt")
@@ -125,5 +142,16 @@ final class FileVersionTests {
         await #expect(throws: (any Error).self) {
             try await FileVersion.versionsOfItem(at: URL(fileURLWithPath: "/etc/passwd"), environment: a.environment)
         }
+    }
+}
+
+/// A plain text document.
+final class TextDocument: Document {
+    var text = ""
+
+    override func contents(forType typeName: String) throws -> Data { Data(text.utf8) }
+
+    override func load(fromContents contents: Data, ofType typeName: String) throws {
+        text = String(decoding: contents, as: UTF8.self)
     }
 }
