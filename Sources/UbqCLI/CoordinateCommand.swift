@@ -47,16 +47,9 @@ struct CoordinateCommand: ParsableCommand {
         throw ExitCode(status)
     }
 
+    /// Runs the command as typed, bytes and all (`RawArguments`).
     private func runCommand() throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        do {
-            try process.run()
-        } catch {
-            throw ValidationError("cannot run \(arguments[0]): \(error.localizedDescription)")
-        }
-        process.waitUntilExit()
-        return process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+        let raw = try RawArguments.afterSeparator() ?? arguments.map { try RawArguments.bytes(of: $0) }
+        return try RawSpawn.run(raw)
     }
 }

@@ -15,8 +15,7 @@ struct MetadataCommand: AsyncParsableCommand {
 
     func run() async throws {
         let connection = try Connection(options)
-        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        let body = ItemRequest(rawPath: Data(absolute.utf8))
+        let body = ItemRequest(rawPath: Data(RawArguments.absolute(try RawArguments.bytes(of: path))))
         let item = try await Connection.reportingErrors { () async throws(DaemonClientError) in
             try await connection.client.post(Route.item, body: body, as: ResultItem.self)
         }

@@ -46,6 +46,29 @@ import Testing
         #expect(table.text.split(separator: "\n").count == Self.hostileNames.count + 1)
     }
 
+    /// A name that is not UTF-8, typed on the command line (the shell passes its bytes):
+    /// `ubq mdls` describes that file, and `ubq coordinate` hands its command that name,
+    /// not one with U+FFFD in place of the bad byte.
+    @Test func aNameThatIsNotUTF8ReachesMdlsAndCoordinateByteExact() throws {
+        let daemon = try DaemonHarness()
+        try daemon.start()
+        try create(Array("caf".utf8) + [0xE9] + Array(".txt".utf8), in: daemon.documents)  // Latin-1 "café.txt"
+        let ubq = DaemonHarness.binaries + "/ubq"
+
+        let described = try daemon.shell(#"name=$(printf 'caf\351.txt'); "$1" mdls --json "$name""#.replacingOccurrences(of: "$1", with: ubq))
+        let attributes = try #require(try JSONSerialization.jsonObject(with: described.output) as? [String: Any], "\(described.errorText)")
+        #expect(attributes["kMDItemFSSize"] as? Int == 1)
+
+        let script = #"name=$(printf 'caf\351.txt'); UBQ --write "$name" -- sh -c 'printf y >> "$0"' "$name""#
+        _ = try daemon.shell(script.replacingOccurrences(of: "UBQ", with: ubq + " coordinate"))
+        let names = try FileManager.default.contentsOfDirectory(atPath: daemon.documents)
+        #expect(names.count == 1, "no second file under a mangled name: \(names)")
+        let bytes = Array(daemon.documents.utf8) + [0x2F] + Array("caf".utf8) + [0xE9] + Array(".txt".utf8) + [0]
+        var status = stat()
+        #expect(bytes.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { stat($0.baseAddress!, &status) } } == 0)
+        #expect(status.st_size == 2, "the command appended to the file named")
+    }
+
     @Test func symlinksAreRecordedAndNeverFollowed() throws {
         let daemon = try DaemonHarness()
         try daemon.start()
