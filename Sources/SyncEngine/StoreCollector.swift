@@ -9,6 +9,8 @@ public struct StoreCollection: Sendable, Equatable {
     public var objects = 0
     public var deleted = 0
     public var bytesFreed: Int64 = 0
+    /// Entries of `store/damaged/` deleted (`StoreCollector.deleteExpiredDamaged`).
+    public var damagedDeleted = 0
     /// Why nothing or not everything was collected.
     public var problems: [String] = []
 
@@ -38,7 +40,9 @@ struct StoreCollector {
         report.objects = stored.count
         guard readAll(containers, into: &report) else { return report }
         deleteStaleUploads(now: now)  // named by no log, but a log that cannot be read stops all deleting
-        let unneeded = Self.unneeded(stored, needed: needed(containers, now)).filter { isOld($0, now) }
+        let neededNow = needed(containers, now)
+        deleteExpiredDamaged(needed: neededNow, now: now, report: &report)
+        let unneeded = Self.unneeded(stored, needed: neededNow).filter { isOld($0, now) }
         guard !unneeded.isEmpty, readAll(containers, into: &report) else { return report }  // lines appended meanwhile
         for object in Self.unneeded(unneeded, needed: needed(containers, now)) {
             delete(object, now: now, report: &report)
@@ -106,6 +110,26 @@ struct StoreCollector {
             report.bytesFreed += Int64(info.st_size)
         } else if errno != ENOENT {  // (another device collected it first)
             report.problems.append("cannot delete \(object.path): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Entries of `store/damaged/` set aside longer ago than the retention keeps replaced
+    /// versions (by the time of the rename that set them aside: the inode's change time),
+    /// whose content no kept version needs or is whole in the store again: they were kept
+    /// for a person to look at (one may hold an edit made in place), as long as history is.
+    private func deleteExpiredDamaged(needed: Set<String>, now: Int64, report: inout StoreCollection) {
+        guard let keep = retention.keepMilliseconds else { return }
+        for name in MirrorView.names(in: RawPath(layout.damaged)) {
+            guard let name = String(validating: name, as: UTF8.self) else { continue }
+            let hash = String(name.prefix { $0 != "." })
+            let path = layout.damaged + "/" + name
+            guard MirrorLayout.isObjectName(hash), !needed.contains(hash) || Sys.lstat(layout.object(hash)) != nil,
+                let info = Sys.lstat(path), (info.st_mode & S_IFMT) == S_IFREG
+            else { continue }
+            let setAside = Int64(info.st_ctim.tv_sec) * 1000 + Int64(info.st_ctim.tv_nsec) / 1_000_000
+            guard now - setAside >= max(keep, graceMilliseconds), unlink(path) == 0 else { continue }
+            report.damagedDeleted += 1
+            report.bytesFreed += Int64(info.st_size)
         }
     }
 

@@ -4,8 +4,9 @@ import Glibc
 import Testing
 
 /// A store object that no longer hashes to its name: the reader that finds it sets it
-/// aside in `store/damaged/` (kept, never deleted), and a device holding the content
-/// stores it again in its next full pass, so the file reaches the others after all.
+/// aside in `store/damaged/` (kept as long as the history's retention), and a device
+/// holding the content stores it again in its next full pass, so the file reaches the
+/// others after all.
 @Suite struct DamagedObjectTests {
     static let container = TestDevice.containerID.identifier
 
@@ -59,6 +60,32 @@ import Testing
         #expect(report.problems.isEmpty, "\(report.problems)")
         #expect(b.sync().problems.isEmpty)
         #expect(b.read("note.txt") == "rewritten meanwhile")
+    }
+
+    /// The collector deletes what was set aside once the retention has passed since, where
+    /// the content is whole in the store again; where it is not (no device had it), the
+    /// damaged bytes stay, the only trace of it.
+    @Test func setAsideBytesGoAfterTheRetentionOnceTheContentIsBack() throws {
+        let scratch = Scratch()
+        let (a, b, _) = try truncatedAndRefused(in: scratch)
+        try a.write("other.txt", "another file")
+        a.sync()
+        let c = try TestDevice("c", in: scratch.path, mirror: a.mirror)
+        try c.write("lost.txt", "only c had this")
+        c.sync()
+        let lost = try #require(try c.engine.versions(container: TestDevice.containerID, path: "Documents/lost.txt").first?.sha256)
+        #expect(truncate(MirrorLayout(root: a.mirror).object(lost), 3) == 0)
+        b.sync()  // refuses both: sets both aside
+        #expect(setAside(in: a.mirror).count == 2)
+        try FileManager.default.removeItem(atPath: c.documents + "/lost.txt")  // before c syncs again: still current, and no one can store it again
+        a.sync()  // a full pass: a stores note.txt again
+
+        let now = SyncClock.nowMilliseconds()
+        #expect(a.engine.collectStore(now: now + 2 * 86_400_000).damagedDeleted == 0, "kept for the retention")
+        let later = a.engine.collectStore(now: now + 31 * 86_400_000)
+        #expect(later.problems.isEmpty, "\(later.problems)")
+        #expect(later.damagedDeleted == 1)
+        #expect(setAside(in: a.mirror) == ["onl"], "the only trace of content a kept version needs stays")
     }
 
     /// A reader sets aside only the file it read: a good object another device stored
