@@ -6,9 +6,11 @@ public enum ISO8601 {
     /// Seconds from 1970-01-01 to 2001-01-01, the NSDate reference date.
     public static let referenceDateOffset: Double = 978_307_200
 
-    /// `2026-11-22T08:55:19.123456Z` (microseconds, UTC).
+    /// `2026-11-22T08:55:19.123456Z` (microseconds, UTC). A time outside the years 0001 to
+    /// 9999 (four digits), infinite or NaN (a hand-made archive's date, a log line's time)
+    /// shows as the nearest end of that range: converting it to whole microseconds would trap.
     public static func format(referenceSeconds: Double) -> String {
-        let unix = referenceSeconds + referenceDateOffset
+        let unix = referenceSeconds.isNaN ? earliest : min(max(referenceSeconds + referenceDateOffset, earliest), latest)
         let micros = Int64((unix * 1_000_000).rounded(.down))
         let (days, microsOfDay) = floorDivide(micros, 86_400_000_000)
         let (year, month, day) = CivilCalendar.date(days: days)
@@ -16,6 +18,10 @@ public enum ISO8601 {
         let fraction = microsOfDay % 1_000_000
         return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(seconds / 3600, 2)):\(pad(seconds / 60 % 60, 2)):\(pad(seconds % 60, 2)).\(pad(fraction, 6))Z"
     }
+
+    /// 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z, in seconds since 1970.
+    static let earliest: Double = -62_135_596_800
+    static let latest: Double = 253_402_300_799
 
     private static func floorDivide(_ a: Int64, _ b: Int64) -> (Int64, Int64) {
         let quotient = a / b - ((a % b < 0) ? 1 : 0)

@@ -27,6 +27,21 @@ public struct KeyValueEntry: Sendable, Equatable {
         return Self.order(other.value).lexicographicallyPrecedes(Self.order(value))
     }
 
+    /// Equal entries hold the same value as bytes: `PlistValue`'s own `==` finds a NaN
+    /// unequal to itself, which would make every synchronize see a change and write.
+    public static func == (left: KeyValueEntry, right: KeyValueEntry) -> Bool {
+        left.time == right.time && left.writer == right.writer && same(left.value, right.value)
+    }
+
+    /// Whether two values (nil: removed) are the same, as their binary property lists.
+    public static func same(_ left: PlistValue?, _ right: PlistValue?) -> Bool {
+        switch (left, right) {
+        case (nil, nil): true
+        case (let left?, let right?): order(left) == order(right)
+        default: false
+        }
+    }
+
     /// A removal sorts first; values by their binary property-list bytes.
     private static func order(_ value: PlistValue?) -> [UInt8] {
         value.map { [1] + ((try? PropertyList.encode($0, format: .binary)) ?? []) } ?? [0]

@@ -49,6 +49,11 @@ extension KeyValueSnapshot {
         guard case .integer(let time)? = fields["time"], case .string(let writer)? = fields["writer"] else {
             throw KeyValueStoreError(.unreadableFile, "\(file): the entry \"\(key)\" lacks an integer \"time\" or a string \"writer\"")
         }
-        return KeyValueEntry(value: fields["value"], time: time, writer: writer)
+        // A time past the year 9999 (a hand-made or damaged file) is taken as that year's end,
+        // so that a change made here can still be dated after it, and win.
+        return KeyValueEntry(value: fields["value"], time: min(time, latestTime), writer: writer)
     }
+
+    /// 9999-12-31T23:59:59.999Z, in milliseconds since 1970.
+    static let latestTime: Int64 = 253_402_300_799_999
 }

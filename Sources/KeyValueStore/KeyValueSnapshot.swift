@@ -42,10 +42,13 @@ public struct KeyValueSnapshot: Sendable, Equatable {
     ) throws(KeyValueStoreError) {
         try limits.check(key: key)
         if let value { try KeyValueLimits.check(value: value, key: key) }
-        let time = max(now, (entries[key]?.time ?? .min) + 1)
+        let replaced = entries[key]?.time ?? .min
+        let time = max(now, replaced == .max ? replaced : replaced + 1)
         let bytes = self.bytes - size(key, entries[key]?.value) + size(key, value)
         let keys = values.count + (value != nil ? 1 : 0) - (entries[key]?.value != nil ? 1 : 0)
-        if value != nil, let excess = Self.excess(keys: keys, bytes: bytes, limits: limits) {
+        // A store a merge took past the limits still takes changes that do not grow it.
+        let grows = keys > values.count || bytes > self.bytes
+        if value != nil, grows, let excess = Self.excess(keys: keys, bytes: bytes, limits: limits) {
             throw KeyValueStoreError(.quotaExceeded, "setting \"\(key)\" would put \(excess); remove keys first")
         }
         entries[key] = KeyValueEntry(value: value, time: time, writer: writer)
@@ -64,7 +67,7 @@ public struct KeyValueSnapshot: Sendable, Equatable {
     /// The keys whose value differs from `earlier`'s, in order.
     public func keysChanged(since earlier: KeyValueSnapshot) -> [String] {
         Set(entries.keys).union(earlier.entries.keys)
-            .filter { value(forKey: $0) != earlier.value(forKey: $0) }
+            .filter { !KeyValueEntry.same(value(forKey: $0), earlier.value(forKey: $0)) }
             .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 

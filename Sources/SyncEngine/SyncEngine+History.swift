@@ -237,7 +237,8 @@ extension SyncEngine {
         outliving history: PathHistory, forgetting: Bool
     ) throws(SyncError) {
         let left = history.heads.filter { !heads.contains($0.id) }
-        let time = max(SyncClock.nowMilliseconds(), (left.map(\.time).max() ?? 0) + 1)
+        let latest = left.map(\.time).max() ?? 0  // any Int64: a log line's time is its writer's word
+        let time = max(SyncClock.nowMilliseconds(), latest == .max ? latest : latest + 1)
         do {
             var writer = try container.logWriter()
             let record = VersionRecord(

@@ -97,7 +97,7 @@ extension FileVersion {
     }
 
     /// Every version of the item kept, newest first, deletions included. Empty for a path
-    /// with no versions.
+    /// with no versions, and when sync is off (no mirror).
     public static func versionsOfItem(
         at url: URL, environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws -> [FileVersion] {
@@ -116,8 +116,11 @@ extension FileVersion {
                 versions = try await client.post(Route.versions, body: item, as: [VersionInfo].self)
             }
         } catch {
-            guard error.status == 404, error.apiError?.error == "sync" else { throw error }
-            return []  // no version of that path (or of that container) is known
+            switch (error.status, error.apiError?.error) {
+            case (404, "sync"): return []  // no version of that path (or of that container) is known
+            case (409, "no-mirror"): return []  // sync is off: nothing keeps versions
+            default: throw error
+            }
         }
         return versions.map { FileVersion($0, of: item, at: url, socketPath: settings.socketPath) }
     }

@@ -88,6 +88,26 @@ import Testing
         #expect(one.string(forKey: "k") == "x", "the value set stays, for a later synchronize")
     }
 
+    /// NaN is a property-list real, unequal to itself: compared so, it would be heard as
+    /// changed, and written again, at every synchronize.
+    @Test func aNaNValueIsNoChangeAtEachSynchronize() async throws {
+        let sandbox = try DocumentSandbox()
+        let one = store(sandbox, writer: "one")
+        try one.set(Double.nan, forKey: "ratio")
+        try await one.synchronize()
+        let written = try #require(try FileManager.default.attributesOfItem(atPath: one.fileURL.path)[.systemFileNumber] as? UInt64)
+        let heard = await one.changes()
+        try await one.synchronize()
+        try await one.synchronize()
+        await one.stopListening()
+        var changes: [UbiquitousKeyValueStore.Change] = []
+        for await change in heard { changes.append(change) }
+
+        #expect(changes.isEmpty, "\(changes)")
+        #expect(try FileManager.default.attributesOfItem(atPath: one.fileURL.path)[.systemFileNumber] as? UInt64 == written, "not written again")
+        #expect(one.double(forKey: "ratio").isNaN)
+    }
+
     @Test func anEmptyStoreWritesNoFile() async throws {
         let sandbox = try DocumentSandbox()
         let one = store(sandbox, writer: "one")

@@ -134,6 +134,34 @@ final class FileVersionTests {
         try await document.close()
     }
 
+    @Test func withSyncOffAnItemHasNoVersions() async throws {
+        let device = shared.add(try DaemonHarness())
+        try device.start()  // no mirror: sync is off
+        try device.shell("echo hello > doc.txt")
+        #expect(try await FileVersion.currentVersionOfItem(at: doc(device), environment: device.environment) == nil)
+        #expect(try await FileVersion.otherVersionsOfItem(at: doc(device), environment: device.environment).isEmpty)
+    }
+
+    /// The root a symbolic link (~/Ubiquity -> elsewhere): `ubq versions doc.txt` typed in
+    /// the Documents folder (whose current folder is its physical path), and a URL whose
+    /// links were resolved, name the item.
+    @Test func anItemIsFoundThroughASymlinkedRoot() async throws {
+        let device = shared.add(try DaemonHarness())
+        let real = device.base + "/real-root"
+        try FileManager.default.createDirectory(atPath: real, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: device.root, withDestinationPath: real)
+        try device.start(extraEnvironment: ["UBQ_MIRROR": shared.path])
+        try device.shell("echo hello > doc.txt")
+        try sync(device)
+
+        let typed = try CommandResult.run(
+            DaemonHarness.binaries + "/ubq", ["versions", "doc.txt"], environment: device.environment, directory: device.documents)
+        #expect(typed.status == 0, "\(typed.errorText)")
+        let physical = doc(device).resolvingSymlinksInPath()
+        #expect(physical.path.hasPrefix(real))
+        #expect(try await FileVersion.versionsOfItem(at: physical, environment: device.environment).count == 1)
+    }
+
     @Test func anItemNeverSyncedHasNoVersions() async throws {
         let (a, _) = try conflict()
         let never = URL(fileURLWithPath: a.documents + "/never.txt")

@@ -41,6 +41,22 @@ import Testing
         #expect(error?.code == .invalidValue && error?.message.contains("\"k\"") == true)
     }
 
+    /// Past the limits after a merge, a change that does not grow the store is taken: a new
+    /// key is refused (as documented), an existing key changed or made smaller is not.
+    @Test func pastTheLimitsAfterAMergeExistingKeysCanStillChange() throws {
+        var one = KeyValueSnapshot()
+        var two = KeyValueSnapshot()
+        for n in 0..<600 { try one.set(.integer(Int64(n)), forKey: "one\(n)", writer: "one", now: 1_000) }
+        for n in 0..<600 { try two.set(.integer(Int64(n)), forKey: "two\(n)", writer: "two", now: 1_000) }
+        var merged = one.merging(two)
+        #expect(merged.excess(of: .standard) != nil)
+
+        #expect(throws: KeyValueStoreError.self) { try merged.set(.integer(1), forKey: "new", writer: "one", now: 2_000) }
+        try merged.set(.integer(1), forKey: "one0", writer: "one", now: 2_000)
+        try merged.set(nil, forKey: "one1", writer: "one", now: 2_000)
+        #expect(merged.value(forKey: "one0") == .integer(1))
+    }
+
     @Test func aMergeBeyondTheLimitsIsReportedNotDropped() throws {
         var a = KeyValueSnapshot()
         var b = KeyValueSnapshot()

@@ -39,6 +39,21 @@ import Testing
         #expect(theirs.merging(mine).value(forKey: "k") == .string("now"))
     }
 
+    /// A file dated at the end of time (hand-made, or damaged) must neither crash a set of
+    /// that key (`time + 1`) nor beat it.
+    @Test func aFileDatedAtTheEndOfTimeStillLosesToAChangeMadeHere() throws {
+        var theirs = KeyValueSnapshot()
+        try theirs.set(.string("x"), forKey: "k", writer: "zzz", now: .max)
+        let file = try KeyValueSnapshot.decode(theirs.encoded(), file: "KeyValueStore.plist")
+        var mine = KeyValueSnapshot().merging(file)
+        try mine.set(.string("y"), forKey: "k", writer: "here", now: 1_000)
+        #expect(mine.merging(file).value(forKey: "k") == .string("y"))
+        #expect(file.merging(mine).value(forKey: "k") == .string("y"))
+        var again = mine
+        try again.set(.string("z"), forKey: "k", writer: "here", now: .max)  // saturates, no trap
+        #expect(again.value(forKey: "k") == .string("z"))
+    }
+
     @Test func changesMadeInTheSameMillisecondMergeAlikeEverywhere() throws {
         var a = KeyValueSnapshot()
         var b = KeyValueSnapshot()

@@ -113,6 +113,26 @@ struct PartialResolutionTests {
         }
     }
 
+    /// A log line's time is its writer's word, any Int64: conflict versions dated at the end
+    /// of time must not make the resolution's date overflow (a trap: the daemon's end).
+    @Test func conflictVersionsDatedAtTheEndOfTimeDoNotCrashAResolution() async throws {
+        await #expect(processExitsWith: .success) {
+            let scratch = Scratch()
+            let devices = try scratch.devices("a", "b", "c")
+            let (a, b, c) = (devices[0], devices[1], devices[2])
+            try a.write("doc.txt", "base")
+            for device in devices { device.sync() }
+            for device in devices { try device.write("doc.txt", "from \(device.name)") }
+            for device in devices { device.sync() }
+            for device in [b, c] { try PartialResolutionTests.dateAhead(device, byMilliseconds: nil) }
+            a.sync()
+            let conflict = try #require(a.engine.conflicts().first)
+            let fromA = try #require(conflict.others.first { $0.device == a.engine.device.id })
+            try a.engine.resolve(container: TestDevice.containerID, path: Self.path, keep: .resolving([try #require(VersionID(fromA.id))]))
+            #expect(a.engine.conflicts().first?.others.count == 1)
+        }
+    }
+
     /// Three devices that each changed `doc.txt` at once: one current version, two conflict versions.
     private static func conflictOfThree(_ scratch: Scratch) throws -> [TestDevice] {
         let devices = try scratch.devices("a", "b", "c")
@@ -124,16 +144,16 @@ struct PartialResolutionTests {
     }
 
     /// Moves the time of `device`'s last log line forward, as if its clock had been
-    /// ahead, before any other device read it. The line keeps its length (so the writer's
-    /// check against a second writer still holds).
-    private static func dateAhead(_ device: TestDevice, byMilliseconds shift: Int64) throws {
+    /// ahead, before any other device read it (nil: to Int64.max). The line keeps its
+    /// length where it can (so the writer's check against a second writer still holds).
+    private static func dateAhead(_ device: TestDevice, byMilliseconds shift: Int64?) throws {
         let log = MirrorLayout(root: device.mirror).log(container: TestDevice.containerID.identifier, device: device.engine.device.id)
         var lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
         let last = lines.count - 2  // the text ends with "\n"
         let line = String(lines[last])
         let time = try #require(line.firstMatch(of: /"time":(\d+)/))
-        let later = String(Int64(time.1)! + shift)
-        #expect(later.count == time.1.count)
+        let later = String(shift.map { Int64(time.1)! + $0 } ?? .max)
+        #expect(shift == nil || later.count == time.1.count)
         lines[last] = Substring(line.replacingCharacters(in: time.range, with: "\"time\":\(later)"))
         try lines.joined(separator: "\n").write(toFile: log, atomically: false, encoding: .utf8)
     }
