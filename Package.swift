@@ -70,13 +70,13 @@ let package = Package(
         .target(name: "MetadataIndex", dependencies: ["PredicateKit", "APIModel", "RawPaths", "SQLiteDirect", grdb, grdbSQLite]),
         .target(name: "Indexing", dependencies: [
             "MetadataIndex", "ContentTypes", "FileEvents", "IgnoreRules", "Watching", "UbiquitySettings", "CStatx",
-            "RawPaths", "Diary", "KeyedArchive", "Coordination", logging,
+            "RawPaths", "Diary", "KeyedArchive", "Coordination", "CivilCalendar", logging,
         ]),
-        .target(name: "Coordination"),
+        .target(name: "Coordination", dependencies: ["CivilCalendar"]),
         .target(name: "Diary", dependencies: ["KeyedArchive"]),
         .target(name: "SyncEngine", dependencies: [
             "SyncPlanning", "APIModel", "Indexing", "MetadataIndex", "IgnoreRules", "Coordination", "UbiquitySettings", "RawPaths",
-            "Diary", "KeyedArchive", "KeyValueStore", "CStatx", "SQLiteDirect",
+            "Diary", "KeyedArchive", "KeyValueStore", "CStatx", "SQLiteDirect", "CivilCalendar",
             crypto, grdb, logging,
         ]),
         .target(name: "DaemonClient", dependencies: ["APIModel", "UbiquitySettings", "Coordination", "RawPaths", nioCore, nioPosix, nioHTTP1]),

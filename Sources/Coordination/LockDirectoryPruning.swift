@@ -1,3 +1,4 @@
+import CivilCalendar
 import Foundation
 
 /// Deleting lock files that nobody uses, so the lock directory (tmpfs memory) does not keep
@@ -63,7 +64,7 @@ extension LockFile {
     /// `deleteIfIdle` of the file open at `fd`, opened by `name` some time ago.
     static func deleteIfIdle(opened fd: Int32, directory: Int32, name: String, writtenBefore cutoff: Int64) throws(Errno) -> Bool {
         let info = try Sys.fstat(fd)
-        let written = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        let written = FileTime.nanoseconds(seconds: Int64(info.st_mtim.tv_sec), nanoseconds: Int64(info.st_mtim.tv_nsec))
         guard written < cutoff else { return false }
         do {
             _ = try Sys.lock(fd, OFDCommand.setLock, type: F_WRLCK, start: 0, length: turnstile + 1)

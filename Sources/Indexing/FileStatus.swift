@@ -1,3 +1,4 @@
+import CivilCalendar
 import CStatx
 import Glibc
 import MetadataIndex
@@ -59,12 +60,12 @@ public struct FileStatus: Sendable {
     }
 
     init(_ raw: ubq_file_status) {
-        let mtime = raw.modified_seconds * 1_000_000_000 + Int64(raw.modified_nanoseconds)
-        let ctime = raw.changed_seconds * 1_000_000_000 + Int64(raw.changed_nanoseconds)
+        let mtime = FileTime.nanoseconds(seconds: raw.modified_seconds, nanoseconds: Int64(raw.modified_nanoseconds))
+        let ctime = FileTime.nanoseconds(seconds: raw.changed_seconds, nanoseconds: Int64(raw.changed_nanoseconds))
         signature = FileSignature(
             kind: Self.kind(mode_t(raw.mode)), device: raw.device, inode: raw.inode,
             size: raw.size, modifiedNanoseconds: mtime, changedNanoseconds: ctime)
-        modified = Double(mtime) / 1e9 - Self.referenceOffset
+        modified = Double(raw.modified_seconds) + Double(raw.modified_nanoseconds) / 1e9 - Self.referenceOffset
         permissions = raw.mode & 0o7777
         linkCount = raw.link_count
         if raw.has_birth_time != 0 {

@@ -1,3 +1,4 @@
+import CivilCalendar
 import Coordination
 import Foundation
 import Glibc
@@ -170,7 +171,7 @@ extension LocalSignature {
     init(stat info: stat) {
         self.init(
             inode: UInt64(info.st_ino), size: Int64(info.st_size),
-            modifiedNanoseconds: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
-            changedNanoseconds: Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec))
+            modifiedNanoseconds: FileTime.nanoseconds(seconds: Int64(info.st_mtim.tv_sec), nanoseconds: Int64(info.st_mtim.tv_nsec)),
+            changedNanoseconds: FileTime.nanoseconds(seconds: Int64(info.st_ctim.tv_sec), nanoseconds: Int64(info.st_ctim.tv_nsec)))
     }
 }

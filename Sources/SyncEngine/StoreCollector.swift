@@ -1,3 +1,4 @@
+import CivilCalendar
 import Foundation
 import Glibc
 import RawPaths
@@ -99,8 +100,15 @@ struct StoreCollector {
     }
 
     private func isOld(_ info: stat, _ now: Int64) -> Bool {
-        let modified = Int64(info.st_mtim.tv_sec) * 1000 + Int64(info.st_mtim.tv_nsec) / 1_000_000
-        return now - modified >= graceMilliseconds
+        let modified = FileTime.milliseconds(seconds: Int64(info.st_mtim.tv_sec), nanoseconds: Int64(info.st_mtim.tv_nsec))
+        return Self.age(of: modified, at: now) >= graceMilliseconds
+    }
+
+    /// Milliseconds from `time` to `now`: negative for a time ahead (young), and Int64.max
+    /// past what Int64 counts (a file's time is anything its filesystem holds).
+    static func age(of time: Int64, at now: Int64) -> Int64 {
+        let (age, overflow) = now.subtractingReportingOverflow(time)
+        return overflow ? (time > now ? .min : .max) : age
     }
 
     private func delete(_ object: Object, now: Int64, report: inout StoreCollection) {
@@ -126,8 +134,8 @@ struct StoreCollector {
             guard MirrorLayout.isObjectName(hash), !needed.contains(hash) || Sys.lstat(layout.object(hash)) != nil,
                 let info = Sys.lstat(path), (info.st_mode & S_IFMT) == S_IFREG
             else { continue }
-            let setAside = Int64(info.st_ctim.tv_sec) * 1000 + Int64(info.st_ctim.tv_nsec) / 1_000_000
-            guard now - setAside >= max(keep, graceMilliseconds), unlink(path) == 0 else { continue }
+            let setAside = FileTime.milliseconds(seconds: Int64(info.st_ctim.tv_sec), nanoseconds: Int64(info.st_ctim.tv_nsec))
+            guard Self.age(of: setAside, at: now) >= max(keep, graceMilliseconds), unlink(path) == 0 else { continue }
             report.damagedDeleted += 1
             report.bytesFreed += Int64(info.st_size)
         }

@@ -29,7 +29,9 @@ public struct HistoryRetention: Sendable, Equatable {
     /// Whether a version replaced at `replacedAt` (nil: a head) is still kept at `now`.
     public func keeps(replacedAt: Int64?, now: Int64) -> Bool {
         guard let keepMilliseconds, let replacedAt else { return true }
-        return now - replacedAt < keepMilliseconds
+        // A log line's time is its writer's word, any Int64: the age must not overflow.
+        let (age, overflow) = now.subtractingReportingOverflow(replacedAt)
+        return overflow ? replacedAt > now : age < keepMilliseconds
     }
 
     /// The content (SHA-256 hashes) that the versions still kept at `now` name.

@@ -22,3 +22,21 @@ import Testing
         }
     }
 }
+
+/// File times convert to one count whatever the filesystem holds: past 2262 the
+/// nanoseconds exceed Int64 (a `touch -d 2300-01-01` took ubqd down before).
+@Suite struct FileTimeTests {
+    @Test func ordinaryTimesAreExact() {
+        #expect(FileTime.nanoseconds(seconds: 1_795_000_000, nanoseconds: 123_456_789) == 1_795_000_000_123_456_789)
+        #expect(FileTime.milliseconds(seconds: -1, nanoseconds: 500_000_000) == -500)
+    }
+
+    @Test func timesBeyondInt64Saturate() {
+        let year2400: Int64 = 13_569_465_600
+        #expect(FileTime.nanoseconds(seconds: year2400, nanoseconds: 1) == .max)
+        #expect(FileTime.nanoseconds(seconds: -year2400, nanoseconds: 0) == .min)
+        #expect(FileTime.nanoseconds(seconds: Int64.max / 1_000_000_000, nanoseconds: 999_999_999) == .max)
+        #expect(FileTime.milliseconds(seconds: .max, nanoseconds: 0) == .max)
+        #expect(FileTime.milliseconds(seconds: .min, nanoseconds: 0) == .min)
+    }
+}

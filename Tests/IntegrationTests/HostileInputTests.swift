@@ -69,6 +69,25 @@ import Testing
         #expect(status.st_size == 2, "the command appended to the file named")
     }
 
+    /// File times Int64 nanoseconds cannot count (past 2262-04-11) took ubqd down at start,
+    /// for as long as such a file stayed: now it is indexed and synced like any other.
+    @Test func filesDatedFarAheadOrLongAgoAreIndexedAndSynced() throws {
+        let shared = SharedMirror()
+        let daemon = shared.add(try DaemonHarness())
+        try FileManager.default.createDirectory(atPath: daemon.documents, withIntermediateDirectories: true)
+        _ = try CommandResult.run("/bin/sh", ["-c", "echo a > future.txt && touch -d 2400-01-01 future.txt && echo b > past.txt && touch -d 1950-01-01 past.txt"],
+                                  environment: daemon.environment, directory: daemon.documents)
+        try daemon.start(extraEnvironment: ["UBQ_MIRROR": shared.path])
+
+        let listed = try daemon.ubq(["ls", "--json", "--attrs", "kMDItemFSName,kMDItemFSContentChangeDate"])
+        #expect(listed.status == 0, "\(listed.errorText)")
+        #expect(listed.text.contains("2400-01-01") && listed.text.contains("1950-01-01"), "\(listed.text)")
+        #expect(try daemon.ubq(["sync"]).status == 0)
+        let status = try daemon.ubq(["status", "--json"]).text
+        #expect(!status.contains("problems\":[\""), "\(status)")
+        #expect(daemon.process?.isRunning == true)
+    }
+
     @Test func symlinksAreRecordedAndNeverFollowed() throws {
         let daemon = try DaemonHarness()
         try daemon.start()

@@ -26,6 +26,14 @@ struct RetentionTests {
         #expect(Self.thirtyDays.keeps(F.v0, in: deleted, now: 2_000 + Self.day), "and is restorable until then")
     }
 
+    /// A log line's time is its writer's word: replaced at the ends of Int64, a version's
+    /// age must not overflow (a trap took ubqd down in `ubq versions` and the collector).
+    @Test func replacementTimesAtTheEndsOfInt64Compare() {
+        #expect(!Self.thirtyDays.keeps(replacedAt: .min, now: 1_000))
+        #expect(Self.thirtyDays.keeps(replacedAt: .max, now: -1_000))
+        #expect(!Self.thirtyDays.keeps(replacedAt: .min, now: .max))
+    }
+
     @Test func theEarliestReplacementCounts() {
         let history = F.history(F.v0, F.bOnB, F.cOnC)  // v0 replaced twice, first at 2 s
         #expect(history.replacementTime(of: F.v0.id) == 2_000)
