@@ -62,21 +62,24 @@ extension SyncEngine {
                 for loser in history.conflicts { try copyBeside(loser, container: container) }
             }
         }
-        let signature: LocalSignature?
         let leavesTheFile: Bool
         switch choice {
         case .resolving: leavesTheFile = true
         case .current: leavesTheFile = removingOtherVersions
         case .version, .all: leavesTheFile = false
         }
-        if leavesTheFile, let synced = try syncedRow(of: kept, in: container) {
-            signature = synced.signature  // the file is left alone: an app may have it open
-        } else {
-            signature = try liftingFolder(of: path, in: container) { () throws(SyncError) in try writeLocal(kept, container: container) }
-        }
+        let signature = try place(kept, leavingTheFile: leavesTheFile, in: container)
         try supersede(
             heads: superseded, with: kept, signature: signature, container: container, id: id, outliving: history,
             forgetting: removingOtherVersions)
+    }
+
+    /// Puts `kept` on disk (`writeLocal`) and returns the signature of the file as placed. With
+    /// `leavingTheFile`, a file that holds `kept` as last synced is left alone (an app may have
+    /// it open) and its recorded signature returned.
+    private func place(_ kept: VersionRecord, leavingTheFile: Bool, in container: ContainerSync) throws(SyncError) -> LocalSignature? {
+        if leavingTheFile, let synced = try syncedRow(of: kept, in: container) { return synced.signature }
+        return try liftingFolder(of: kept.path, in: container) { () throws(SyncError) in try writeLocal(kept, container: container) }
     }
 
     /// The base row of `record`'s path if this device last synced `record`'s very state
