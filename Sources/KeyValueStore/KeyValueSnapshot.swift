@@ -46,9 +46,10 @@ public struct KeyValueSnapshot: Sendable, Equatable {
         let time = max(now, replaced == .max ? replaced : replaced + 1)
         let bytes = self.bytes - size(key, entries[key]?.value) + size(key, value)
         let keys = values.count + (value != nil ? 1 : 0) - (entries[key]?.value != nil ? 1 : 0)
-        // A store a merge took past the limits still takes changes that do not grow it.
-        let grows = keys > values.count || bytes > self.bytes
-        if value != nil, grows, let excess = Self.excess(keys: keys, bytes: bytes, limits: limits) {
+        // A store a merge took past a limit still takes changes that do not grow past it.
+        let newKeys = keys > values.count ? keys : 0
+        let newBytes = bytes > self.bytes ? bytes : 0
+        if let excess = Self.excess(keys: newKeys, bytes: newBytes, limits: limits) {
             throw KeyValueStoreError(.quotaExceeded, "setting \"\(key)\" would put \(excess); remove keys first")
         }
         entries[key] = KeyValueEntry(value: value, time: time, writer: writer)

@@ -53,6 +53,7 @@ import Testing
 
         #expect(throws: KeyValueStoreError.self) { try merged.set(.integer(1), forKey: "new", writer: "one", now: 2_000) }
         try merged.set(.integer(1), forKey: "one0", writer: "one", now: 2_000)
+        try merged.set(.string(String(repeating: "a", count: 100)), forKey: "one2", writer: "one", now: 2_000)  // more bytes, no key
         try merged.set(nil, forKey: "one1", writer: "one", now: 2_000)
         #expect(merged.value(forKey: "one0") == .integer(1))
     }
