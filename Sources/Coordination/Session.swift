@@ -124,9 +124,13 @@ final class Session {
         var next = Int(Double(delay) * Double.random(in: 0.75...1.25))
         delay = min(delay * 2, Session.longestDelay)
         if let deadline {
-            let remaining = (deadline - now).components
-            let nanoseconds = Int(remaining.seconds) * 1_000_000_000 + Int(remaining.attoseconds / 1_000_000_000)
-            next = min(next, max(nanoseconds, 0))
+            // Compared as Durations: a deadline years away (a timeout of `.seconds(1e10)`) in
+            // nanoseconds overflowed Int, and trapped at the first wait.
+            let remaining = deadline - now
+            if remaining < .nanoseconds(next) {
+                let parts = remaining.components
+                next = max(Int(parts.seconds) * 1_000_000_000 + Int(parts.attoseconds / 1_000_000_000), 0)
+            }
         }
         return .wait(nanoseconds: next)
     }

@@ -102,8 +102,10 @@ final class ItemInspector {
         let name = item.relativePath.lastComponent ?? []
         var type = nameType
         let wanted = type.isText ? Self.maximumTextBytes : Self.sniffBytes
-        // Size the buffer from the file: most documents are far below the text limit.
-        let count = Int(clamping: min(Int64(wanted), max(item.signature.size, 0) + 1))
+        // Size the buffer from the file: most documents are far below the text limit. (A size
+        // may be Int64.max: XFS, Btrfs and tmpfs hold such sparse files. No `+ 1` on it.)
+        let size = max(item.signature.size, 0)
+        let count = size >= Int64(wanted) ? wanted : Int(size) + 1
         switch readPrefix(item.relativePath, beneath: folder, count: count) {
         case .success(let bytes):
             if sniffing {
@@ -207,9 +209,9 @@ extension ItemInspector {
                 continue
             }
             let size = max(file.status.signature.size, 0)
-            if !group.isEmpty && (group.count == Self.filesPerClaim || bytes + size > Self.bytesPerClaim) { readGroup() }
+            if !group.isEmpty && (group.count == Self.filesPerClaim || size > Self.bytesPerClaim - bytes) { readGroup() }
             group.append(index)
-            bytes += size
+            bytes = bytes.addingReportingOverflow(size).overflow ? .max : bytes + size  // a size may be Int64.max
         }
         readGroup()
         return snapshots

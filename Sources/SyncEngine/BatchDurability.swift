@@ -91,20 +91,20 @@ struct BatchDurability {
     /// page of data, one of metadata) added about 3.5 µs to a `syncfs`, and an fsync cost
     /// about 230 µs a file: 16 times the batch, plus 1 MiB for the logs and databases any
     /// system writes, keeps well on the side where `syncfs` is cheaper.
-    static func dirtyAllowance(_ batchBytes: Int64) -> Int64 { 16 * batchBytes + (1 << 20) }
+    static func dirtyAllowance(_ batchBytes: Int64) -> Int64 { batchBytes.multipliedSaturated(by: 16).addingSaturated(1 << 20) }
 
     /// `filesystem`: statfs's f_type (0: unknown); `dirtyBytes`: nil when unknown;
     /// `pendingBytes`: the part of it that later batches of the same pass will sync.
     static func prefersWholeFilesystem(filesystem: Int, dirtyBytes: Int64?, batchBytes: Int64, pendingBytes: Int64 = 0) -> Bool {
         guard localFilesystems.contains(filesystem), let dirtyBytes else { return false }
-        return dirtyBytes <= dirtyAllowance(batchBytes + pendingBytes)
+        return dirtyBytes <= dirtyAllowance(batchBytes.addingSaturated(pendingBytes))
     }
 
     /// The dirty memory a batch makes: its data in whole pages, and a page of metadata a
     /// file (its inode, its name in a folder).
     static func footprint(of sizes: [Int64]) -> Int64 {
         let page: Int64 = 4096
-        return sizes.reduce(0) { $0 + ($1 + page - 1) / page * page + page }
+        return sizes.lazy.map { ($0 / page * page).addingSaturated($0 % page == 0 ? page : 2 * page) }.saturatedSum
     }
 }
 

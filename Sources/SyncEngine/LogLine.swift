@@ -19,6 +19,9 @@ struct LogLine: Codable, Equatable {
     /// The record this line is in the log of `device`; nil with the reason when the line
     /// breaks the format.
     func record(device: String) -> Result<VersionRecord, LogLineError> {
+        guard (1...Self.largestSequence).contains(seq) else {
+            return .failure(LogLineError("seq \(seq) is outside 1...\(Self.largestSequence)"))
+        }
         var parentIDs: [VersionID] = []
         for parent in parents {
             guard var id = VersionID(parent) else { return .failure(LogLineError("parent \"\(parent)\" is not DEVICE:SEQ")) }
@@ -45,6 +48,10 @@ struct LogLine: Codable, Equatable {
             id: VersionID(device: device, sequence: seq), path: path, parents: parentIDs, state: state, time: time,
             movedFrom: movedFrom, forgetsAncestors: forgets == true))
     }
+
+    /// The largest `seq` a line may have (docs/MIRROR-FORMAT.md): what SQLite's integers,
+    /// and so the journal, hold, with room left to number on from any line without overflow.
+    static let largestSequence = UInt64(Int64.max)
 
     /// A path of the container as the format writes it: relative, with no `.` or `..`
     /// component (a device that wrote one could reach beyond the container).

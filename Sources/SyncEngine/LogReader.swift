@@ -64,23 +64,38 @@ struct LogReader {
             skippedLines = 0
         }
         identity = FileIdentity(info)
-        guard lastSize > offset else { return ([], []) }
-        let bytes = try readTail(fd: fd, count: Int(lastSize - offset))
-        guard let lastNewline = bytes.lastIndex(of: UInt8(ascii: "\n")) else { return ([], []) }
         var records: [VersionRecord] = []
         var problems: [String] = []
-        for line in bytes[...lastNewline].split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).dropLast() {
-            lineNumber += 1
-            switch Self.decode(line, device: device) {
-            case .success(let record): records.append(record)
-            case .failure(let error):
-                problems.append("\(path):\(lineNumber): \(error)")
-                skippedLines += 1
+        // In pieces: a log's size is anything (a sparse terabyte made one read of its whole
+        // tail abort the daemon on its allocation).
+        while lastSize > offset {
+            let bytes = try readTail(fd: fd, count: Int(min(lastSize - offset, Int64(Self.pieceBytes))))
+            guard let lastNewline = bytes.lastIndex(of: UInt8(ascii: "\n")) else {
+                if bytes.count >= Self.longestLine {
+                    problems.append("\(path):\(lineNumber + 1): no line ends within \(Self.longestLine) bytes, so the rest of this log is not read: the file is damaged (its device cuts it back to its last whole line when it starts)")
+                    skippedLines += 1
+                }
+                break  // else the last line, still being written
             }
+            for line in bytes[...lastNewline].split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).dropLast() {
+                lineNumber += 1
+                switch Self.decode(line, device: device) {
+                case .success(let record): records.append(record)
+                case .failure(let error):
+                    problems.append("\(path):\(lineNumber): \(error)")
+                    skippedLines += 1
+                }
+            }
+            offset += Int64(lastNewline + 1)
         }
-        offset += Int64(lastNewline + 1)
         return (records, problems)
     }
+
+    /// The most of a log read at once.
+    static let pieceBytes = 16 << 20
+    /// No log line is longer (a path is at most 4096 bytes): without a line end that far, a
+    /// log is damaged, not being written.
+    static let longestLine = 1 << 20
 
     private func readTail(fd: Int32, count: Int) throws(SyncError) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)

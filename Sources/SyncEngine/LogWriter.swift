@@ -15,6 +15,13 @@ struct LogWriter {
     /// Opens (creating) the log and repairs a torn last line left by a crash: the file is
     /// ours alone, so cutting it back to the last complete line is safe.
     init(path: String, device: String, lastSequence: UInt64) throws(SyncError) {
+        guard lastSequence < LogLine.largestSequence - Self.sequenceRoom else {
+            throw SyncError(
+                .corruptMirror,
+                "\(path) holds a line numbered \(lastSequence), too near the largest number a log line may have (\(LogLine.largestSequence)) to number on; "
+                    + "a line written by hand or by a broken program. Sync of this container has stopped on this device. "
+                    + "Stop ubqd, delete sync.sqlite from its state folder and start ubqd again: it joins as a new device, with a log of its own, and keeps its files")
+        }
         self.path = path
         self.device = device
         nextSequence = lastSequence + 1
@@ -22,6 +29,9 @@ struct LogWriter {
         try Self.truncateTornTail(path)
         knownSize = Sys.lstat(path).map { Int64($0.st_size) } ?? 0
     }
+
+    /// Numbers a writer keeps in hand past its log's last: more changes than a device makes.
+    static let sequenceRoom: UInt64 = 1 << 40
 
     /// Throws `ownLogChanged` if the log grew beyond its size as this writer left it.
     ///
@@ -108,9 +118,23 @@ struct LogWriter {
         let fd: Int32
         do { fd = try openOwn(path, O_RDWR) } catch where error.code == .system(ENOENT) { return }
         defer { close(fd) }
-        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: false)
-        guard let data = try? handle.readToEnd(), let last = data.last, last != UInt8(ascii: "\n") else { return }
-        let keep = data.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .system("fstat", path) }
+        // Only the end is read: a torn line is at most one line long (a log may be large,
+        // or made huge and sparse by someone).
+        let size = Int64(info.st_size)
+        let tail = Int(min(size, Int64(LogReader.longestLine)))
+        guard tail > 0 else { return }
+        var bytes = [UInt8](repeating: 0, count: tail)
+        let got = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, tail, off_t(size) - off_t(tail)) }
+        guard got == tail else { throw .system("pread", path) }
+        guard bytes.last != UInt8(ascii: "\n") else { return }
+        guard let lastNewline = bytes.lastIndex(of: UInt8(ascii: "\n")) ?? (size == Int64(tail) ? -1 : nil) else {
+            throw SyncError(
+                .corruptMirror,
+                "\(path) ends with \(tail) bytes or more that are no log line: the file is damaged. Cut it back to its last whole line (after its last newline), then restart ubqd")
+        }
+        let keep = size - Int64(tail) + Int64(lastNewline + 1)
         guard ftruncate(fd, off_t(keep)) == 0 else { throw .system("ftruncate", path) }
     }
 

@@ -10,10 +10,10 @@ final class PassProgress: Sendable {
 
     /// A round planned `actions` (a pass plans up to three rounds: totals grow).
     func planned(_ actions: [SyncAction]) {
-        let bytes = actions.reduce(Int64(0)) { $0 + $1.transferBytes }
+        let bytes = actions.lazy.map(\.transferBytes).saturatedSum
         counts.withLock { progress in
             progress.total += actions.count
-            progress.bytesTotal += bytes
+            progress.bytesTotal = progress.bytesTotal.addingSaturated(bytes)
         }
     }
 
@@ -22,17 +22,17 @@ final class PassProgress: Sendable {
         let bytes = action.transferBytes
         counts.withLock { progress in
             progress.done += 1
-            progress.bytesDone += bytes
+            progress.bytesDone = min(progress.bytesDone.addingSaturated(bytes), progress.bytesTotal)
         }
     }
 
     /// The actions of a round that ended early (a full disk) will not run: they no longer
     /// count, so done == total when the pass ends.
     func abandoned(_ actions: some Collection<SyncAction>) {
-        let bytes = actions.reduce(Int64(0)) { $0 + $1.transferBytes }
+        let bytes = actions.lazy.map(\.transferBytes).saturatedSum
         counts.withLock { progress in
             progress.total -= actions.count
-            progress.bytesTotal -= bytes
+            progress.bytesTotal = max(progress.bytesTotal.addingSaturated(-bytes), progress.bytesDone)
         }
     }
 

@@ -115,7 +115,7 @@ struct StoreCollector {
         guard let info = Sys.lstat(object.path), isOld(info, now) else { return }  // touched meanwhile
         if unlink(object.path) == 0 {
             report.deleted += 1
-            report.bytesFreed += Int64(info.st_size)
+            report.bytesFreed = report.bytesFreed.addingSaturated(Int64(info.st_size))
         } else if errno != ENOENT {  // (another device collected it first)
             report.problems.append("cannot delete \(object.path): \(String(cString: strerror(errno)))")
         }
@@ -137,7 +137,7 @@ struct StoreCollector {
             let setAside = FileTime.milliseconds(seconds: Int64(info.st_ctim.tv_sec), nanoseconds: Int64(info.st_ctim.tv_nsec))
             guard Self.age(of: setAside, at: now) >= max(keep, graceMilliseconds), unlink(path) == 0 else { continue }
             report.damagedDeleted += 1
-            report.bytesFreed += Int64(info.st_size)
+            report.bytesFreed = report.bytesFreed.addingSaturated(Int64(info.st_size))
         }
     }
 

@@ -70,7 +70,7 @@ extension SyncPass {
                     version, at: LocalNames.relative(of: version.path, local: local, in: executor.containerFolder),
                     expected: local.entries[version.path], in: executor.containerFolder)
             else { break }
-            bytes += download.state.size
+            bytes = bytes.addingSaturated(download.state.size)
             if bytes > Executor.downloadBytesPerClaim, !downloads.isEmpty { break }
             downloads.append(download)
         }

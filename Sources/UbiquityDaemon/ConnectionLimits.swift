@@ -16,6 +16,8 @@ struct ConnectionLimits: Sendable, CustomStringConvertible {
     var openFiles: Int
 
     static let defaultIdleTimeout: Duration = .seconds(60)
+    /// The longest `UBQ_IDLE_TIMEOUT` taken, in seconds.
+    static let longestIdleTimeout: Double = 86_400
     static let mostConnections = 4096
     /// Descriptors kept for the daemon's own work: the index, the watcher, sync, locks.
     static let reservedDescriptors = 256
@@ -25,7 +27,10 @@ struct ConnectionLimits: Sendable, CustomStringConvertible {
     static func resolve(openFiles: Int, environment: [String: String] = ProcessInfo.processInfo.environment) -> ConnectionLimits {
         let fitting = min(mostConnections, max(16, openFiles - reservedDescriptors))
         let connections = environment["UBQ_MAX_CONNECTIONS"].flatMap { Int($0) }.map { max(1, $0) } ?? fitting
-        let idle = environment["UBQ_IDLE_TIMEOUT"].flatMap { Double($0) }.map { Duration.milliseconds(Int64(max(0.05, $0) * 1000)) }
+        // Finite and at most a day: a Duration of 1e13 s no longer fits NIO's nanoseconds, and
+        // converting 1e300 or inf traps (ubqd died at start on such a value).
+        let idle = environment["UBQ_IDLE_TIMEOUT"].flatMap { Double($0) }.flatMap { $0.isFinite ? $0 : nil }
+            .map { Duration.milliseconds(Int64(min(max(0.05, $0), Self.longestIdleTimeout) * 1000)) }
         return ConnectionLimits(maximumConnections: connections, idleTimeout: idle ?? defaultIdleTimeout, openFiles: openFiles)
     }
 

@@ -22,7 +22,7 @@ struct CoordinateCommand: ParsableCommand {
     func validate() throws {
         guard read != write else { throw ValidationError("choose one of --read or --write") }
         guard !arguments.isEmpty else { throw ValidationError("give the command to run after --") }
-        if let timeout, timeout < 0 { throw ValidationError("--timeout must be 0 or more") }
+        if let timeout { try TimeoutOption.check(timeout) }
     }
 
     /// The command without the `--` separator.
@@ -34,7 +34,7 @@ struct CoordinateCommand: ParsableCommand {
         let coordinator = try FileCoordinator(
             lockDirectory: URL(fileURLWithPath: settings.runtimeDirectory + "/locks"), relay: DaemonPresenterRelay(settings: settings))
         let url = URL(fileURLWithPath: path)
-        let limit = timeout.map { Duration.milliseconds(Int64($0 * 1000)) }
+        let limit = timeout.map(TimeoutOption.duration)
         let status: Int32
         do {
             status = write

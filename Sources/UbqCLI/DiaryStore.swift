@@ -22,7 +22,7 @@ struct DiaryOptions: ParsableArguments {
 
     func validate() throws {
         if container != nil && file != nil { throw ValidationError("give --container or --file, not both") }
-        if let timeout, timeout < 0 { throw ValidationError("--timeout must be 0 or more") }
+        if let timeout { try TimeoutOption.check(timeout) }
     }
 
     func store() throws -> DiaryStore {
@@ -35,7 +35,7 @@ struct DiaryOptions: ParsableArguments {
             do { id = try container.map { try ContainerID($0) } ?? .defaultContainer } catch { throw ValidationError("\(error)") }
             url = DiaryDocument.url(inDocuments: URL(fileURLWithPath: resolved.container(id).documents, isDirectory: true))
         }
-        let limit = timeout.map { Duration.milliseconds(Int64($0 * 1000)) }
+        let limit = timeout.map(TimeoutOption.duration)
         let coordinator = try FileCoordinator(
             lockDirectory: URL(fileURLWithPath: resolved.runtimeDirectory + "/locks"), timeout: limit,
             relay: DaemonPresenterRelay(settings: resolved))

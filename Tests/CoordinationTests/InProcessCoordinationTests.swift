@@ -147,6 +147,22 @@ struct InProcessCoordinationTests {
         #expect(try await write.value)
     }
 
+    /// A deadline centuries away counted in Int nanoseconds overflowed at the first wait
+    /// (a trap): an app's "wait as long as it takes" spelled as a huge timeout.
+    @Test("a write with a timeout of centuries waits for a reader and then runs")
+    func aTimeoutOfCenturiesWaits() async throws {
+        let sandbox = try Sandbox()
+        let reader = try FileCoordinator(lockDirectory: sandbox.locks)
+        let writer = try FileCoordinator(lockDirectory: sandbox.locks, timeout: .seconds(10_000_000_000))
+        let url = sandbox.url("c/w")
+        let write = try await reader.coordinate(readingItemAt: url, byAsyncAccessor: { _ -> Task<Bool, any Error> in
+            let write = Task { try await writer.coordinate(writingItemAt: url, byAsyncAccessor: { _ in true }) }
+            while writer.blockedCallCount == 0 { await Task.yield() }
+            return write
+        })
+        #expect(try await write.value)
+    }
+
     @Test("a caller waiting for a moved item receives its new URL")
     func waiterFollowsCoordinatedMove() async throws {
         let sandbox = try Sandbox()

@@ -88,6 +88,43 @@ import Testing
         #expect(daemon.process?.isRunning == true)
     }
 
+    /// XFS, Btrfs and tmpfs take a sparse file of 2^63 - 1 bytes; its size in sums took
+    /// ubqd down in the index's content reading, at every start. Here on tmpfs, the root
+    /// being a link to a folder in /dev/shm.
+    @Test(.enabled(if: FileManager.default.isWritableFile(atPath: "/dev/shm"), "needs a tmpfs at /dev/shm"))
+    func aSparseFileOfTheLargestSizeIsIndexed() throws {
+        let daemon = try DaemonHarness()
+        let real = "/dev/shm/ubq-largest-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: real + "/iCloud~org~ubiquity~Default/Documents", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: real) }
+        try FileManager.default.createSymbolicLink(atPath: daemon.root, withDestinationPath: real)
+        _ = try daemon.shell("echo small > small.txt && echo other > other.txt && truncate -s 9223372036854775807 huge.txt && truncate -s 9223372036854775807 huge.bin")
+        try daemon.start()
+
+        let listed = try daemon.ubq(["ls", "--json", "--attrs", "kMDItemFSName,kMDItemFSSize"])
+        #expect(listed.status == 0, "\(listed.errorText)")
+        #expect(listed.text.contains("9223372036854775807"), "\(listed.text)")
+        #expect(daemon.process?.isRunning == true, "\(daemon.log().suffix(2_000))")
+    }
+
+    /// Settings from the environment are checked for range: an idle timeout past what a
+    /// Duration's nanoseconds hold trapped ubqd at start.
+    @Test func aHugeIdleTimeoutIsTakenAsADay() throws {
+        let daemon = try DaemonHarness()
+        try daemon.start(extraEnvironment: ["UBQ_IDLE_TIMEOUT": "1e300"])
+        #expect(try daemon.ubq(["status"]).status == 0)
+        #expect(daemon.log().contains("idle ones closed after 86400.0 seconds"), "\(daemon.log().prefix(3_000))")
+    }
+
+    @Test(arguments: ["nan", "inf", "1e300", "1e10"])
+    func ubqCoordinateRefusesATimeoutNoOneMeans(_ timeout: String) throws {
+        let daemon = try DaemonHarness()
+        try FileManager.default.createDirectory(atPath: daemon.documents, withIntermediateDirectories: true)
+        let result = try daemon.ubq(["coordinate", "--write", "--timeout", timeout, daemon.documents + "/x.txt", "--", "true"])
+        #expect(result.status == 64, "\(result.status): \(result.errorText)")
+        #expect(result.errorText.contains("--timeout takes seconds from 0"), "\(result.errorText)")
+    }
+
     @Test func symlinksAreRecordedAndNeverFollowed() throws {
         let daemon = try DaemonHarness()
         try daemon.start()

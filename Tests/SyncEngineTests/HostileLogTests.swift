@@ -1,0 +1,88 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import SyncEngine
+
+/// What a log line in the shared mirror holds is its writer's word, and any device, person
+/// or replicator can write one: sizes and numbers at the ends of their types, a log made a
+/// sparse terabyte. A pass reports what it cannot take; it never takes ubqd down (each of
+/// these trapped, or aborted on an allocation, before). Exit tests: a trap ends the process.
+@Suite struct HostileLogTests {
+    static let hostileDevice = "0123456789abcdef"
+
+    @Test func fileSizesAtInt64MaxDoNotStopAPass() async throws {
+        await #expect(processExitsWith: .success) {
+            try HostileLogTests.passOver { object in
+                [Self.fileLine(1, "Documents/huge1.bin", object: object, size: Int64.max),
+                 Self.fileLine(2, "Documents/huge2.bin", object: object, size: Int64.max)]
+            }
+        }
+    }
+
+    @Test func aLineNumberedPastTheLargestSequenceIsSkippedAndReported() async throws {
+        await #expect(processExitsWith: .success) {
+            let report = try HostileLogTests.passOver { object in
+                [#"{"seq":18446744073709551615,"time":1,"path":"Documents/x.bin","parents":[],"op":"put","kind":"file","mode":420,"sha256":"\#(object)","size":3}"#]
+            }
+            #expect(report.problems.contains { $0.contains("seq 18446744073709551615 is outside") }, "\(report.problems)")
+        }
+    }
+
+    /// A line numbered near the end of the range in this device's own log: its next change
+    /// cannot be numbered on, which is said, not trapped.
+    @Test func anOwnLogNumberedToTheEndStopsWithAMessage() async throws {
+        await #expect(processExitsWith: .success) {
+            let scratch = Scratch()
+            let (a, _) = try scratch.pair()
+            try a.write("one.txt", "1")
+            a.sync()
+            let log = MirrorLayout(root: a.mirror).log(container: TestDevice.containerID.identifier, device: a.engine.device.id)
+            let handle = try #require(FileHandle(forWritingAtPath: log))
+            handle.seekToEndOfFile()
+            handle.write(Data((#"{"seq":9223372036854775807,"time":1,"path":"Documents/x","parents":[],"op":"delete"}"# + "\n").utf8))
+            try handle.close()
+            try a.restart()
+            try a.write("two.txt", "2")
+            let report = a.sync()
+            #expect(report.problems.contains { $0.contains("too near the largest number") }, "\(report.problems)")
+        }
+    }
+
+    @Test func aLogMadeASparseTerabyteIsReportedNotRead() async throws {
+        await #expect(processExitsWith: .success) {
+            let scratch = Scratch()
+            let (a, b) = try scratch.pair()
+            try a.write("real.txt", "abc")
+            a.sync()
+            let log = try HostileLogTests.writeLog(in: a.mirror, ["{}"])
+            #expect(truncate(log, 1 << 40) == 0)
+            let report = b.sync()
+            #expect(b.read("real.txt") == "abc")
+            #expect(report.problems.contains { $0.contains("no line ends within") }, "\(report.problems)")
+        }
+    }
+
+    /// A device's pass over a log of another device holding `lines` (given the name of an
+    /// object in the store), after a first device synced one file.
+    private static func passOver(_ lines: (String) -> [String]) throws -> PassReport {
+        let scratch = Scratch()
+        let (a, b) = try scratch.pair()
+        try a.write("real.txt", "abc")
+        a.sync()
+        let object = try #require(try a.engine.versions(container: TestDevice.containerID, path: "Documents/real.txt").first?.sha256)
+        _ = try writeLog(in: a.mirror, lines(object))
+        return b.sync()
+    }
+
+    private static func writeLog(in mirror: String, _ lines: [String]) throws -> String {
+        let log = MirrorLayout(root: mirror).log(container: TestDevice.containerID.identifier, device: hostileDevice)
+        try FileManager.default.createDirectory(atPath: Sys.parent(of: log), withIntermediateDirectories: true)
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: log))
+        return log
+    }
+
+    private static func fileLine(_ seq: Int, _ path: String, object: String, size: Int64) -> String {
+        #"{"seq":\#(seq),"time":1,"path":"\#(path)","parents":[],"op":"put","kind":"file","mode":420,"sha256":"\#(object)","size":\#(size)}"#
+    }
+}
