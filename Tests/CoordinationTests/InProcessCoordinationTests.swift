@@ -133,27 +133,13 @@ struct InProcessCoordinationTests {
         })
     }
 
-    @Test("an async write waits for a reader and then runs")
-    func asyncWriteWaits() async throws {
+    /// Also with a timeout of centuries: counted in Int nanoseconds, its deadline overflowed
+    /// at the first wait (a trap), an app's "as long as it takes" spelled as a huge timeout.
+    @Test("an async write waits for a reader and then runs", arguments: [nil, Duration.seconds(10_000_000_000)])
+    func asyncWriteWaits(timeout: Duration?) async throws {
         let sandbox = try Sandbox()
         let reader = try FileCoordinator(lockDirectory: sandbox.locks)
-        let writer = try FileCoordinator(lockDirectory: sandbox.locks)
-        let url = sandbox.url("c/w")
-        let write = try await reader.coordinate(readingItemAt: url, byAsyncAccessor: { _ -> Task<Bool, any Error> in
-            let write = Task { try await writer.coordinate(writingItemAt: url, byAsyncAccessor: { _ in true }) }
-            while writer.blockedCallCount == 0 { await Task.yield() }
-            return write
-        })
-        #expect(try await write.value)
-    }
-
-    /// A deadline centuries away counted in Int nanoseconds overflowed at the first wait
-    /// (a trap): an app's "wait as long as it takes" spelled as a huge timeout.
-    @Test("a write with a timeout of centuries waits for a reader and then runs")
-    func aTimeoutOfCenturiesWaits() async throws {
-        let sandbox = try Sandbox()
-        let reader = try FileCoordinator(lockDirectory: sandbox.locks)
-        let writer = try FileCoordinator(lockDirectory: sandbox.locks, timeout: .seconds(10_000_000_000))
+        let writer = try FileCoordinator(lockDirectory: sandbox.locks, timeout: timeout)
         let url = sandbox.url("c/w")
         let write = try await reader.coordinate(readingItemAt: url, byAsyncAccessor: { _ -> Task<Bool, any Error> in
             let write = Task { try await writer.coordinate(writingItemAt: url, byAsyncAccessor: { _ in true }) }
