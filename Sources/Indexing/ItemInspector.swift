@@ -211,7 +211,8 @@ extension ItemInspector {
             let size = max(file.status.signature.size, 0)
             if !group.isEmpty && (group.count == Self.filesPerClaim || size > Self.bytesPerClaim - bytes) { readGroup() }
             group.append(index)
-            bytes = bytes.addingReportingOverflow(size).overflow ? .max : bytes + size  // a size may be Int64.max
+            let (sum, overflow) = bytes.addingReportingOverflow(size)  // a size may be Int64.max
+            bytes = overflow ? .max : sum
         }
         readGroup()
         return snapshots

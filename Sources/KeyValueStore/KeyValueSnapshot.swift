@@ -45,9 +45,10 @@ public struct KeyValueSnapshot: Sendable, Equatable {
         let replaced = entries[key]?.time ?? .min
         let time = max(now, replaced == .max ? replaced : replaced + 1)
         let bytes = self.bytes - size(key, entries[key]?.value) + size(key, value)
-        let keys = values.count + (value != nil ? 1 : 0) - (entries[key]?.value != nil ? 1 : 0)
+        let held = heldKeys
+        let keys = held + (value != nil ? 1 : 0) - (entries[key]?.value != nil ? 1 : 0)
         // A store a merge took past a limit still takes changes that do not grow past it.
-        let newKeys = keys > values.count ? keys : 0
+        let newKeys = keys > held ? keys : 0
         let newBytes = bytes > self.bytes ? bytes : 0
         if let excess = Self.excess(keys: newKeys, bytes: newBytes, limits: limits) {
             throw KeyValueStoreError(.quotaExceeded, "setting \"\(key)\" would put \(excess); remove keys first")
@@ -74,8 +75,11 @@ public struct KeyValueSnapshot: Sendable, Equatable {
 
     /// What the store holds beyond `limits` (a merge of two stores may), or nil.
     public func excess(of limits: KeyValueLimits) -> String? {
-        Self.excess(keys: values.count, bytes: bytes, limits: limits)
+        Self.excess(keys: heldKeys, bytes: bytes, limits: limits)
     }
+
+    /// How many keys hold a value.
+    private var heldKeys: Int { entries.values.count { $0.value != nil } }
 
     private static func excess(keys: Int, bytes: Int, limits: KeyValueLimits) -> String? {
         if keys > limits.keys { return "\(keys) keys in the store, more than the \(limits.keys) it may hold" }

@@ -35,14 +35,17 @@ enum DamagedObjects {
     /// it: the content a device holding it should store again. None when nothing was ever
     /// set aside (one failed `opendir`).
     static func missing(in layout: MirrorLayout) -> Set<String> {
-        var hashes: Set<String> = []
-        for name in MirrorView.names(in: RawPath(layout.damaged)) {
-            guard let name = String(validating: name, as: UTF8.self) else { continue }
+        Set(entries(in: layout).map(\.hash).filter { Sys.lstat(layout.object($0)) == nil })
+    }
+
+    /// The entries of `layout`'s `store/damaged/` (`<hash>.<random>`), with the hash each
+    /// was stored under; other names there are not ours.
+    static func entries(in layout: MirrorLayout) -> [(path: String, hash: String)] {
+        MirrorView.names(in: RawPath(layout.damaged)).compactMap { bytes in
+            guard let name = String(validating: bytes, as: UTF8.self) else { return nil }
             let hash = String(name.prefix { $0 != "." })
-            guard MirrorLayout.isObjectName(hash), Sys.lstat(layout.object(hash)) == nil else { continue }
-            hashes.insert(hash)
+            return MirrorLayout.isObjectName(hash) ? (layout.damaged + "/" + name, hash) : nil
         }
-        return hashes
     }
 
     /// The error a reader reports for `object`, saying where it went if it was set aside.

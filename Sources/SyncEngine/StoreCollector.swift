@@ -127,12 +127,8 @@ struct StoreCollector {
     /// for a person to look at (one may hold an edit made in place), as long as history is.
     private func deleteExpiredDamaged(needed: Set<String>, now: Int64, report: inout StoreCollection) {
         guard let keep = retention.keepMilliseconds else { return }
-        for name in MirrorView.names(in: RawPath(layout.damaged)) {
-            guard let name = String(validating: name, as: UTF8.self) else { continue }
-            let hash = String(name.prefix { $0 != "." })
-            let path = layout.damaged + "/" + name
-            guard MirrorLayout.isObjectName(hash), !needed.contains(hash) || Sys.lstat(layout.object(hash)) != nil,
-                let info = Sys.lstat(path), (info.st_mode & S_IFMT) == S_IFREG
+        for (path, hash) in DamagedObjects.entries(in: layout) {
+            guard !needed.contains(hash) || Sys.lstat(layout.object(hash)) != nil, let info = Sys.lstat(path), (info.st_mode & S_IFMT) == S_IFREG
             else { continue }
             let setAside = FileTime.milliseconds(seconds: Int64(info.st_ctim.tv_sec), nanoseconds: Int64(info.st_ctim.tv_nsec))
             guard Self.age(of: setAside, at: now) >= max(keep, graceMilliseconds), unlink(path) == 0 else { continue }

@@ -118,7 +118,7 @@ extension SyncEngine {
         let record = try keptVersion(version, of: history, now: now)
         guard let container = container(id) else { return }
         if let stopped = container.stopped { throw stopped }  // the pass would not publish it
-        _ = try liftingFolder(of: path, in: container) { () throws(SyncError) in try writeLocal(record, container: container) }
+        _ = try place(record, leavingTheFile: false, in: container)
         passAll()
     }
 
@@ -233,6 +233,7 @@ extension SyncEngine {
 
     /// Appends a version naming `heads` as parents: the conflict between them is over on
     /// every device.
+    ///
     /// Heads of `history` it leaves out stay heads: the new version is dated after them, so
     /// that it wins over them (`WinnerRule`) even where their writer's clock ran ahead.
     private func supersede(

@@ -77,14 +77,7 @@ extension FileVersion {
 
     /// The item's unresolved conflict versions, newest first; empty when it has none.
     public static func unresolvedConflictVersionsOfItem(
-        at url: URL, environment: [String: String] = ProcessInfo.processInfo.environment
-    ) async throws -> [FileVersion] {
-        try await versionsOfItem(at: url, environment: environment).filter(\.isConflict)
-    }
-
-    /// The same, giving up after `timeout` (a document must not wait for a stopped ubqd).
-    static func unresolvedConflictVersionsOfItem(
-        at url: URL, environment: [String: String], timeout: Duration
+        at url: URL, environment: [String: String] = ProcessInfo.processInfo.environment, timeout: Duration? = nil
     ) async throws -> [FileVersion] {
         try await versionsOfItem(at: url, environment: environment, timeout: timeout).filter(\.isConflict)
     }
@@ -97,17 +90,12 @@ extension FileVersion {
     }
 
     /// Every version of the item kept, newest first, deletions included. Empty for a path
-    /// with no versions, and when sync is off (no mirror).
+    /// with no versions, and when sync is off (no mirror). `timeout`: give up after it (a
+    /// document must not wait for a stopped ubqd); nil waits.
     public static func versionsOfItem(
-        at url: URL, environment: [String: String] = ProcessInfo.processInfo.environment
+        at url: URL, environment: [String: String] = ProcessInfo.processInfo.environment, timeout: Duration? = nil
     ) async throws -> [FileVersion] {
-        try await versionsOfItem(at: url, environment: environment, timeout: nil)
-    }
-
-    private static func versionsOfItem(at url: URL, environment: [String: String], timeout: Duration?) async throws -> [FileVersion] {
-        let settings = try UbiquityContainer.currentSettings(environment: environment)
-        let item = try VersionedItem(absolutePath: url.path, settings: settings)
-        let client = DaemonClient(socketPath: settings.socketPath)
+        let (item, client) = try locate(url, environment: environment)
         let versions: [VersionInfo]
         do {
             if let timeout {
@@ -122,7 +110,13 @@ extension FileVersion {
             default: throw error
             }
         }
-        return versions.map { FileVersion($0, of: item, at: url, socketPath: settings.socketPath) }
+        return versions.map { FileVersion($0, of: item, at: url, socketPath: client.socketPath) }
+    }
+
+    /// The item at `url` as the daemon's routes name it, and the daemon the environment names.
+    private static func locate(_ url: URL, environment: [String: String]) throws -> (VersionedItem, DaemonClient) {
+        let settings = try UbiquityContainer.currentSettings(environment: environment)
+        return (try VersionedItem(absolutePath: url.path, settings: settings), DaemonClient(socketPath: settings.socketPath))
     }
 
     /// Puts this version's content in the item's place, as a new change that syncs to every
@@ -151,10 +145,8 @@ extension FileVersion {
     public static func removeOtherVersionsOfItem(
         at url: URL, environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws {
-        let settings = try UbiquityContainer.currentSettings(environment: environment)
-        let item = try VersionedItem(absolutePath: url.path, settings: settings)
-        let request = ResolveRequest(item: item, keep: "current", removeOtherVersions: true)
-        _ = try await DaemonClient(socketPath: settings.socketPath).post(Route.resolve, body: request, as: [String: Bool].self)
+        let (item, client) = try locate(url, environment: environment)
+        _ = try await client.post(Route.resolve, body: ResolveRequest(item: item, keep: "current", removeOtherVersions: true), as: [String: Bool].self)
     }
 
     init(_ info: VersionInfo, of item: VersionedItem, at itemURL: URL, socketPath: String) {
