@@ -120,7 +120,7 @@ let package = Package(
         .testTarget(name: "PresenterPlanningTests", dependencies: ["PresenterPlanning", "APIModel"]),
         .testTarget(name: "SyncEngineTests", dependencies: [
             "SyncEngine", "SyncPlanning", "APIModel", "Indexing", "MetadataIndex", "UbiquitySettings", "RawPaths", "Diary", "KeyedArchive", "KeyValueStore",
-            "TestSupport", logging,
+            "TestSupport", "CStatx", logging,
             crypto,
         ]),
         .testTarget(name: "FileEventsTests", dependencies: ["FileEvents", "RawPaths"]),

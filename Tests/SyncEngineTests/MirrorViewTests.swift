@@ -82,7 +82,7 @@ struct MirrorViewTests {
         try Data("not a link".utf8).write(to: URL(fileURLWithPath: a.view + "/Documents/link"))
         try FileManager.default.removeItem(atPath: a.view + "/Documents/folder")
         try Data("not a folder".utf8).write(to: URL(fileURLWithPath: a.view + "/Documents/folder"))
-        _ = a.engine.passAll(changed: [:])
+        a.sync(changed: [])
         #expect(a.viewTree() != synced, "a pass that changed nothing leaves the view alone")
         let report = a.sync()
         #expect(report.problems.isEmpty)
@@ -200,7 +200,7 @@ struct MirrorViewTests {
         let (a, _) = try scratch.conflictedPair()
         let loser = try #require(a.engine.conflicts().first?.others.first)
         try a.engine.resolve(container: TestDevice.containerID, path: "Documents/doc.txt", keep: .version(try #require(VersionID(loser.id))))
-        _ = a.engine.passAll(changed: [:])  // nothing changed locally: only the resolution
+        a.sync(changed: [])  // nothing changed locally: only the resolution
         #expect(a.viewTree() == a.tree())
         #expect(a.viewTree()["doc.txt"] == a.read("doc.txt"))
     }
@@ -242,7 +242,7 @@ extension TestDevice {
     @discardableResult
     func syncChanged(_ relatives: String...) -> PassReport {
         let scope = Set(relatives.map { RawPath("Documents/" + $0) })
-        return engine.passAll(changed: [Self.containerID: scope])[Self.containerID] ?? PassReport(problems: ["no pass ran"])
+        return sync(changed: scope)
     }
 
     /// The store's only object (the test stored one file).

@@ -201,7 +201,7 @@ struct ModelRun {
         if !confirm, random.below(2) == 0, case let paths?? = touched[device.name] {
             journal.append("\(device.name): scoped sync \(paths.sorted())")
             let scope = Set(paths.map { RawPath("Documents/" + $0) })
-            report = device.engine.passAll(changed: [TestDevice.containerID: scope])[TestDevice.containerID] ?? PassReport(problems: ["no pass"])
+            report = device.sync(changed: scope)
         } else {
             journal.append("\(device.name): sync")
             report = device.sync(confirmDeletes: confirm)

@@ -75,7 +75,11 @@ final class TestDevice {
     @discardableResult
     /// A pass: over everything, or (`changed`) scoped to those paths and what other
     /// devices changed, as the daemon runs them between full passes.
-    func sync(confirmDeletes: Bool = false, settled: Bool = false, changed: Set<RawPath>? = nil) -> PassReport {
+    ///
+    /// First waits until no file here is open for writing in another test's child
+    /// (`InheritedWriters`), unless the test holds a writer itself (`holdingAWriter`).
+    func sync(confirmDeletes: Bool = false, settled: Bool = false, changed: Set<RawPath>? = nil, holdingAWriter: Bool = false) -> PassReport {
+        if !holdingAWriter { InheritedWriters.waitUntilClosed(below: root) }
         let scope = changed.map { [Self.containerID: $0] }
         return engine.passAll(confirmDeletes: confirmDeletes, settled: settled, changed: scope)[Self.containerID]
             ?? PassReport(problems: ["no pass ran"])

@@ -156,7 +156,7 @@ struct TwoDeviceTests {
         b.sync()
         #expect(b.tree().count == 31, "no deletion published; the upload went ahead")
         // `ubq sync` settles every change first: the burst is over, and weighed whole.
-        #expect(a.engine.passAll(settled: true)[TestDevice.containerID]?.heldDeletions == 25)
+        #expect(a.sync(settled: true).heldDeletions == 25)
         b.sync()
         #expect(b.tree().count == 31)
     }
@@ -170,7 +170,7 @@ struct TwoDeviceTests {
         try a.write("copy.bin", "")
         let writer = try FileHandle(forWritingTo: URL(fileURLWithPath: a.documents + "/copy.bin"))
         try writer.write(contentsOf: Data("the first half".utf8))
-        #expect(a.sync().deferred == ["Documents/copy.bin"])
+        #expect(a.sync(holdingAWriter: true).deferred == ["Documents/copy.bin"])
         let waiting = try #require(a.engine.status().first)
         #expect(waiting.waiting == 1 && waiting.message?.contains("1 change waits to settle") == true, "\(waiting)")
         b.sync()
@@ -192,9 +192,9 @@ struct TwoDeviceTests {
         a.engine.replaceDeletionGuard(DeletionGuard(quiet: .seconds(3600)))
         try FileManager.default.removeItem(atPath: a.documents + "/x.txt")
         let changed: Set<RawPath> = ["Documents/x.txt"]
-        #expect(a.engine.passAll(changed: [TestDevice.containerID: changed])[TestDevice.containerID]?.deferred == Array(changed))
+        #expect(a.sync(changed: changed).deferred == Array(changed))
         // `ubq sync` right after: the daemon's own pass took the changed path and left it waiting.
-        a.engine.passAll(settled: true, changed: [TestDevice.containerID: []])
+        a.sync(settled: true, changed: [])
         b.sync()
         #expect(b.tree()["x.txt"] == nil)
     }
@@ -219,9 +219,9 @@ struct TwoDeviceTests {
         #expect(a.sync().heldDeletions == 30)
         // What the daemon does next: passes over the few paths that changed since.
         try a.write("other.txt", "changed later")
-        let narrow: [ContainerID: Set<RawPath>] = [TestDevice.containerID: ["Documents/other.txt"]]
-        #expect(a.engine.passAll(changed: narrow)[TestDevice.containerID]?.heldDeletions == 30, "still held, and still said so")
-        a.engine.passAll(confirmDeletes: true, changed: narrow)
+        let narrow: Set<RawPath> = ["Documents/other.txt"]
+        #expect(a.sync(changed: narrow).heldDeletions == 30, "still held, and still said so")
+        a.sync(confirmDeletes: true, changed: narrow)
         b.sync()
         #expect(b.tree() == ["other.txt": "changed later"])
     }
@@ -438,12 +438,11 @@ struct ScopedPassTests {
         b.sync()
         try a.write("x.txt", "x")
         try a.write("y.txt", "y")
-        let id = TestDevice.containerID
-        _ = a.engine.passAll(changed: [id: [RawPath("Documents/x.txt")]])
-        _ = b.engine.passAll(changed: [:])  // nothing local: only what a published
+        a.sync(changed: [RawPath("Documents/x.txt")])
+        b.sync(changed: [])  // nothing local: only what a published
         #expect(b.tree() == ["x.txt": "x"], "y.txt was outside a's scope")
         a.sync()
-        _ = b.engine.passAll(changed: [:])
+        b.sync(changed: [])
         #expect(b.tree() == ["x.txt": "x", "y.txt": "y"])
     }
 
@@ -456,10 +455,9 @@ struct ScopedPassTests {
         let parked = a.mirror + ".unmounted"
         try FileManager.default.moveItem(atPath: a.mirror, toPath: parked)
         try a.write("meanwhile.txt", "2")
-        let id = TestDevice.containerID
-        _ = a.engine.passAll(changed: [id: [RawPath("Documents/meanwhile.txt")]])  // paused: the change is not lost
+        a.sync(changed: [RawPath("Documents/meanwhile.txt")])  // paused: the change is not lost
         try FileManager.default.moveItem(atPath: parked, toPath: a.mirror)
-        _ = a.engine.passAll(changed: [:])  // nothing new reported, but the paused pass is owed
+        a.sync(changed: [])  // nothing new reported, but the paused pass is owed
         b.sync()
         #expect(b.tree() == ["before.txt": "1", "meanwhile.txt": "2"])
     }
@@ -472,9 +470,8 @@ struct ScopedPassTests {
         a.sync()
         b.sync()
         try FileManager.default.moveItem(atPath: a.documents + "/trip", toPath: a.documents + "/voyage")
-        let id = TestDevice.containerID
-        _ = a.engine.passAll(changed: [id: [RawPath("Documents/trip"), RawPath("Documents/voyage")]])
-        _ = b.engine.passAll(changed: [:])
+        a.sync(changed: [RawPath("Documents/trip"), RawPath("Documents/voyage")])
+        b.sync(changed: [])
         #expect(b.tree() == ["voyage": "<folder>", "voyage/day1.txt": "1"])
     }
 }
@@ -517,10 +514,9 @@ struct EditFollowsRenameTests {
         let (a, b) = try Self.syncedPair(scratch, files: ["x.txt": "old", "other.txt": "other"])
         try Self.move(a, "x.txt", to: "y.txt")
         try b.write("x.txt", "edited on b")
-        let id = TestDevice.containerID
-        a.engine.passAll(changed: [id: [RawPath("Documents/x.txt"), RawPath("Documents/y.txt")]])
-        b.engine.passAll(changed: [id: [RawPath("Documents/x.txt")]])
-        a.engine.passAll(changed: [:])
+        a.sync(changed: [RawPath("Documents/x.txt"), RawPath("Documents/y.txt")])
+        b.sync(changed: [RawPath("Documents/x.txt")])
+        a.sync(changed: [])
         try Self.expect([a, b], hold: ["y.txt": "edited on b", "other.txt": "other"], keepingHistory: ["y.txt": "old"])
     }
 
