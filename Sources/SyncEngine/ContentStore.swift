@@ -160,7 +160,7 @@ struct ContentStore {
     /// a damaged or truncated object is refused, never handed to the user, and set aside
     /// (`DamagedObjects`); what was written of the copy is removed.
     /// The copy is fsynced unless the caller syncs several copies together (`sync` false).
-    func fetch(_ sha256: String, to destination: String, mode: mode_t, sync: Bool = true) throws(SyncError) {
+    func fetch(_ sha256: String, size: Int64, to destination: String, mode: mode_t, sync: Bool = true) throws(SyncError) {
         let object = layout.object(sha256)
         let source = try Sys.open(object, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)  // a FIFO there reads as empty: damaged
         defer { close(source) }
@@ -171,6 +171,10 @@ struct ContentStore {
         guard result.sha256 == sha256 else {
             unlink(destination)
             throw DamagedObjects.error(object, got: result.sha256, setAsideAt: DamagedObjects.setAside(object, read: source))
+        }
+        guard result.size == size else {
+            unlink(destination)
+            throw .sizeMismatch(object, holds: result.size, claimed: size)
         }
     }
 
@@ -184,7 +188,14 @@ struct ContentStore {
         let object = layout.object(sha256)
         let source = try Sys.open(object, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)  // a FIFO there reads as empty: damaged
         defer { close(source) }
-        let bytes = try Sys.readToEnd(source, path: object)
+        // Never more than the line says and one byte: a line that claims a few bytes for
+        // an object of gigabytes must not have it read into memory.
+        let bytes = try Sys.readToEnd(source, path: object, limit: Int(state.size) + 1)
+        guard bytes.count == state.size else {
+            var info = stat()
+            let holds = fstat(source, &info) == 0 ? Int64(info.st_size) : Int64(bytes.count)
+            throw .sizeMismatch(object, holds: holds, claimed: state.size)
+        }
         let got = ContentHashing.hex(SHA256.hash(data: bytes))
         guard got == sha256 else {
             throw DamagedObjects.error(object, got: got, setAsideAt: DamagedObjects.setAside(object, read: source))

@@ -38,7 +38,7 @@ extension Executor {
             guard symlink(state.linkTarget ?? "", staging) == 0 else { throw SyncError.system("symlink", staging) }
             installed = try placeStaged(staging, at: absolute, replacing: expected)
         case .file:
-            if let origin, origin.state.sha256 == state.sha256 {
+            if let origin, origin.state.sha256 == state.sha256, origin.state.size == state.size {
                 let source = containerFolder.appending(origin.rawPath).readable
                 // The user's own file: left where it is if it changed or the target did.
                 guard Self.unchanged(source, since: origin) else { return Installed(outcome: .skipped("\(source) changed since it was read")) }
@@ -46,7 +46,7 @@ extension Executor {
                 if installed.outcome == .done { try Sys.fsyncFolder(Sys.parent(of: source)) }
             } else {
                 let staging = DurableFile.stagingPath(beside: absolute)
-                try store.fetch(state.sha256 ?? "", to: staging, mode: state.localMode)
+                try store.fetch(state.sha256 ?? "", size: state.size, to: staging, mode: state.localMode)
                 installed = try placeStaged(staging, at: absolute, replacing: expected)
             }
         }

@@ -175,7 +175,7 @@ extension SyncEngine {
         let synced = try baseRow(of: record.path, in: container)
         try ConcurrentSync.fsyncFolders(try Sys.makeParentFolders(of: relative, beneath: container.folder.readable), faults: faults)
         let staging = DurableFile.stagingPath(beside: absolute)
-        try ContentStore(layout: layout, device: device.id).fetch(content, to: staging, mode: state.localMode)
+        try ContentStore(layout: layout, device: device.id).fetch(content, size: state.size, to: staging, mode: state.localMode)
         do {
             return try coordinator.write(absolute) { () throws -> LocalSignature? in
                 guard let placed = Sys.lstat(staging) else { throw SyncError.system("lstat", staging) }
@@ -216,7 +216,7 @@ extension SyncEngine {
         let relative = LocalNames.relative(of: loser.path, local: nil, in: container.folder).readable
         try ConcurrentSync.fsyncFolders(try Sys.makeParentFolders(of: relative, beneath: container.folder.readable), faults: faults)
         let staging = DurableFile.stagingPath(beside: container.folder.appending(relative).readable)
-        try ContentStore(layout: layout, device: self.device.id).fetch(content, to: staging, mode: mode_t(loser.state?.mode ?? 0o644))
+        try ContentStore(layout: layout, device: self.device.id).fetch(content, size: loser.state?.size ?? 0, to: staging, mode: mode_t(loser.state?.mode ?? 0o644))
         do throws(SyncError) {
             for number in 1...Self.largestConflictNumber {
                 let name = ConflictName.make(for: relative, device: device, time: loser.time, number: number)

@@ -34,6 +34,15 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
 
     /// A store object whose bytes do not hash to its name (`got`, when known), and what
     /// became of it (`detail`, `DamagedObjects`).
+    /// A log line whose `size` is not its content's: the line is wrong, not the object
+    /// (which hashes to its name, or is checked next), so nothing is set aside.
+    static func sizeMismatch(_ object: String, holds actual: Int64, claimed: Int64) -> SyncError {
+        SyncError(
+            .corruptMirror,
+            "the log line says \(claimed) bytes, but its content \(object) holds \(actual); the line is wrong, so this version is not "
+                + "installed here (the file stays as it was) until a line gives its size right")
+    }
+
     static func damagedObject(_ object: String, got sha256: String? = nil, detail: String = "") -> SyncError {
         SyncError(.corruptMirror, "\(object) does not hash to its name\(sha256.map { " (got \($0))" } ?? ""); the mirror's copy is damaged\(detail)")
     }

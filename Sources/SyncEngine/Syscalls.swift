@@ -24,16 +24,18 @@ enum Sys {
         return try? readToEnd(fd, path: path)
     }
 
-    /// Everything left to read from `fd`.
-    static func readToEnd(_ fd: Int32, path: String) throws(SyncError) -> [UInt8] {
+    /// Everything left to read from `fd`, or its first `limit` bytes.
+    static func readToEnd(_ fd: Int32, path: String, limit: Int = .max) throws(SyncError) -> [UInt8] {
         var bytes: [UInt8] = []
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
         defer { chunk.deallocate() }
-        while true {
-            let count = try read(fd, into: chunk, path: path)
-            if count == 0 { return bytes }
-            bytes += chunk[..<count]
+        while bytes.count < limit {
+            let wanted = UnsafeMutableRawBufferPointer(rebasing: chunk[..<min(chunk.count, limit - bytes.count)])
+            let count = try read(fd, into: wanted, path: path)
+            if count == 0 { break }
+            bytes += wanted[..<count]
         }
+        return bytes
     }
 
     static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, path: String) throws(SyncError) -> Int {

@@ -13,16 +13,33 @@ import Testing
 
     @Test func fileSizesAtInt64MaxDoNotStopAPass() async throws {
         await #expect(processExitsWith: .success) {
-            try HostileLogTests.passOver { object in
+            try HostileLogTests.passOver(in: Scratch()) { object in
                 [Self.fileLine(1, "Documents/huge1.bin", object: object, size: Int64.max),
                  Self.fileLine(2, "Documents/huge2.bin", object: object, size: Int64.max)]
             }
         }
     }
 
+    /// The object is whole (it hashes to its name) but the line says another size: the
+    /// line is wrong, and the file is not installed with a size it does not have.
+    @Test func aLineWhoseSizeIsNotItsContentsIsReportedAndNotInstalled() throws {
+        let scratch = Scratch()
+        let (report, b) = try Self.passOver(in: scratch) { object in
+            [Self.fileLine(1, "Documents/larger.bin", object: object, size: 4),
+             Self.fileLine(2, "Documents/smaller.bin", object: object, size: 2)]
+        }
+        #expect(b.read("real.txt") == "abc", "the other downloads go on")
+        #expect(b.read("larger.bin") == nil && b.read("smaller.bin") == nil)
+        for (path, claimed) in [("larger.bin", 4), ("smaller.bin", 2)] {
+            #expect(
+                report.problems.contains { $0.hasPrefix("Documents/\(path): the log line says \(claimed) bytes, but its content") && $0.contains("holds 3") },
+                "\(report.problems)")
+        }
+    }
+
     @Test func aLineNumberedPastTheLargestSequenceIsSkippedAndReported() async throws {
         await #expect(processExitsWith: .success) {
-            let report = try HostileLogTests.passOver { object in
+            let (report, _) = try HostileLogTests.passOver(in: Scratch()) { object in
                 [#"{"seq":18446744073709551615,"time":1,"path":"Documents/x.bin","parents":[],"op":"put","kind":"file","mode":420,"sha256":"\#(object)","size":3}"#]
             }
             #expect(report.problems.contains { $0.contains("seq 18446744073709551615 is outside") }, "\(report.problems)")
@@ -64,15 +81,16 @@ import Testing
     }
 
     /// A device's pass over a log of another device holding `lines` (given the name of an
-    /// object in the store), after a first device synced one file.
-    private static func passOver(_ lines: (String) -> [String]) throws -> PassReport {
-        let scratch = Scratch()
+    /// object in the store), after a first device synced one file; both devices in
+    /// `scratch`. Returns the pass's report and the device.
+    @discardableResult
+    private static func passOver(in scratch: Scratch, _ lines: (String) -> [String]) throws -> (report: PassReport, device: TestDevice) {
         let (a, b) = try scratch.pair()
         try a.write("real.txt", "abc")
         a.sync()
         let object = try #require(try a.engine.versions(container: TestDevice.containerID, path: "Documents/real.txt").first?.sha256)
         _ = try writeLog(in: a.mirror, lines(object))
-        return b.sync()
+        return (b.sync(), b)
     }
 
     private static func writeLog(in mirror: String, _ lines: [String]) throws -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import SyncPlanning
 import Testing
 
 @testable import SyncEngine
@@ -44,5 +45,22 @@ import Testing
         #expect(try put("two", in: store) == object)
         #expect(try Self.inode(object) == inode, "the object was not written again")
         #expect(try Self.modified(object) > old.addingTimeInterval(3600), "touched, so the collector spares it")
+    }
+}
+
+/// `ContentStore.bytes(of:)` reads a diary's content whole to merge it: never more than the
+/// version's size says, and never a content of another size.
+@Suite struct WholeReadTests {
+    let scratch = Scratch()
+
+    @Test func aVersionThatUnderstatesItsSizeIsRefusedUnread() throws {
+        let store = ContentStore(layout: MirrorLayout(root: scratch.path + "/mirror"), device: "d1")
+        let stored = try store.store(bytes: Array(repeating: 7, count: 1 << 20))
+        let version = VersionRecord(
+            id: try #require(VersionID("0123456789abcdef:1")), path: "Documents/a.diary", parents: [], state: .file(sha256: stored.sha256, size: 10), time: 1)
+
+        let refused = #expect(throws: SyncError.self) { try store.bytes(of: version) }
+        #expect(refused?.message.contains("says 10 bytes") == true && refused?.message.contains("holds 1048576") == true, "\(String(describing: refused))")
+        #expect(try store.bytes(of: VersionRecord(id: version.id, path: version.path, parents: [], state: .file(sha256: stored.sha256, size: 1 << 20), time: 1))?.count == 1 << 20)
     }
 }
