@@ -27,6 +27,12 @@ public struct PresenterMessage: Codable, Sendable, Hashable, CustomStringConvert
         case subitemDidAppear
         /// `presentedSubitem(at:didMoveTo:)`, from `rawPath` to `rawDestination`.
         case subitemDidMove
+        /// `presentedItemDidGain(_:)`: the item has a new unresolved conflict `version`
+        /// (another device changed it at the same time), of `item`.
+        case didGainVersion
+        /// `presentedItemDidResolveConflict(_:)`: the conflict `version` of `item` was
+        /// resolved, here or on another device.
+        case didResolveConflictVersion
 
         /// Whether the presenter answers it (the asking side waits for the answer).
         public var isAsked: Bool {
@@ -46,16 +52,24 @@ public struct PresenterMessage: Codable, Sendable, Hashable, CustomStringConvert
     public var rawPath: Data?
     /// Where the subitem went, for `subitemDidMove`.
     public var rawDestination: Data?
+    /// The version gained or resolved, and the item it is a version of, as the version
+    /// routes name it: for `didGainVersion` and `didResolveConflictVersion`.
+    public var version: VersionInfo?
+    public var item: VersionedItem?
 
-    public init(_ kind: Kind, rawPath: [UInt8]? = nil, rawDestination: [UInt8]? = nil) {
+    public init(
+        _ kind: Kind, rawPath: [UInt8]? = nil, rawDestination: [UInt8]? = nil, version: VersionInfo? = nil, item: VersionedItem? = nil
+    ) {
         self.kind = kind
         self.rawPath = rawPath.map { Data($0) }
         self.rawDestination = rawDestination.map { Data($0) }
+        self.version = version
+        self.item = item
     }
 
     public var description: String {
         let paths = [rawPath, rawDestination].compactMap { $0 }.map { String(decoding: $0, as: UTF8.self) }
-        return ([kind.rawValue] + paths).joined(separator: " ")
+        return ([kind.rawValue] + paths + [version?.id].compactMap { $0 }).joined(separator: " ")
     }
 }
 

@@ -86,7 +86,7 @@ public struct SyncNowRequest: Sendable, Codable {
 }
 
 /// One version of a path (NSFileVersion's view).
-public struct VersionInfo: Sendable, Codable, Equatable {
+public struct VersionInfo: Sendable, Codable, Hashable {
     /// `DEVICE:SEQ`: what `ubq resolve --keep` and `ubq restore --version` take.
     public var id: String
     public var device: String
@@ -138,7 +138,7 @@ public struct ConflictInfo: Sendable, Codable, Equatable {
 }
 
 /// Names one item for the version routes: a container and a path relative to its folder.
-public struct VersionedItem: Sendable, Codable, Equatable {
+public struct VersionedItem: Sendable, Codable, Hashable {
     public var container: String
     public var path: String
 

@@ -9,15 +9,30 @@ import UbiquitySettings
 /// mirror's histories. Call on the sync thread (like `passAll`).
 extension SyncEngine {
     public func conflicts() -> [ConflictInfo] {
-        let names = deviceNames()
-        var found: [ConflictInfo] = []
+        conflictsByContainer().map(\.conflict)
+    }
+
+    /// Every unresolved conflict, with where its file is on this disk: the container
+    /// folder's path and the bytes this device has the file's name in.
+    public func conflictsByLocalPath() -> [(absolute: RawPath, conflict: ConflictInfo)] {
+        conflictsByContainer().map { container, conflict in
+            (container.folder.appending(LocalNames.relative(of: conflict.path, local: nil, in: container.folder)), conflict)
+        }
+    }
+
+    /// The devices' names are read (a few files in the mirror) only when there is a conflict.
+    private func conflictsByContainer() -> [(container: ContainerSync, conflict: ConflictInfo)] {
+        var names: [String: String]?
+        var found: [(ContainerSync, ConflictInfo)] = []
         for (id, container) in allContainers {
             for (path, losers) in container.conflicts.sorted(by: { $0.key < $1.key }) {
                 guard let winner = container.histories[path]?.winner else { continue }
-                found.append(ConflictInfo(
+                let known = names ?? deviceNames()
+                names = known
+                found.append((container, ConflictInfo(
                     container: id.identifier, path: path,
-                    current: info(winner, names, current: true, conflict: false),
-                    others: losers.map { info($0, names, current: false, conflict: true) }))
+                    current: info(winner, known, current: true, conflict: false),
+                    others: losers.map { info($0, known, current: false, conflict: true) })))
             }
         }
         return found

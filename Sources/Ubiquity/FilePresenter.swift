@@ -11,7 +11,10 @@ import Foundation
 /// reacquirer it gave runs, then `presentedItemDidChange()`, `presentedItemDidMove(to:)` and
 /// the subitem forms (for a folder) tell what happened. Changes made by programs that do not
 /// coordinate (an editor, `echo >> F`) arrive as the same notifications once ubqd's watcher
-/// has seen them settle. Without ubqd running, nothing arrives (coordination still locks).
+/// has seen them settle. When sync finds that another device changed a presented file at
+/// the same time as this one, `presentedItemDidGain(_:)` hands over the conflict version,
+/// and `presentedItemDidResolveConflict(_:)` tells when it is resolved (here or elsewhere).
+/// Without ubqd running, nothing arrives (coordination still locks).
 ///
 /// Every method has a default that does nothing and calls its handler at once, as
 /// NSFilePresenter's optional methods. They run on `presentedItemOperationQueue`, one at a
@@ -36,6 +39,12 @@ public protocol FilePresenter: AnyObject, Sendable {
     func presentedItemDidChange()
     /// The item now lives at `newURL` (`presentedItemURL` should answer it from now on).
     func presentedItemDidMove(to newURL: URL)
+    /// The item gained a version: an unresolved conflict version, made by another device
+    /// that changed the item at the same time (a `Document` shows `inConflict`: call its
+    /// `updateConflictState()`).
+    func presentedItemDidGain(_ version: FileVersion)
+    /// A conflict version of the item was resolved, on this device or another.
+    func presentedItemDidResolveConflict(_ version: FileVersion)
 
     /// For a folder: an item inside it changed (or went away).
     func presentedSubitemDidChange(at url: URL)
@@ -56,6 +65,8 @@ extension FilePresenter {
     }
     public func presentedItemDidChange() {}
     public func presentedItemDidMove(to newURL: URL) {}
+    public func presentedItemDidGain(_ version: FileVersion) {}
+    public func presentedItemDidResolveConflict(_ version: FileVersion) {}
     public func presentedSubitemDidChange(at url: URL) {}
     public func presentedSubitemDidAppear(at url: URL) {}
     public func accommodatePresentedSubitemDeletion(at url: URL, completionHandler: @escaping @Sendable ((any Error)?) -> Void) {

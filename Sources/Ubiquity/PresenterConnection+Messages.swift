@@ -77,8 +77,20 @@ extension PresenterConnection {
         case .subitemDidChange: presenter.presentedSubitemDidChange(at: Self.url(message.rawPath))
         case .subitemDidAppear: presenter.presentedSubitemDidAppear(at: Self.url(message.rawPath))
         case .subitemDidMove: presenter.presentedSubitem(at: Self.url(message.rawPath), didMoveTo: Self.url(message.rawDestination))
+        case .didGainVersion: if let version = fileVersion(message, presenter: presenter, id: id) { presenter.presentedItemDidGain(version) }
+        case .didResolveConflictVersion:
+            if let version = fileVersion(message, presenter: presenter, id: id) { presenter.presentedItemDidResolveConflict(version) }
         default: break
         }
+    }
+
+    /// The version a `didGainVersion` or `didResolveConflictVersion` names, of the item as
+    /// the presenter presents it.
+    private func fileVersion(_ message: PresenterMessage, presenter: any FilePresenter, id: String) -> FileVersion? {
+        guard let info = message.version, let item = message.item else { return nil }
+        let presented = presenter.presentedItemURL ?? state.withLock { $0.entries[id]?.path }.map { Self.url(Data($0)) }
+        guard let itemURL = presented else { return nil }
+        return FileVersion(info, of: item, at: itemURL, socketPath: client.socketPath)
     }
 
     private func keep(_ reacquirer: (@Sendable () -> Void)?, _ request: Int?, _ id: String) {

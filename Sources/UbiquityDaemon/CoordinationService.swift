@@ -14,9 +14,8 @@ struct CoordinationService: Service {
     let hub: PresenterHub
     let outcomes: AsyncStream<[PathOutcome]>
     let coordinator: FileCoordinator
-    /// The root as the watcher names it, and as claims name it (symbolic links resolved).
-    let root: RawPath
-    let canonicalRoot: RawPath
+    /// The root as the watcher names it, and as claims name it.
+    let paths: CanonicalRoot
     let logger: Logger
     var sweepInterval: Duration = .seconds(1)
     /// Lock files idle this long are deleted, checked as often (a large download leaves one
@@ -74,7 +73,6 @@ struct CoordinationService: Service {
     }
 
     private func canonical(_ path: RawPath) -> [UInt8] {
-        guard root != canonicalRoot, path.isSame(orBelow: root) else { return path.bytes }
-        return path.rebased(from: root, to: canonicalRoot).bytes
+        paths.canonical(path)
     }
 }

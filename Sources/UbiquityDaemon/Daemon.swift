@@ -76,14 +76,15 @@ public struct Daemon {
 
         let ready = ReadyLatch()
         let syncGate = Gate(shut: false)
-        let sync = try makeSyncService(
-            containers: containers, root: root, index: index, pipeline: pipeline, ready: ready, longPasses: syncGate)
-        if let sync { await pipeline.observeChanges { sync.noteLocalChanges($0) } }
         let hub = PresenterHub(markerPath: settings.runtimeDirectory + "/" + DaemonPresenterRelay.markerName, logger: logger)
+        let paths = CanonicalRoot(root: root, canonicalRoot: Self.canonical(root))
+        let sync = try makeSyncService(
+            containers: containers, root: root, index: index, pipeline: pipeline, ready: ready, longPasses: syncGate,
+            conflicts: ConflictWatch(hub: hub, paths: paths))
+        if let sync { await pipeline.observeChanges { sync.noteLocalChanges($0) } }
         let (outcomes, outcomeSink) = AsyncStream.makeStream(of: [PathOutcome].self)
         await pipeline.observeOutcomes { outcomeSink.yield($0) }
-        let coordination = CoordinationService(
-            hub: hub, outcomes: outcomes, coordinator: readCoordinator, root: root, canonicalRoot: Self.canonical(root), logger: logger)
+        let coordination = CoordinationService(hub: hub, outcomes: outcomes, coordinator: readCoordinator, paths: paths, logger: logger)
         let routes = APIRoutes(
             settings: settings, index: index, pipeline: pipeline, watcher: watcher, logger: logger,
             liveQueryCapacity: Self.liveQueryCapacity())
@@ -132,9 +133,11 @@ public struct Daemon {
     }
 
     /// The sync service when a mirror is configured (sync is off without one). It shuts
-    /// `longPasses` while a pass is long (`LongWork`).
+    /// `longPasses` while a pass is long (`LongWork`), and has `conflicts` look after each
+    /// call into the engine.
     private func makeSyncService(
-        containers: [Container], root: RawPath, index: MetadataIndex, pipeline: IndexPipeline, ready: ReadyLatch, longPasses: Gate
+        containers: [Container], root: RawPath, index: MetadataIndex, pipeline: IndexPipeline, ready: ReadyLatch, longPasses: Gate,
+        conflicts: ConflictWatch
     ) throws -> SyncService? {
         guard let mirror = settings.mirror else {
             logger.info("no mirror configured: sync is off (set UBQ_MIRROR or mirror in config.toml)")
@@ -157,7 +160,7 @@ public struct Daemon {
         engine.longPassObserver = { running in running ? longPasses.shut() : longPasses.open() }
         logger.info("syncing with \(mirror) as device \(engine.device.id) (\(engine.device.name))")
         return SyncService(
-            worker: SyncWorker(engine: engine), layout: ContainerLayout(root: root), settings: settings.sync, ready: ready,
+            worker: SyncWorker(engine: engine, afterEachCall: { conflicts.look(at: $0) }), layout: ContainerLayout(root: root), settings: settings.sync, ready: ready,
             indexUpdates: indexUpdates, logger: logger)
     }
 

@@ -8,8 +8,9 @@ import Ubiquity
 final class FileVersionTests {
     let shared = SharedMirror()
 
-    /// Two devices holding a conflict on `doc.txt`: "from a" against "from b", after "base".
-    private func conflict() throws -> (DaemonHarness, DaemonHarness) {
+    /// Two devices holding a conflict on `doc.txt`: "from a" against "from b", after "base"
+    /// (`beforeEditing` runs once both hold it).
+    private func conflict(beforeEditing: (DaemonHarness, DaemonHarness) throws -> Void = { _, _ in }) throws -> (DaemonHarness, DaemonHarness) {
         for _ in 0..<2 {
             let device = try DaemonHarness()
             try device.start(extraEnvironment: ["UBQ_MIRROR": shared.path])
@@ -18,6 +19,7 @@ final class FileVersionTests {
         let (a, b) = (shared.devices[0], shared.devices[1])
         try a.shell("echo base > doc.txt")
         try sync(a, b)
+        try beforeEditing(a, b)
         try a.shell("echo 'from a' > doc.txt")
         try b.shell("echo 'from b' > doc.txt")
         try sync(a, b, a)
@@ -132,6 +134,26 @@ final class FileVersionTests {
         #expect(await document.updateConflictState().isEmpty)
         #expect(document.documentState == .normal)
         try await document.close()
+    }
+
+    /// NSFilePresenter's `presentedItemDidGain(_:)` and `presentedItemDidResolveConflict(_:)`:
+    /// the presenter of the file on one device hears of the conflict version that the other
+    /// device's change made, then of its resolution there.
+    @Test func aPresenterHearsOfTheConflictVersionThenOfItsResolutionElsewhere() async throws {
+        var presenter: PresenterProbeProcess?
+        let (a, b) = try conflict { a, _ in
+            presenter = try PresenterProbeProcess(a, ["present", self.doc(a).path])
+            #expect(try presenter?.next() == "registered")
+        }
+        let probe = try #require(presenter)
+        let loser = try #require(try await FileVersion.unresolvedConflictVersionsOfItem(at: doc(a), environment: a.environment).first)
+        let told = ["didChange", "relinquish", "reacquire", "savePresentedItemChanges", "accommodate"]  // the edits and downloads
+
+        #expect(try probe.next(skipping: told) == "didGain \(loser.persistentIdentifier) conflict=true item=\(doc(a).path)")
+        let resolved = try b.ubq(["resolve", doc(b).path, "--keep", "current"])
+        #expect(resolved.status == 0, "\(resolved.errorText)")
+        try sync(b, a)
+        #expect(try probe.next(skipping: told) == "didResolveConflict \(loser.persistentIdentifier)")
     }
 
     @Test func withSyncOffAnItemHasNoVersions() async throws {

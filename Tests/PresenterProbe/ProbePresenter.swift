@@ -42,6 +42,10 @@ final class ProbePresenter: FilePresenter {
         return (attributes[.size] as? Int) ?? -1
     }
     func presentedItemDidMove(to newURL: URL) { say("didMove \(newURL.path)") }
+    func presentedItemDidGain(_ version: FileVersion) {
+        say("didGain \(version.persistentIdentifier) conflict=\(version.isConflict) item=\(version.itemURL.path)")
+    }
+    func presentedItemDidResolveConflict(_ version: FileVersion) { say("didResolveConflict \(version.persistentIdentifier)") }
     func presentedSubitemDidChange(at url: URL) { say("subitemDidChange \(url.path)") }
     func presentedSubitemDidAppear(at url: URL) { say("subitemDidAppear \(url.path)") }
     func presentedSubitem(at oldURL: URL, didMoveTo newURL: URL) { say("subitemDidMove \(oldURL.path) \(newURL.path)") }

@@ -1,0 +1,54 @@
+import APIModel
+
+/// The unresolved conflict versions of every file that has some, by the file's canonical
+/// absolute path: what sync knows after a pass.
+public struct ConflictSnapshot: Sendable, Equatable {
+    public struct Entry: Sendable, Equatable {
+        public var item: VersionedItem
+        public var versions: [VersionInfo]
+
+        public init(item: VersionedItem, versions: [VersionInfo]) {
+            self.item = item
+            self.versions = versions
+        }
+    }
+
+    public var files: [[UInt8]: Entry]
+
+    public init(_ files: [[UInt8]: Entry] = [:]) {
+        self.files = files
+    }
+}
+
+/// What a file's presenter is told as its conflict versions come and go, as
+/// NSFilePresenter's `presentedItemDidGain(_:)` and `presentedItemDidResolveConflict(_:)`:
+/// a version in the new snapshot and not the old was gained, one in the old and not the new
+/// was resolved (here or on another device). Only the presenter of that very file hears:
+/// folders above it are not told.
+public enum ConflictVersionPlanner {
+    public static func notices(from old: ConflictSnapshot, to new: ConflictSnapshot, presenters: [Presence]) -> [PresenterPlan] {
+        let messages = changes(from: old, to: new)
+        guard !messages.isEmpty else { return [] }
+        return AccessPlanner.plans(presenters, accessorPID: -1) { messages[$0.path] ?? [] }
+    }
+
+    /// The messages for each file whose conflict versions changed: resolutions first, then
+    /// gains, each in the order the snapshot lists the versions.
+    static func changes(from old: ConflictSnapshot, to new: ConflictSnapshot) -> [[UInt8]: [PresenterMessage]] {
+        var messages: [[UInt8]: [PresenterMessage]] = [:]
+        for path in Set(old.files.keys).union(new.files.keys) {
+            let before = old.files[path]
+            let after = new.files[path]
+            let kept = Set((after?.versions ?? []).map(\.id))
+            let known = Set((before?.versions ?? []).map(\.id))
+            let resolved = (before?.versions ?? []).filter { !kept.contains($0.id) }.map {
+                PresenterMessage(.didResolveConflictVersion, version: $0, item: before?.item)
+            }
+            let gained = (after?.versions ?? []).filter { !known.contains($0.id) }.map {
+                PresenterMessage(.didGainVersion, version: $0, item: after?.item)
+            }
+            if !(resolved + gained).isEmpty { messages[path] = resolved + gained }
+        }
+        return messages
+    }
+}

@@ -1,0 +1,38 @@
+import APIModel
+import PresenterPlanning
+import RawPaths
+import SyncEngine
+
+/// Looks, after each call into the sync engine (a pass, a resolution, a restore), at which
+/// files have unresolved conflict versions, and has the presenters of those that gained or
+/// lost some told (`ConflictVersionPlanner`): UIDocument's `inConflict` hangs on it. The
+/// first look only learns what is there: a conflict made before ubqd started is not news.
+///
+/// Used on the sync worker's queue only, which serializes it.
+final class ConflictWatch: @unchecked Sendable {
+    private let hub: PresenterHub
+    private let paths: CanonicalRoot
+    private let notices = InOrderPublisher()
+    private var known: ConflictSnapshot?
+
+    init(hub: PresenterHub, paths: CanonicalRoot) {
+        self.hub = hub
+        self.paths = paths
+    }
+
+    func look(at engine: SyncEngine) {
+        let now = snapshot(engine)
+        defer { known = now }
+        guard let known, known != now else { return }
+        notices.enqueue { [hub] in await hub.tellConflictChanges(from: known, to: now) }
+    }
+
+    private func snapshot(_ engine: SyncEngine) -> ConflictSnapshot {
+        var files: [[UInt8]: ConflictSnapshot.Entry] = [:]
+        for (absolute, conflict) in engine.conflictsByLocalPath() {
+            files[paths.canonical(absolute)] = ConflictSnapshot.Entry(
+                item: VersionedItem(container: conflict.container, path: conflict.path), versions: conflict.others)
+        }
+        return ConflictSnapshot(files)
+    }
+}
