@@ -20,6 +20,18 @@ extension SyncEngine {
         }
     }
 
+    /// The ids of every unresolved conflict version, by container and path: what
+    /// `conflictsByLocalPath()` depends on, found without reading a file (that reads the
+    /// devices' names in the mirror, and looks names up on disk).
+    public func conflictVersionIDs() -> [ContainerID: [String: [String]]] {
+        var found: [ContainerID: [String: [String]]] = [:]
+        for (id, container) in allContainers {
+            let conflicts = container.conflicts
+            if !conflicts.isEmpty { found[id] = conflicts.mapValues { $0.map(\.id.description) } }
+        }
+        return found
+    }
+
     /// The devices' names are read (a few files in the mirror) only when there is a conflict.
     private func conflictsByContainer() -> [(container: ContainerSync, conflict: ConflictInfo)] {
         var names: [String: String]?

@@ -2,6 +2,7 @@ import APIModel
 import PresenterPlanning
 import RawPaths
 import SyncEngine
+import UbiquitySettings
 
 /// Looks, after each call into the sync engine (a pass, a resolution, a restore), at which
 /// files have unresolved conflict versions, and has the presenters of those that gained or
@@ -14,6 +15,8 @@ final class ConflictWatch: @unchecked Sendable {
     private let paths: CanonicalRoot
     private let notices = InOrderPublisher()
     private var known: ConflictSnapshot?
+    /// What `known` was made from: while the versions' ids stay the same, nothing is looked up.
+    private var knownIDs: [ContainerID: [String: [String]]]?
 
     init(hub: PresenterHub, paths: CanonicalRoot) {
         self.hub = hub
@@ -21,6 +24,9 @@ final class ConflictWatch: @unchecked Sendable {
     }
 
     func look(at engine: SyncEngine) {
+        let ids = engine.conflictVersionIDs()
+        guard ids != knownIDs else { return }
+        knownIDs = ids
         let now = snapshot(engine)
         defer { known = now }
         guard let known, known != now else { return }
