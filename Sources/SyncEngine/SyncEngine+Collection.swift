@@ -3,9 +3,9 @@ import SyncPlanning
 extension SyncEngine {
     /// Deletes the mirror's stored content that no kept version names any more (see
     /// `retention` and `StoreCollector`). Call on the sync thread, like `passAll`. Does
-    /// nothing when history is kept forever or the mirror is away.
+    /// nothing when the mirror is away. With history kept forever, what it deletes is
+    /// content that only removed versions named (`removeOtherVersionsOfItem`), or none.
     public func collectStore(now: Int64 = SyncClock.nowMilliseconds()) -> StoreCollection {
-        guard retention.keepMilliseconds != nil else { return StoreCollection() }
         waitForViews()  // no view update links an object while the collector looks at it
         do {
             try MirrorHealth.check(layout, hasSyncedBefore: try database.hasSyncedBefore())

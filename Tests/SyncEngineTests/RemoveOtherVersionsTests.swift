@@ -40,10 +40,11 @@ struct RemoveOtherVersionsTests {
     }
 
     /// The removed versions' content goes with the next collection, however long the
-    /// retention; the current content stays.
-    @Test func theRemovedContentIsCollected() throws {
+    /// retention, forever included; the current content stays.
+    @Test(arguments: [HistoryRetention.days(30), .forever])
+    func theRemovedContentIsCollected(retention: HistoryRetention) throws {
         let scratch = Scratch()
-        let (a, b) = try scratch.conflictedPair()
+        let (a, b) = try scratch.conflictedPair(retention: retention)
         try a.engine.resolve(container: TestDevice.containerID, path: Self.path, keep: .current, removingOtherVersions: true)
         a.sync()
         b.sync()

@@ -126,20 +126,20 @@ final class Scratch {
 
     deinit { try? FileManager.default.removeItem(atPath: path) }
 
-    func devices(_ names: String...) throws -> [TestDevice] {
-        try names.map { try TestDevice($0, in: path, mirror: path + "/mirror") }
+    func devices(_ names: String..., retention: HistoryRetention = .days(30)) throws -> [TestDevice] {
+        try names.map { try TestDevice($0, in: path, mirror: path + "/mirror", retention: retention) }
     }
 
     /// Devices a and b, sharing this folder's mirror.
-    func pair() throws -> (TestDevice, TestDevice) {
-        let devices = try self.devices("a", "b")
+    func pair(retention: HistoryRetention = .days(30)) throws -> (TestDevice, TestDevice) {
+        let devices = try self.devices("a", "b", retention: retention)
         return (devices[0], devices[1])
     }
 
     /// Devices a and b after both edited one synced file, `doc.txt`, at once, and synced:
     /// a conflict both know of.
-    func conflictedPair() throws -> (TestDevice, TestDevice) {
-        let (a, b) = try pair()
+    func conflictedPair(retention: HistoryRetention = .days(30)) throws -> (TestDevice, TestDevice) {
+        let (a, b) = try pair(retention: retention)
         try a.write("doc.txt", "base")
         a.sync()
         b.sync()
