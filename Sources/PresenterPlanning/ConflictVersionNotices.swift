@@ -33,7 +33,8 @@ public enum ConflictVersionPlanner {
     }
 
     /// The messages for each file whose conflict versions changed: resolutions first, then
-    /// gains, each in the order the snapshot lists the versions.
+    /// gains, each in the order the snapshot lists the versions. A resolved version is told
+    /// as the old snapshot had it, but for `conflict`, now false.
     static func changes(from old: ConflictSnapshot, to new: ConflictSnapshot) -> [[UInt8]: [PresenterMessage]] {
         var messages: [[UInt8]: [PresenterMessage]] = [:]
         for path in Set(old.files.keys).union(new.files.keys) {
@@ -41,8 +42,10 @@ public enum ConflictVersionPlanner {
             let after = new.files[path]
             let kept = Set((after?.versions ?? []).map(\.id))
             let known = Set((before?.versions ?? []).map(\.id))
-            let resolved = (before?.versions ?? []).filter { !kept.contains($0.id) }.map {
-                PresenterMessage(.didResolveConflictVersion, version: $0, item: before?.item)
+            let resolved = (before?.versions ?? []).filter { !kept.contains($0.id) }.map { version in
+                var settled = version
+                settled.conflict = false  // no longer an unresolved conflict version
+                return PresenterMessage(.didResolveConflictVersion, version: settled, item: before?.item)
             }
             let gained = (after?.versions ?? []).filter { !known.contains($0.id) }.map {
                 PresenterMessage(.didGainVersion, version: $0, item: after?.item)

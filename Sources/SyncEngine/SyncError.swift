@@ -32,8 +32,6 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
         SyncError(.system(errno), "\(operation) \(path): \(String(cString: strerror(errno)))")
     }
 
-    /// A store object whose bytes do not hash to its name (`got`, when known), and what
-    /// became of it (`detail`, `DamagedObjects`).
     /// A log line whose `size` is not its content's: the line is wrong, not the object
     /// (which hashes to its name, or is checked next), so nothing is set aside.
     static func sizeMismatch(_ object: String, holds actual: Int64, claimed: Int64) -> SyncError {
@@ -43,6 +41,8 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
                 + "installed here (the file stays as it was) until a line gives its size right")
     }
 
+    /// A store object whose bytes do not hash to its name (`got`, when known), and what
+    /// became of it (`detail`, `DamagedObjects`).
     static func damagedObject(_ object: String, got sha256: String? = nil, detail: String = "") -> SyncError {
         SyncError(.corruptMirror, "\(object) does not hash to its name\(sha256.map { " (got \($0))" } ?? ""); the mirror's copy is damaged\(detail)")
     }

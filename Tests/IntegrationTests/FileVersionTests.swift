@@ -153,7 +153,7 @@ final class FileVersionTests {
         let resolved = try b.ubq(["resolve", doc(b).path, "--keep", "current"])
         #expect(resolved.status == 0, "\(resolved.errorText)")
         try sync(b, a)
-        #expect(try probe.next(skipping: told) == "didResolveConflict \(loser.persistentIdentifier)")
+        #expect(try probe.next(skipping: told) == "didResolveConflict \(loser.persistentIdentifier) conflict=false")
     }
 
     @Test func withSyncOffAnItemHasNoVersions() async throws {

@@ -37,6 +37,7 @@ struct ConflictVersionTests {
             from: snapshot(["/d/a.txt": ["x:1"]]), to: snapshot(["/d/a.txt": ["y:2"]]), presenters: presenters)
         #expect(summary(plans) == ["file": ["didResolveConflictVersion x:1", "didGainVersion y:2"]])
         #expect(plans.first?.messages.allSatisfy { $0.item == VersionedItem(container: "c", path: "Documents/d/a.txt") } == true)
+        #expect(plans.first?.messages.map { $0.version?.conflict } == [false, true], "a resolved version is no conflict version any more")
     }
 
     @Test func nothingChangedTellsNobody() {

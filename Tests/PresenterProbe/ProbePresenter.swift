@@ -45,7 +45,9 @@ final class ProbePresenter: FilePresenter {
     func presentedItemDidGain(_ version: FileVersion) {
         say("didGain \(version.persistentIdentifier) conflict=\(version.isConflict) item=\(version.itemURL.path)")
     }
-    func presentedItemDidResolveConflict(_ version: FileVersion) { say("didResolveConflict \(version.persistentIdentifier)") }
+    func presentedItemDidResolveConflict(_ version: FileVersion) {
+        say("didResolveConflict \(version.persistentIdentifier) conflict=\(version.isConflict)")
+    }
     func presentedSubitemDidChange(at url: URL) { say("subitemDidChange \(url.path)") }
     func presentedSubitemDidAppear(at url: URL) { say("subitemDidAppear \(url.path)") }
     func presentedSubitem(at oldURL: URL, didMoveTo newURL: URL) { say("subitemDidMove \(oldURL.path) \(newURL.path)") }
