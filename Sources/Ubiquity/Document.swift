@@ -15,7 +15,9 @@ import Foundation
 ///
 /// As UIDocument's, `inConflict` is also set while the file has unresolved conflict versions
 /// (two devices changed it at once): `open()` and `revert(toContentsOf:)` ask ubqd, and so
-/// does `updateConflictState()`, once the app has resolved them (`FileVersion`).
+/// does `updateConflictState()`, once the app has resolved them (`FileVersion`). While the
+/// document is open, `conflictChanges()` tells when to ask again: the document presents its
+/// file, and hears from ubqd of conflict versions gained and resolved.
 ///
 /// Isolation: like UIDocument, which lives on the main actor, a document belongs to one
 /// isolation domain. It is not `Sendable`; its methods run on the caller's actor
@@ -72,10 +74,16 @@ open class Document {
     /// Where to find ubqd, to ask for the file's conflict versions: the environment the
     /// settings resolve from (`UbiquityContainer`).
     public var environment: [String: String] = ProcessInfo.processInfo.environment
+    /// Presents the file while the document is open, for `conflictChanges()`.
+    let conflictListener = ConflictListener()
 
     public init(fileURL: URL, coordinator: FileCoordinator) {
         self.fileURL = fileURL.standardizedFileURL
         self.coordinator = coordinator
+    }
+
+    deinit {
+        conflictListener.present(nil, environment: environment)
     }
 
     /// Whether edits were made (`updateChangeCount(.done)`) since the last load or save.
@@ -118,6 +126,7 @@ open class Document {
         }
         try await read(fileURL, step: "opening")
         documentState = .normal
+        listenForConflicts()
         await updateConflictState()
     }
 
@@ -127,6 +136,7 @@ open class Document {
         try await read(url.standardizedFileURL, step: "reverting to")
         fileURL = url.standardizedFileURL
         documentState.subtract([.closed, .inConflict, .savingError])
+        listenForConflicts()
         await updateConflictState()
     }
 
@@ -161,10 +171,12 @@ open class Document {
                 return try AtomicFile.signature(path)
             }
             knownVersion = written
+            let moved = fileURL != target || documentState.contains(.closed)
             fileURL = target
             fileModificationDate = written?.modificationDate ?? Date()
             changeCount = 0
             documentState.subtract([.closed, .savingError])
+            if moved { listenForConflicts() }
         } catch {
             refusedSave = refusedSave || error.code == .changedOnDisk
             documentState.insert(error.code == .changedOnDisk ? .inConflict : .savingError)
@@ -180,6 +192,7 @@ open class Document {
         }
         documentState = .closed
         knownVersion = nil
+        conflictListener.present(nil, environment: environment)
     }
 
     // MARK: Steps

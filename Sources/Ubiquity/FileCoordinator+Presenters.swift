@@ -26,16 +26,17 @@ extension FileCoordinator {
 }
 
 /// The process's presenter connection, made on first use from the environment.
+/// (A `Document` given an environment of its own names its ubqd by it: one connection per
+/// ubqd's socket.)
 enum SharedPresenterConnection {
-    private static let shared = Mutex<PresenterConnection?>(nil)
+    private static let shared = Mutex<[String: PresenterConnection]>([:])
 
-    static func connection() -> PresenterConnection? {
-        shared.withLock { connection in
-            if let connection { return connection }
-            guard let settings = try? UbiquityContainer.currentSettings(environment: ProcessInfo.processInfo.environment) else {
-                return nil
-            }
-            connection = PresenterConnection(socketPath: settings.socketPath)
+    static func connection(environment: [String: String] = ProcessInfo.processInfo.environment) -> PresenterConnection? {
+        guard let settings = try? UbiquityContainer.currentSettings(environment: environment) else { return nil }
+        return shared.withLock { connections in
+            if let connection = connections[settings.socketPath] { return connection }
+            let connection = PresenterConnection(socketPath: settings.socketPath)
+            connections[settings.socketPath] = connection
             return connection
         }
     }

@@ -40,8 +40,8 @@ public protocol FilePresenter: AnyObject, Sendable {
     /// The item now lives at `newURL` (`presentedItemURL` should answer it from now on).
     func presentedItemDidMove(to newURL: URL)
     /// The item gained a version: an unresolved conflict version, made by another device
-    /// that changed the item at the same time (a `Document` shows `inConflict`: call its
-    /// `updateConflictState()`).
+    /// that changed the item at the same time (an open `Document` hears it through
+    /// `conflictChanges()`).
     func presentedItemDidGain(_ version: FileVersion)
     /// A conflict version of the item was resolved, on this device or another.
     func presentedItemDidResolveConflict(_ version: FileVersion)

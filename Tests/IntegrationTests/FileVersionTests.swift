@@ -8,9 +8,15 @@ import Ubiquity
 final class FileVersionTests {
     let shared = SharedMirror()
 
-    /// Two devices holding a conflict on `doc.txt`: "from a" against "from b", after "base"
-    /// (`beforeEditing` runs once both hold it).
-    private func conflict(beforeEditing: (DaemonHarness, DaemonHarness) throws -> Void = { _, _ in }) throws -> (DaemonHarness, DaemonHarness) {
+    /// Two devices holding a conflict on `doc.txt`: "from a" against "from b", after "base".
+    private func conflict() throws -> (DaemonHarness, DaemonHarness) {
+        let (a, b) = try holdingBase()
+        try editAtOnce(a, b)
+        return (a, b)
+    }
+
+    /// Two devices holding `doc.txt` ("base"), synced.
+    private func holdingBase() throws -> (DaemonHarness, DaemonHarness) {
         for _ in 0..<2 {
             let device = try DaemonHarness()
             try device.start(extraEnvironment: ["UBQ_MIRROR": shared.path])
@@ -19,11 +25,14 @@ final class FileVersionTests {
         let (a, b) = (shared.devices[0], shared.devices[1])
         try a.shell("echo base > doc.txt")
         try sync(a, b)
-        try beforeEditing(a, b)
+        return (a, b)
+    }
+
+    /// Both devices change `doc.txt` before either syncs, then sync: a conflict both know of.
+    private func editAtOnce(_ a: DaemonHarness, _ b: DaemonHarness) throws {
         try a.shell("echo 'from a' > doc.txt")
         try b.shell("echo 'from b' > doc.txt")
         try sync(a, b, a)
-        return (a, b)
     }
 
     private func sync(_ devices: DaemonHarness...) throws {
@@ -140,12 +149,10 @@ final class FileVersionTests {
     /// the presenter of the file on one device hears of the conflict version that the other
     /// device's change made, then of its resolution there.
     @Test func aPresenterHearsOfTheConflictVersionThenOfItsResolutionElsewhere() async throws {
-        var presenter: PresenterProbeProcess?
-        let (a, b) = try conflict { a, _ in
-            presenter = try PresenterProbeProcess(a, ["present", self.doc(a).path])
-            #expect(try presenter?.next() == "registered")
-        }
-        let probe = try #require(presenter)
+        let (a, b) = try holdingBase()
+        let probe = try PresenterProbeProcess(a, ["present", doc(a).path])
+        #expect(try probe.next() == "registered")
+        try editAtOnce(a, b)
         let loser = try #require(try await FileVersion.unresolvedConflictVersionsOfItem(at: doc(a), environment: a.environment).first)
         let told = ["didChange", "relinquish", "reacquire", "savePresentedItemChanges", "accommodate"]  // the edits and downloads
 
@@ -154,6 +161,62 @@ final class FileVersionTests {
         #expect(resolved.status == 0, "\(resolved.errorText)")
         try sync(b, a)
         #expect(try probe.next(skipping: told) == "didResolveConflict \(loser.persistentIdentifier) conflict=false")
+    }
+
+    /// An open document hears of the conflict (`conflictChanges()`), and so knows when to ask
+    /// again: it is then `inConflict`, and `normal` once another device resolved it.
+    @Test func anOpenDocumentHearsWhenItsFileGainsAConflictAndWhenItIsResolved() async throws {
+        let (a, b) = try holdingBase()
+        let document = TextDocument(fileURL: doc(a), coordinator: try UbiquityContainer.fileCoordinator(environment: a.environment))
+        document.environment = a.environment
+        try await document.open()
+        try waitUntilPresented(doc(a), on: a)
+        #expect(document.documentState == .normal)
+
+        let gained = document.conflictChanges()
+        try editAtOnce(a, b)
+        #expect(await Self.yields(gained), "told of the conflict version")
+        #expect(await document.updateConflictState().count == 1)
+        #expect(document.documentState == .inConflict)
+
+        let resolved = document.conflictChanges()
+        #expect(try b.ubq(["resolve", doc(b).path, "--keep", "current"]).status == 0)
+        try sync(b, a)
+        #expect(await Self.yields(resolved), "told of the resolution")
+        #expect(await document.updateConflictState().isEmpty)
+        #expect(document.documentState == .normal)
+
+        try await document.close()
+        #expect(await !Self.yields(document.conflictChanges()), "a closed document's stream ends at once")
+    }
+
+    /// Whether `stream` yields before it ends; false after 30 s (a guard against a hang).
+    private static func yields(_ stream: AsyncStream<Void>) async -> Bool {
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                for await _ in stream { return true }
+                return false
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(30))
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+    }
+
+    /// Returns once ubqd lists a presenter of `url` (a document registers its own in the
+    /// background); throws after 30 s.
+    private func waitUntilPresented(_ url: URL, on device: DaemonHarness) throws {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while true {
+            let listed = try JSONSerialization.jsonObject(with: device.ubq(["presenters", "--json"]).output) as? [[String: Any]]
+            if listed?.contains(where: { $0["path"] as? String == url.path }) == true { return }
+            guard ContinuousClock.now < deadline else { throw HarnessError("no presenter of \(url.path) within 30 s") }
+            usleep(20_000)
+        }
     }
 
     @Test func withSyncOffAnItemHasNoVersions() async throws {

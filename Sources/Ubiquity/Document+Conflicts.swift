@@ -1,0 +1,92 @@
+import Foundation
+import Synchronization
+
+extension Document {
+    /// Yields, while the document is open, each time its file gains an unresolved conflict
+    /// version (another device changed it at the same time) or one is resolved, here or on
+    /// another device: the moment to call `updateConflictState()`, as UIDocument's
+    /// state-changed notification is the moment to read `documentState`. Ends when the
+    /// document closes. Nothing arrives without ubqd, or with sync off.
+    ///
+    /// ```swift
+    /// for await _ in document.conflictChanges() {
+    ///     let versions = await document.updateConflictState()
+    ///     showConflictBanner(versions)
+    /// }
+    /// ```
+    public func conflictChanges() -> AsyncStream<Void> {
+        conflictListener.stream()
+    }
+
+    /// Presents the file for `conflictChanges()` (from `open()`, and again when a revert or a
+    /// save moves the document to another file). In the background: ubqd may be slow or away,
+    /// and the document must not wait for it.
+    func listenForConflicts() {
+        conflictListener.present(fileURL, environment: environment)
+    }
+}
+
+/// The presenter a document registers for its file, to hear of conflict versions
+/// (NSFilePresenter's `presentedItemDidGain(_:)` and `presentedItemDidResolveConflict(_:)`),
+/// which it hands to the document's `conflictChanges()` streams. Registering and removing
+/// it run in the background, one after the other.
+final class ConflictListener: FilePresenter {
+    let presentedItemOperationQueue: OperationQueue = {
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        return queue
+    }()
+
+    private struct State {
+        var url: URL?
+        var streams: [UUID: AsyncStream<Void>.Continuation] = [:]
+        /// The last registration or removal asked for: the next waits for it.
+        var last: Task<Void, Never>?
+    }
+
+    private let state = Mutex(State())
+
+    var presentedItemURL: URL? { state.withLock { $0.url } }
+
+    /// A stream of the notices from now on; ended at once when nothing is presented.
+    func stream() -> AsyncStream<Void> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        let id = UUID()
+        let presenting = state.withLock { state in
+            if state.url != nil { state.streams[id] = continuation }
+            return state.url != nil
+        }
+        guard presenting else {
+            continuation.finish()
+            return stream
+        }
+        continuation.onTermination = { [weak self] _ in self?.state.withLock { _ = $0.streams.removeValue(forKey: id) } }
+        return stream
+    }
+
+    /// Presents `url` (registered with the ubqd `environment` names), or presents nothing
+    /// (nil: the document closed, and its streams end).
+    func present(_ url: URL?, environment: [String: String]) {
+        let connection = SharedPresenterConnection.connection(environment: environment)
+        let ended = state.withLock { state -> [AsyncStream<Void>.Continuation] in
+            state.url = url
+            let previous = state.last
+            state.last = Task { [self] in
+                await previous?.value
+                guard let connection else { return }
+                if url == nil { await connection.remove(self) } else { await connection.add(self) }
+            }
+            guard url == nil else { return [] }
+            defer { state.streams = [:] }
+            return Array(state.streams.values)
+        }
+        for continuation in ended { continuation.finish() }
+    }
+
+    func presentedItemDidGain(_ version: FileVersion) { tell() }
+    func presentedItemDidResolveConflict(_ version: FileVersion) { tell() }
+
+    private func tell() {
+        for continuation in state.withLock({ Array($0.streams.values) }) { continuation.yield() }
+    }
+}
