@@ -99,6 +99,9 @@ final class ContainerSync {
     /// own log counts when it is gone: only it writes there. Empty when the log folder
     /// could not be listed.
     private(set) var logsReadInFull: Set<String> = []
+    /// Whether a read of the logs has listed the log folder since the start: until then
+    /// `conflicts` knows nothing of the mirror (it was away, or nothing read it yet).
+    private(set) var hasListedLogs = false
 
     /// Reads what every log gained since the last call; returns the problems, and keeps
     /// the paths the new records touch in `remotelyChanged` for the next scoped pass.
@@ -128,6 +131,7 @@ final class ContainerSync {
         }
         if let listed, !listed.contains(device) { readInFull.insert(device) }
         logsReadInFull = listed == nil ? [] : readInFull
+        hasListedLogs = hasListedLogs || listed != nil
         return problems
     }
 

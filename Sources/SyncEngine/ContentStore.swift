@@ -192,9 +192,13 @@ struct ContentStore {
         // an object of gigabytes must not have it read into memory.
         let bytes = try Sys.readToEnd(source, path: object, limit: Int(state.size) + 1)
         guard bytes.count == state.size else {
-            var info = stat()
-            let holds = fstat(source, &info) == 0 ? Int64(info.st_size) : Int64(bytes.count)
-            throw .sizeMismatch(object, holds: holds, claimed: state.size)
+            // The line or the object is wrong: the object's hash, read as a stream, tells.
+            guard lseek(source, 0, SEEK_SET) == 0 else { throw .system("lseek", object) }
+            let whole = try ContentHashing.stream(from: source, path: object, to: nil, destinationPath: "")
+            guard whole.sha256 == sha256 else {
+                throw DamagedObjects.error(object, got: whole.sha256, setAsideAt: DamagedObjects.setAside(object, read: source))
+            }
+            throw .sizeMismatch(object, holds: whole.size, claimed: state.size)
         }
         let got = ContentHashing.hex(SHA256.hash(data: bytes))
         guard got == sha256 else {

@@ -20,6 +20,12 @@ extension SyncEngine {
         }
     }
 
+    /// Whether every container's logs have been read since the start, so that `conflicts()`
+    /// tells what the mirror holds: not before the first pass, nor while the mirror is away.
+    public var hasReadEveryLog: Bool {
+        allContainers.allSatisfy { $0.1.hasListedLogs }
+    }
+
     /// The ids of every unresolved conflict version, by container and path: what
     /// `conflictsByLocalPath()` depends on, found without reading a file (that reads the
     /// devices' names in the mirror, and looks names up on disk).

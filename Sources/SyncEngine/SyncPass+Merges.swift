@@ -17,7 +17,16 @@ extension SyncPass {
             guard let history = container.histories[path], let winner = history.winner, winner.state?.kind == .file,
                 let agreed = base[path], agreed.entry.version == winner.id, let local = currentLocal(path, agreed)
             else { continue }
-            guard let merged = try mergedBytes(history, winner: winner, losers: losers) else { continue }
+            let read: [UInt8]?
+            do {
+                read = try mergedBytes(history, winner: winner, losers: losers)
+            } catch {
+                // One conflict whose versions cannot be read (a damaged object, a wrong line)
+                // stays a conflict: the rest of the pass goes on, and so do later passes.
+                report.problems.append("\(path): its conflict versions were not merged: \(error)")
+                continue
+            }
+            guard let merged = read else { continue }
             let batch = try ChangeBatch(store: executor.store, database: database, container: container, faults: faults)
             let merge = {
                 try executor.publishMerge(

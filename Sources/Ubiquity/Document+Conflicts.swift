@@ -6,7 +6,8 @@ extension Document {
     /// version (another device changed it at the same time) or one is resolved, here or on
     /// another device: the moment to call `updateConflictState()`, as UIDocument's
     /// state-changed notification is the moment to read `documentState`. Ends when the
-    /// document closes. Nothing arrives without ubqd, or with sync off.
+    /// document closes. A stream made before `open()` hears everything from the open on.
+    /// Nothing arrives without ubqd, or with sync off.
     ///
     /// ```swift
     /// for await _ in document.conflictChanges() {
@@ -40,6 +41,9 @@ final class ConflictListener: FilePresenter {
     private struct State {
         var url: URL?
         var streams: [UUID: AsyncStream<Void>.Continuation] = [:]
+        /// Where the listener is registered (or being registered): its removal goes there,
+        /// whatever the environment says by then.
+        var connection: PresenterConnection?
         /// The last registration or removal asked for: the next waits for it.
         var last: Task<Void, Never>?
     }
@@ -48,18 +52,11 @@ final class ConflictListener: FilePresenter {
 
     var presentedItemURL: URL? { state.withLock { $0.url } }
 
-    /// A stream of the notices from now on; ended at once when nothing is presented.
+    /// A stream of the notices from now on, until nothing is presented any more.
     func stream() -> AsyncStream<Void> {
         let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let id = UUID()
-        let presenting = state.withLock { state in
-            if state.url != nil { state.streams[id] = continuation }
-            return state.url != nil
-        }
-        guard presenting else {
-            continuation.finish()
-            return stream
-        }
+        state.withLock { $0.streams[id] = continuation }
         continuation.onTermination = { [weak self] _ in self?.state.withLock { _ = $0.streams.removeValue(forKey: id) } }
         return stream
     }
@@ -67,14 +64,19 @@ final class ConflictListener: FilePresenter {
     /// Presents `url` (registered with the ubqd `environment` names), or presents nothing
     /// (nil: the document closed, and its streams end).
     func present(_ url: URL?, environment: [String: String]) {
-        let connection = SharedPresenterConnection.connection(environment: environment)
+        let named = url == nil ? nil : SharedPresenterConnection.connection(environment: environment)
         let ended = state.withLock { state -> [AsyncStream<Void>.Continuation] in
+            let old = state.connection
+            let new = url == nil ? nil : named ?? old
             state.url = url
-            let previous = state.last
-            state.last = Task { [self] in
-                await previous?.value
-                guard let connection else { return }
-                if url == nil { await connection.remove(self) } else { await connection.add(self) }
+            state.connection = new
+            if old != nil || new != nil {
+                let previous = state.last
+                state.last = Task { [self] in
+                    await previous?.value
+                    if let old, old !== new { await old.remove(self) }
+                    if let new { await new.add(self) }
+                }
             }
             guard url == nil else { return [] }
             defer { state.streams = [:] }

@@ -7,7 +7,9 @@ import UbiquitySettings
 /// Looks, after each call into the sync engine (a pass, a resolution, a restore), at which
 /// files have unresolved conflict versions, and has the presenters of those that gained or
 /// lost some told (`ConflictVersionPlanner`): UIDocument's `inConflict` hangs on it. The
-/// first look only learns what is there: a conflict made before ubqd started is not news.
+/// first look, once the engine has read every log (`hasReadEveryLog`: a mirror away at
+/// start hides every conflict), only learns what is there: a conflict made before ubqd
+/// started is not news.
 ///
 /// Used on the sync worker's queue only, which serializes it.
 final class ConflictWatch: @unchecked Sendable {
@@ -24,6 +26,7 @@ final class ConflictWatch: @unchecked Sendable {
     }
 
     func look(at engine: SyncEngine) {
+        guard engine.hasReadEveryLog else { return }
         let ids = engine.conflictVersionIDs()
         guard ids != knownIDs else { return }
         knownIDs = ids

@@ -186,25 +186,32 @@ final class FileVersionTests {
         #expect(await document.updateConflictState().isEmpty)
         #expect(document.documentState == .normal)
 
+        let open = document.conflictChanges()
         try await document.close()
-        #expect(await !Self.yields(document.conflictChanges()), "a closed document's stream ends at once")
+        #expect(await Self.next(of: open) == .ended, "closing ends the streams")
     }
 
-    /// Whether `stream` yields before it ends; false after 30 s (a guard against a hang).
-    private static func yields(_ stream: AsyncStream<Void>) async -> Bool {
-        await withTaskGroup(of: Bool.self) { group in
+    enum StreamStep: Equatable { case yielded, ended, nothingWithin30s }
+
+    /// What `stream` does next; `nothingWithin30s` is a guard against a hang.
+    private static func next(of stream: AsyncStream<Void>) async -> StreamStep {
+        await withTaskGroup(of: StreamStep.self) { group in
             group.addTask {
-                for await _ in stream { return true }
-                return false
+                for await _ in stream { return .yielded }
+                return .ended
             }
             group.addTask {
                 try? await Task.sleep(for: .seconds(30))
-                return false
+                return .nothingWithin30s
             }
-            let first = await group.next() ?? false
+            let first = await group.next() ?? .nothingWithin30s
             group.cancelAll()
             return first
         }
+    }
+
+    private static func yields(_ stream: AsyncStream<Void>) async -> Bool {
+        await next(of: stream) == .yielded
     }
 
     /// Returns once ubqd lists a presenter of `url` (a document registers its own in the

@@ -37,6 +37,32 @@ import Testing
         }
     }
 
+    /// A line with the wrong size that makes a conflict: the conflict cannot be merged (its
+    /// versions are read whole to try), which is reported for its path; the pass goes on
+    /// (before, it failed as a whole, at every pass).
+    @Test func aWrongSizeInAConflictStopsOnlyThatMerge() throws {
+        let scratch = Scratch()
+        let (a, b) = try scratch.pair()
+        try a.write("real.txt", "abc")
+        a.sync()
+        b.sync()
+        let first = try #require(try a.engine.versions(container: TestDevice.containerID, path: "Documents/real.txt").first)
+        try a.write("real.txt", "xyz")
+        a.sync()
+        let object = try #require(first.sha256)
+        _ = try Self.writeLog(in: a.mirror, [
+            #"{"seq":1,"time":1,"path":"Documents/real.txt","parents":["\#(first.id)"],"op":"put","kind":"file","mode":420,"sha256":"\#(object)","size":4}"#,
+        ])
+        try a.write("other.txt", "other")
+        a.sync()
+
+        let report = b.sync()
+        #expect(report.problems.contains { $0.hasPrefix("Documents/real.txt: its conflict versions were not merged: the log line says 4 bytes") }, "\(report.problems)")
+        #expect(b.read("other.txt") == "other")
+        let next = b.sync(changed: [])
+        #expect(next.indexState != nil && !next.lookedAtEverything, "the next pass ran whole, and scoped: \(next)")
+    }
+
     @Test func aLineNumberedPastTheLargestSequenceIsSkippedAndReported() async throws {
         await #expect(processExitsWith: .success) {
             let (report, _) = try HostileLogTests.passOver(in: Scratch()) { object in

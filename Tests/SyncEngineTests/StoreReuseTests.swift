@@ -49,18 +49,37 @@ import Testing
 }
 
 /// `ContentStore.bytes(of:)` reads a diary's content whole to merge it: never more than the
-/// version's size says, and never a content of another size.
+/// version's size says and one byte (which no test here sees), and never a content of another
+/// size. Which of the line and the object is wrong, the object's hash tells.
 @Suite struct WholeReadTests {
     let scratch = Scratch()
+    var layout: MirrorLayout { MirrorLayout(root: scratch.path + "/mirror") }
 
-    @Test func aVersionThatUnderstatesItsSizeIsRefusedUnread() throws {
-        let store = ContentStore(layout: MirrorLayout(root: scratch.path + "/mirror"), device: "d1")
+    func version(_ sha256: String, size: Int64) throws -> VersionRecord {
+        VersionRecord(id: try #require(VersionID("0123456789abcdef:1")), path: "Documents/a.diary", parents: [], state: .file(sha256: sha256, size: size), time: 1)
+    }
+
+    @Test func aLineThatUnderstatesItsObjectsSizeIsRefusedAndTheObjectKept() throws {
+        let store = ContentStore(layout: layout, device: "d1")
         let stored = try store.store(bytes: Array(repeating: 7, count: 1 << 20))
-        let version = VersionRecord(
-            id: try #require(VersionID("0123456789abcdef:1")), path: "Documents/a.diary", parents: [], state: .file(sha256: stored.sha256, size: 10), time: 1)
 
-        let refused = #expect(throws: SyncError.self) { try store.bytes(of: version) }
+        let refused = #expect(throws: SyncError.self) { try store.bytes(of: version(stored.sha256, size: 10)) }
         #expect(refused?.message.contains("says 10 bytes") == true && refused?.message.contains("holds 1048576") == true, "\(String(describing: refused))")
-        #expect(try store.bytes(of: VersionRecord(id: version.id, path: version.path, parents: [], state: .file(sha256: stored.sha256, size: 1 << 20), time: 1))?.count == 1 << 20)
+        #expect(try store.bytes(of: version(stored.sha256, size: 1 << 20))?.count == 1 << 20, "the object is whole, and stays")
+    }
+
+    /// An object cut short under a true line is damaged, not the line: it is set aside, so
+    /// that a device holding the content stores it again.
+    @Test func anObjectCutShortUnderATrueLineIsSetAsideAsDamaged() throws {
+        let store = ContentStore(layout: layout, device: "d1")
+        let stored = try store.store(bytes: Array("the whole content".utf8))
+        let object = layout.object(stored.sha256)
+        chmod(object, 0o644)
+        #expect(truncate(object, 4) == 0)
+
+        let refused = #expect(throws: SyncError.self) { try store.bytes(of: version(stored.sha256, size: stored.size)) }
+        #expect(refused?.message.contains("does not hash to its name") == true, "\(String(describing: refused))")
+        #expect(Sys.lstat(object) == nil, "set aside")
+        #expect(DamagedObjects.entries(in: layout).map(\.hash) == [stored.sha256])
     }
 }
