@@ -2,6 +2,7 @@ import CStatx
 import Crypto
 import Foundation
 import Glibc
+import KeyedArchive
 import RawPaths
 import SyncPlanning
 
@@ -205,6 +206,20 @@ struct ContentStore {
             throw DamagedObjects.error(object, got: got, setAsideAt: DamagedObjects.setAside(object, read: source))
         }
         return bytes
+    }
+
+    /// Whether `record`'s content may be a property list (a diary or a key-value store is
+    /// one), by its first bytes; true when they cannot be read (reading it whole reports why).
+    /// A pass reads a conflict's versions whole, to merge them, only then: not every file
+    /// in conflict at every pass.
+    func mayBePropertyList(_ record: VersionRecord) -> Bool {
+        guard let sha256 = record.state?.sha256 else { return false }
+        guard let fd = try? Sys.open(layout.object(sha256), O_RDONLY | O_NOFOLLOW | O_NONBLOCK) else { return true }
+        defer { close(fd) }
+        var head = [UInt8](repeating: 0, count: 1024)
+        let count = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+        guard count >= 0 else { return true }
+        return PropertyList.formatName(of: Array(head[..<count])) != "other"
     }
 
     /// Stores `bytes` (made here, like a merged diary) durably and returns their hash.

@@ -57,7 +57,7 @@ extension SyncPass {
 
     private func mergedBytes(_ history: PathHistory, winner: VersionRecord, losers: [VersionRecord]) throws -> [UInt8]? {
         let store = ContentStore(layout: container.layout, device: container.device)
-        guard var merged = try store.bytes(of: winner) else { return nil }
+        guard store.mayBePropertyList(winner), var merged = try store.bytes(of: winner) else { return nil }
         for loser in losers {
             guard let loserBytes = try store.bytes(of: loser) else { return nil }
             if KeyValueConflictMerge.applies(to: history.path) {

@@ -37,30 +37,46 @@ import Testing
         }
     }
 
-    /// A line with the wrong size that makes a conflict: the conflict cannot be merged (its
-    /// versions are read whole to try), which is reported for its path; the pass goes on
-    /// (before, it failed as a whole, at every pass).
+    /// A line with the wrong size that makes a conflict on what may be a property list (a
+    /// diary): the conflict cannot be merged (its versions are read whole to try), which is
+    /// reported for its path; the pass goes on (before, it failed as a whole, at every pass).
     @Test func aWrongSizeInAConflictStopsOnlyThatMerge() throws {
         let scratch = Scratch()
+        let (report, next, b) = try Self.conflictWithAWrongSize(content: "bplist00, or so it starts", in: scratch)
+        #expect(report.problems.contains { $0.hasPrefix("Documents/doc: its conflict versions were not merged: the log line says") }, "\(report.problems)")
+        #expect(b.read("other.txt") == "other")
+        #expect(next.indexState != nil && !next.lookedAtEverything, "the next pass ran whole, and scoped: \(next)")
+    }
+
+    /// A conflict on a file that is no property list is not read whole at every pass: no
+    /// merge could apply, so nothing reports the wrong size either.
+    @Test func aConflictOnAFileThatIsNoPropertyListIsNotReadToTryAMerge() throws {
+        let scratch = Scratch()
+        let (report, _, b) = try Self.conflictWithAWrongSize(content: "plain text", in: scratch)
+        #expect(report.problems.isEmpty, "\(report.problems)")
+        #expect(b.engine.conflicts().count == 1)
+    }
+
+    /// b's pass, and the next, over a conflict on `doc` between a's edit (`content` and more)
+    /// and another device's line that names `content` (a's first version) with a size one
+    /// too large;
+    /// a also added `other.txt`. The devices are in `scratch`.
+    private static func conflictWithAWrongSize(content: String, in scratch: Scratch) throws -> (PassReport, PassReport, TestDevice) {
         let (a, b) = try scratch.pair()
-        try a.write("real.txt", "abc")
+        try a.write("doc", content)
         a.sync()
         b.sync()
-        let first = try #require(try a.engine.versions(container: TestDevice.containerID, path: "Documents/real.txt").first)
-        try a.write("real.txt", "xyz")
+        let first = try #require(try a.engine.versions(container: TestDevice.containerID, path: "Documents/doc").first)
+        try a.write("doc", content + ", edited")
         a.sync()
         let object = try #require(first.sha256)
-        _ = try Self.writeLog(in: a.mirror, [
-            #"{"seq":1,"time":1,"path":"Documents/real.txt","parents":["\#(first.id)"],"op":"put","kind":"file","mode":420,"sha256":"\#(object)","size":4}"#,
+        _ = try writeLog(in: a.mirror, [
+            #"{"seq":1,"time":1,"path":"Documents/doc","parents":["\#(first.id)"],"op":"put","kind":"file","mode":420,"sha256":"\#(object)","size":\#(content.utf8.count + 1)}"#,
         ])
         try a.write("other.txt", "other")
         a.sync()
-
         let report = b.sync()
-        #expect(report.problems.contains { $0.hasPrefix("Documents/real.txt: its conflict versions were not merged: the log line says 4 bytes") }, "\(report.problems)")
-        #expect(b.read("other.txt") == "other")
-        let next = b.sync(changed: [])
-        #expect(next.indexState != nil && !next.lookedAtEverything, "the next pass ran whole, and scoped: \(next)")
+        return (report, b.sync(changed: []), b)
     }
 
     @Test func aLineNumberedPastTheLargestSequenceIsSkippedAndReported() async throws {
