@@ -101,6 +101,11 @@ public final class FileCoordinator: Sendable {
     /// hears of the access before the first attempt and of its end after the release.
     @available(*, noasync)
     func withClaim<T>(_ items: [RequestedItem], timeout: Duration?, _ body: ([URL]) throws -> T) throws -> T {
+        try withClaim(items, timeout: timeout) { urls, _ in try body(urls) }
+    }
+
+    /// `withClaim`, whose body also gets the paths to use as bytes.
+    func withClaim<T>(_ items: [RequestedItem], timeout: Duration?, _ body: ([URL], [[UInt8]]) throws -> T) throws -> T {
         let session = try Session(coordinator: self, items: items, timeout: timeout ?? defaultTimeout)
         let ticket = relay?.accessWillBeginBlocking(session.announcement)
         var outcome = AnnouncedAccess.Outcome(accessed: false, moves: [])
@@ -110,8 +115,9 @@ public final class FileCoordinator: Sendable {
             case .wait(let nanoseconds):
                 if nanoseconds > 0 { Sys.sleep(nanoseconds: nanoseconds) }
             case .ready(let claim, let urls):
+                let paths = session.paths
                 let result = Result {
-                    try EnclosingClaims.$held.withValue(EnclosingClaims.held.union(claim.heldLockFiles)) { try body(urls) }
+                    try EnclosingClaims.$held.withValue(EnclosingClaims.held.union(claim.heldLockFiles)) { try body(urls, paths) }
                 }
                 outcome = session.finish(claim, reporting: ticket != nil)
                 return try result.get()
@@ -171,6 +177,31 @@ extension FileCoordinator {
         byAccessor writer: ([URL]) throws -> T
     ) throws -> T {
         try withClaim(urls.map { RequestedItem(url: $0, access: .writing(options)) }, timeout: timeout, writer)
+    }
+
+    /// `coordinate(readingItemAt:…)` for a path given as bytes: a name that is not UTF-8,
+    /// which a URL on Linux cannot hold (Foundation puts U+FFFD in place of such bytes, so a
+    /// claim through a URL would lock another name). `reader` receives the path to use, as
+    /// bytes (where a coordinated move took the item while this waited, say); a relative
+    /// path is taken from the working folder.
+    @available(*, noasync, message: "it blocks the thread while it waits")
+    @discardableResult
+    public func coordinate<T>(
+        readingItemAtPath path: [UInt8], options: ReadingOptions = [], timeout: Duration? = nil,
+        byAccessor reader: ([UInt8]) throws -> T
+    ) throws -> T {
+        try withClaim([RequestedItem(rawPath: path, access: .reading(options))], timeout: timeout) { _, paths in try reader(paths[0]) }
+    }
+
+    /// `coordinate(writingItemAt:…)` for a path given as bytes (see
+    /// `coordinate(readingItemAtPath:…)`).
+    @available(*, noasync, message: "it blocks the thread while it waits")
+    @discardableResult
+    public func coordinate<T>(
+        writingItemAtPath path: [UInt8], options: WritingOptions = [], timeout: Duration? = nil,
+        byAccessor writer: ([UInt8]) throws -> T
+    ) throws -> T {
+        try withClaim([RequestedItem(rawPath: path, access: .writing(options))], timeout: timeout) { _, paths in try writer(paths[0]) }
     }
 
     /// Read-then-write: holds a shared claim on `readingURL` and an exclusive claim on

@@ -50,13 +50,18 @@ struct ItemPath: Hashable, Sendable, CustomStringConvertible {
     }
 
     init(url: URL, resolvingFinalLink: Bool, folders: inout ResolvedFolders) throws(CoordinationError) {
+        try self.init(raw: ItemPath.rawBytes(of: url), resolvingFinalLink: resolvingFinalLink, folders: &folders)
+    }
+
+    /// The bytes a file URL names. (Foundation on Linux keeps no bytes that are not UTF-8
+    /// in a URL: it puts U+FFFD in their place. Such names are claimed by their bytes.)
+    static func rawBytes(of url: URL) throws(CoordinationError) -> [UInt8] {
         guard url.isFileURL else {
             throw CoordinationError(code: .invalidURL, message: "\(url) is not a file URL", path: url.absoluteString)
         }
-        let raw = url.withUnsafeFileSystemRepresentation { pointer in
+        return url.withUnsafeFileSystemRepresentation { pointer in
             pointer.map { Array(UnsafeRawBufferPointer(start: $0, count: strlen($0))) } ?? []
         }
-        try self.init(raw: raw, resolvingFinalLink: resolvingFinalLink, folders: &folders)
     }
 
     init(url: URL, resolvingFinalLink: Bool) throws(CoordinationError) {

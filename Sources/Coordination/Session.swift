@@ -1,9 +1,22 @@
 import Foundation
 
-/// One item of a coordinated access as the caller named it.
+/// One item of a coordinated access as the caller named it: by a URL, or by the bytes of
+/// its path (`rawPath`; `url` is then only what a URL can hold of them).
 struct RequestedItem {
     var url: URL
+    var rawPath: [UInt8]?
     var access: ItemAccess
+
+    init(url: URL, access: ItemAccess) {
+        self.url = url
+        self.access = access
+    }
+
+    init(rawPath: [UInt8], access: ItemAccess) {
+        url = ItemPath(canonicalBytes: rawPath).url
+        self.rawPath = rawPath
+        self.access = access
+    }
 }
 
 /// What a session asks of its caller after an attempt.
@@ -32,8 +45,10 @@ final class Session {
     private let deadline: ContinuousClock.Instant?
     private var items: [(path: ItemPath, access: ItemAccess)]
     private var urls: [URL]
-    /// What each item's path is resolved from: the caller's URL, or where a move took it.
-    private var sources: [URL]
+    /// The paths to use, as bytes: what `urls` holds, where a URL cannot hold every byte.
+    private(set) var paths: [[UInt8]]
+    /// What each item's path is resolved from: the caller's path, or where a move took it.
+    private var sources: [[UInt8]]
     private var claim: Claim
     private var delay = Session.firstDelay
     private var hops = 0
@@ -47,12 +62,17 @@ final class Session {
         deadline = timeout.map { ContinuousClock.now + $0 }
         items = []
         urls = []
-        sources = requested.map(\.url)
+        paths = []
+        sources = []
         var folders = ItemPath.ResolvedFolders()
         for item in requested {
-            let path = try ItemPath(url: item.url, resolvingFinalLink: item.access.resolvesFinalLink, folders: &folders)
+            let source: [UInt8]
+            if let raw = item.rawPath { source = raw } else { source = try ItemPath.rawBytes(of: item.url) }
+            let path = try ItemPath(raw: source, resolvingFinalLink: item.access.resolvesFinalLink, folders: &folders)
             items.append((path, item.access))
+            sources.append(source)
             urls.append(item.access.resolvesFinalLink ? path.url : item.url)
+            paths.append(item.access.resolvesFinalLink ? path.bytes : source)
         }
         claim = try coordinator.makeClaim(LockPlan(items: items))
     }
@@ -152,7 +172,8 @@ final class Session {
             guard let target = try movedTarget(of: items[index].path) else { continue }
             items[index].path = target
             urls[index] = target.url
-            sources[index] = target.url
+            paths[index] = target.bytes
+            sources[index] = target.bytes
             moved = true
         }
         if moved {
@@ -178,10 +199,13 @@ final class Session {
         var moved = false
         for index in items.indices {
             let resolvesFinalLink = items[index].access.resolvesFinalLink
-            let now = try ItemPath(url: sources[index], resolvingFinalLink: resolvesFinalLink, folders: &folders)
+            let now = try ItemPath(raw: sources[index], resolvingFinalLink: resolvesFinalLink, folders: &folders)
             guard now != items[index].path else { continue }
             items[index].path = now
-            if resolvesFinalLink { urls[index] = now.url }
+            if resolvesFinalLink {
+                urls[index] = now.url
+                paths[index] = now.bytes
+            }
             moved = true
         }
         if moved {

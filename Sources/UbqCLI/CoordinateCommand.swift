@@ -33,13 +33,15 @@ struct CoordinateCommand: ParsableCommand {
         // Presenters of other processes save and let go before COMMAND runs, and hear after.
         let coordinator = try FileCoordinator(
             lockDirectory: URL(fileURLWithPath: settings.runtimeDirectory + "/locks"), relay: DaemonPresenterRelay(settings: settings))
-        let url = URL(fileURLWithPath: path)
+        // Claimed by its bytes as typed: a name that is not UTF-8 too (a URL cannot hold it).
+        // The command's own arguments, after `--`, are not the path.
+        let item = try RawArguments.bytes(of: path, in: RawArguments.beforeSeparator())
         let limit = timeout.map(TimeoutOption.duration)
         let status: Int32
         do {
             status = write
-                ? try coordinator.coordinate(writingItemAt: url, timeout: limit) { _ in try runCommand() }
-                : try coordinator.coordinate(readingItemAt: url, timeout: limit) { _ in try runCommand() }
+                ? try coordinator.coordinate(writingItemAtPath: item, timeout: limit) { _ in try runCommand() }
+                : try coordinator.coordinate(readingItemAtPath: item, timeout: limit) { _ in try runCommand() }
         } catch let error as CoordinationError {
             Output.error(error.description)
             throw ExitCode(error.code == .timedOut ? 75 : 1)

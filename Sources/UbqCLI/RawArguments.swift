@@ -23,6 +23,12 @@ enum RawArguments {
         return matches.first ?? Array(parsed.utf8)
     }
 
+    /// The arguments before the first `--` (all, when there is none), the program's name first.
+    static func beforeSeparator(in arguments: [[UInt8]] = all) -> [[UInt8]] {
+        guard let separator = arguments.dropFirst().firstIndex(of: Array("--".utf8)) else { return arguments }
+        return Array(arguments[..<separator])
+    }
+
     /// The arguments after the first `--`, or nil when there is none.
     static func afterSeparator(in arguments: [[UInt8]] = all) -> [[UInt8]]? {
         guard let separator = arguments.dropFirst().firstIndex(of: Array("--".utf8)) else { return nil }

@@ -69,6 +69,20 @@ import Testing
         #expect(status.st_size == 2, "the command appended to the file named")
     }
 
+    /// A claim is on the name's bytes: two Latin-1 names that a URL would make one ("caf\u{E9}"
+    /// and "caf\u{E8}" both become "caf\u{FFFD}" in Foundation's URL) are claimed apart, and
+    /// a name claimed twice excludes itself.
+    @Test func aClaimOnANameThatIsNotUTF8LocksThatNameOnly() throws {
+        let daemon = try DaemonHarness()
+        try daemon.start()
+        let inner = #"UBQ --write --timeout 0.3 "$0" -- true; echo other=$?; UBQ --write --timeout 0.3 "$1" -- true; echo same=$?"#
+        let script = #"a=$(printf 'caf\351.txt'); b=$(printf 'caf\350.txt'); UBQ --write "$a" -- sh -c 'INNER' "$b" "$a""#
+            .replacingOccurrences(of: "INNER", with: inner)
+            .replacingOccurrences(of: "UBQ", with: DaemonHarness.binaries + "/ubq coordinate")
+        let result = try daemon.shell(script)
+        #expect(result.text == "other=0\nsame=75\n", "\(result.text) \(result.errorText)")
+    }
+
     /// File times Int64 nanoseconds cannot count (past 2262-04-11) took ubqd down at start,
     /// for as long as such a file stayed: now it is indexed and synced like any other.
     @Test func filesDatedFarAheadOrLongAgoAreIndexedAndSynced() throws {
