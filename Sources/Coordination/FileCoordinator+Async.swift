@@ -13,6 +13,14 @@ extension FileCoordinator {
         _ items: [RequestedItem], timeout: Duration?, isolation: isolated (any Actor)?,
         _ body: ([URL]) async throws -> T
     ) async throws -> T {
+        try await withClaim(items, timeout: timeout, isolation: isolation) { urls, _ in try await body(urls) }
+    }
+
+    /// `withClaim`, whose body also gets the paths to use as bytes.
+    func withClaim<T>(
+        _ items: [RequestedItem], timeout: Duration?, isolation: isolated (any Actor)?,
+        _ body: ([URL], [[UInt8]]) async throws -> T
+    ) async throws -> T {
         let session = try Session(coordinator: self, items: items, timeout: timeout ?? defaultTimeout)
         let ticket = await relay?.accessWillBegin(session.announcement)
         var outcome = AnnouncedAccess.Outcome(accessed: false, moves: [])
@@ -23,9 +31,10 @@ extension FileCoordinator {
                     if nanoseconds > 0 { try? await Task.sleep(nanoseconds: UInt64(nanoseconds)) }
                 case .ready(let claim, let urls):
                     let result: Result<T, any Error>
+                    let paths = session.paths
                     do {
                         let enclosing = EnclosingClaims.held.union(claim.heldLockFiles)
-                        result = .success(try await EnclosingClaims.$held.withValue(enclosing) { try await body(urls) })
+                        result = .success(try await EnclosingClaims.$held.withValue(enclosing) { try await body(urls, paths) })
                     } catch {
                         result = .failure(error)
                     }
@@ -59,6 +68,29 @@ extension FileCoordinator {
     ) async throws -> T {
         try await withClaim([RequestedItem(url: url, access: .writing(options))], timeout: timeout, isolation: isolation) {
             try await writer($0[0])
+        }
+    }
+
+    /// Async form of `coordinate(readingItemAtPath:options:timeout:byAccessor:)`: a path
+    /// given as bytes (a name that is not UTF-8, which a URL cannot hold).
+    @discardableResult
+    public func coordinate<T>(
+        readingItemAtPath path: [UInt8], options: ReadingOptions = [], timeout: Duration? = nil,
+        isolation: isolated (any Actor)? = #isolation, byAsyncAccessor reader: ([UInt8]) async throws -> T
+    ) async throws -> T {
+        try await withClaim([RequestedItem(rawPath: path, access: .reading(options))], timeout: timeout, isolation: isolation) {
+            _, paths in try await reader(paths[0])
+        }
+    }
+
+    /// Async form of `coordinate(writingItemAtPath:options:timeout:byAccessor:)`.
+    @discardableResult
+    public func coordinate<T>(
+        writingItemAtPath path: [UInt8], options: WritingOptions = [], timeout: Duration? = nil,
+        isolation: isolated (any Actor)? = #isolation, byAsyncAccessor writer: ([UInt8]) async throws -> T
+    ) async throws -> T {
+        try await withClaim([RequestedItem(rawPath: path, access: .writing(options))], timeout: timeout, isolation: isolation) {
+            _, paths in try await writer(paths[0])
         }
     }
 
