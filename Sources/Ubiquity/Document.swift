@@ -16,8 +16,9 @@ import Foundation
 /// As UIDocument's, `inConflict` is also set while the file has unresolved conflict versions
 /// (two devices changed it at once): `open()` and `revert(toContentsOf:)` ask ubqd, and so
 /// does `updateConflictState()`, once the app has resolved them (`FileVersion`). While the
-/// document is open, `conflictChanges()` tells when to ask again: the document presents its
-/// file, and hears from ubqd of conflict versions gained and resolved.
+/// document is open, it presents its file, and hears from ubqd of conflict versions gained
+/// and resolved (`conflictChanges()`: when to ask again) and of changes made elsewhere
+/// (`fileChanges()`: when to revert).
 ///
 /// Isolation: like UIDocument, which lives on the main actor, a document belongs to one
 /// isolation domain. It is not `Sendable`; its methods run on the caller's actor
@@ -74,8 +75,8 @@ open class Document {
     /// Where to find ubqd, to ask for the file's conflict versions: the environment the
     /// settings resolve from (`UbiquityContainer`).
     public var environment: [String: String] = ProcessInfo.processInfo.environment
-    /// Presents the file while the document is open, for `conflictChanges()`.
-    let conflictListener = ConflictListener()
+    /// Presents the file while the document is open, for `conflictChanges()` and `fileChanges()`.
+    let presenter = DocumentPresenter()
 
     public init(fileURL: URL, coordinator: FileCoordinator) {
         self.fileURL = fileURL.standardizedFileURL
@@ -83,7 +84,7 @@ open class Document {
     }
 
     deinit {
-        conflictListener.present(nil, environment: environment)
+        presenter.present(nil, environment: environment)
     }
 
     /// Whether edits were made (`updateChangeCount(.done)`) since the last load or save.
@@ -126,7 +127,7 @@ open class Document {
         }
         try await read(fileURL, step: "opening")
         documentState = .normal
-        listenForConflicts()
+        presentFile()
         await updateConflictState()
     }
 
@@ -136,7 +137,7 @@ open class Document {
         try await read(url.standardizedFileURL, step: "reverting to")
         fileURL = url.standardizedFileURL
         documentState.subtract([.closed, .inConflict, .savingError])
-        listenForConflicts()
+        presentFile()
         await updateConflictState()
     }
 
@@ -176,7 +177,7 @@ open class Document {
             fileModificationDate = written?.modificationDate ?? Date()
             changeCount = 0
             documentState.subtract([.closed, .savingError])
-            if moved { listenForConflicts() }
+            if moved { presentFile() }
         } catch {
             refusedSave = refusedSave || error.code == .changedOnDisk
             documentState.insert(error.code == .changedOnDisk ? .inConflict : .savingError)
@@ -192,7 +193,7 @@ open class Document {
         }
         documentState = .closed
         knownVersion = nil
-        conflictListener.present(nil, environment: environment)
+        presenter.present(nil, environment: environment)
     }
 
     // MARK: Steps

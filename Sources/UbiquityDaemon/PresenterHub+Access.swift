@@ -22,12 +22,17 @@ extension PresenterHub {
 
     /// `POST /v1/coordination/begin`: asks the affected presenters of other processes and
     /// returns once all answered or at `deadline`. Nil access when nobody needs to hear more.
+    ///
+    /// A write that only the accessor's own presenters are concerned with is recorded too,
+    /// though they are neither asked nor told: its end remembers how it left the items, so
+    /// that the watcher's sight of it is not told to them as another program's change (an
+    /// open `Document` heard of each of its own saves so).
     func begin(_ items: [AccessedItem], pid: Int32, deadline: Duration) async -> AccessBeginResponse {
         let presences = self.presences
         let asked = AccessPlanner.before(items, presenters: presences, accessorPID: pid)
         let writes = items.filter { $0.access == .writing }
         let concerned = presences.contains { presence in
-            presence.pid != pid && writes.contains { PathRelation.of(presented: presence.path, accessed: $0.path) != nil }
+            writes.contains { PathRelation.of(presented: presence.path, accessed: $0.path) != nil }
         }
         guard !asked.isEmpty || concerned else { return AccessBeginResponse(access: nil) }
         let id = nextID()

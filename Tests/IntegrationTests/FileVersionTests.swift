@@ -191,6 +191,63 @@ final class FileVersionTests {
         #expect(await Self.next(of: open) == .ended, "closing ends the streams")
     }
 
+    /// UIDocument reverts by itself when another device changed its file; a `Document` tells
+    /// the app when to (`fileChanges()`).
+    @Test func anOpenDocumentHearsWhenAnotherDeviceChangedItsFile() async throws {
+        let (a, b) = try holdingBase()
+        let document = TextDocument(fileURL: doc(a), coordinator: try UbiquityContainer.fileCoordinator(environment: a.environment))
+        document.environment = a.environment
+        try await document.open()
+        try waitUntilPresented(doc(a), on: a)
+        #expect(document.text == "base\n")
+
+        let changes = document.fileChanges()
+        try b.shell("echo 'from b' > doc.txt")
+        try sync(b, a)
+        #expect(await Self.yields(changes), "told of the download")
+        try await document.revert(toContentsOf: doc(a))
+        #expect(document.text == "from b\n")
+        try await document.close()
+    }
+
+    /// Its own saves are not news: the stream hears the change another program made after
+    /// one, and nothing of the save itself.
+    @Test func anOpenDocumentIsNotToldOfItsOwnSaves() async throws {
+        let device = shared.add(try DaemonHarness())
+        try device.start()
+        try device.shell("echo base > doc.txt")
+        let document = TextDocument(fileURL: doc(device), coordinator: try UbiquityContainer.fileCoordinator(environment: device.environment))
+        document.environment = device.environment
+        try await document.open()
+        try waitUntilPresented(doc(device), on: device)
+        let all = document.fileChanges()
+        let counted = Task {
+            var count = 0
+            for await _ in all { count += 1 }
+            return count
+        }
+
+        document.text = "saved by the document\n"
+        document.updateChangeCount(.done)
+        try await document.save(to: doc(device), for: .forOverwriting)
+        try waitUntilIndexed(doc(device), size: document.text.utf8.count, on: device)  // the watcher has seen the save
+        let afterTheSave = document.fileChanges()
+        try device.shell("echo 'another program' > doc.txt")
+        #expect(await Self.yields(afterTheSave))
+        try await document.close()
+        let count = await counted.value
+        #expect(count == 1, "told of the other program's change only: \(count)")
+    }
+
+    /// Returns once the index gives `url` that size; throws after 30 s.
+    private func waitUntilIndexed(_ url: URL, size: Int, on device: DaemonHarness) throws {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while try device.indexedItems()[url.path] != Int64(size) {
+            guard ContinuousClock.now < deadline else { throw HarnessError("\(url.path) not indexed at \(size) bytes within 30 s") }
+            usleep(20_000)
+        }
+    }
+
     enum StreamStep: Equatable { case yielded, ended, nothingWithin30s }
 
     /// What `stream` does next; `nothingWithin30s` is a guard against a hang.

@@ -16,22 +16,37 @@ extension Document {
     /// }
     /// ```
     public func conflictChanges() -> AsyncStream<Void> {
-        conflictListener.stream()
+        presenter.stream(of: .conflicts)
     }
 
-    /// Presents the file for `conflictChanges()` (from `open()`, and again when a revert or a
-    /// save moves the document to another file). In the background: ubqd may be slow or away,
-    /// and the document must not wait for it.
-    func listenForConflicts() {
-        conflictListener.present(fileURL, environment: environment)
+    /// Yields, while the document is open, each time another process or device changed its
+    /// file (NSFilePresenter's `presentedItemDidChange()`, through ubqd; the document's own
+    /// saves are not told): the moment to `revert(toContentsOf: fileURL)` when there are no
+    /// unsaved changes, as UIDocument does by itself. Ends when the document closes; like
+    /// `conflictChanges()`, a stream made before `open()` hears everything from the open on.
+    public func fileChanges() -> AsyncStream<Void> {
+        presenter.stream(of: .file)
+    }
+
+    /// Presents the file for `conflictChanges()` and `fileChanges()` (from `open()`, and again
+    /// when a revert or a save moves the document to another file). In the background: ubqd
+    /// may be slow or away, and the document must not wait for it.
+    func presentFile() {
+        presenter.present(fileURL, environment: environment)
     }
 }
 
-/// The presenter a document registers for its file, to hear of conflict versions
-/// (NSFilePresenter's `presentedItemDidGain(_:)` and `presentedItemDidResolveConflict(_:)`),
-/// which it hands to the document's `conflictChanges()` streams. Registering and removing
-/// it run in the background, one after the other.
-final class ConflictListener: FilePresenter {
+/// The presenter a document registers for its file while it is open, to hear of changes
+/// made elsewhere (`presentedItemDidChange()`) and of conflict versions
+/// (`presentedItemDidGain(_:)`, `presentedItemDidResolveConflict(_:)`), which it hands to
+/// the document's streams. Registering and removing it run in the background, one after
+/// the other.
+final class DocumentPresenter: FilePresenter {
+    /// What a stream hears of.
+    enum Topic {
+        case conflicts, file
+    }
+
     let presentedItemOperationQueue: OperationQueue = {
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
@@ -40,8 +55,8 @@ final class ConflictListener: FilePresenter {
 
     private struct State {
         var url: URL?
-        var streams: [UUID: AsyncStream<Void>.Continuation] = [:]
-        /// Where the listener is registered (or being registered): its removal goes there,
+        var streams: [UUID: (topic: Topic, continuation: AsyncStream<Void>.Continuation)] = [:]
+        /// Where the presenter is registered (or being registered): its removal goes there,
         /// whatever the environment says by then.
         var connection: PresenterConnection?
         /// The last registration or removal asked for: the next waits for it.
@@ -52,11 +67,11 @@ final class ConflictListener: FilePresenter {
 
     var presentedItemURL: URL? { state.withLock { $0.url } }
 
-    /// A stream of the notices from now on, until nothing is presented any more.
-    func stream() -> AsyncStream<Void> {
+    /// A stream of the notices of `topic` from now on, until nothing is presented any more.
+    func stream(of topic: Topic) -> AsyncStream<Void> {
         let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let id = UUID()
-        state.withLock { $0.streams[id] = continuation }
+        state.withLock { $0.streams[id] = (topic, continuation) }
         continuation.onTermination = { [weak self] _ in self?.state.withLock { _ = $0.streams.removeValue(forKey: id) } }
         return stream
     }
@@ -80,15 +95,17 @@ final class ConflictListener: FilePresenter {
             }
             guard url == nil else { return [] }
             defer { state.streams = [:] }
-            return Array(state.streams.values)
+            return state.streams.values.map(\.continuation)
         }
         for continuation in ended { continuation.finish() }
     }
 
-    func presentedItemDidGain(_ version: FileVersion) { tell() }
-    func presentedItemDidResolveConflict(_ version: FileVersion) { tell() }
+    func presentedItemDidChange() { tell(.file) }
+    func presentedItemDidGain(_ version: FileVersion) { tell(.conflicts) }
+    func presentedItemDidResolveConflict(_ version: FileVersion) { tell(.conflicts) }
 
-    private func tell() {
-        for continuation in state.withLock({ Array($0.streams.values) }) { continuation.yield() }
+    private func tell(_ topic: Topic) {
+        let listening = state.withLock { $0.streams.values.filter { $0.topic == topic }.map(\.continuation) }
+        for continuation in listening { continuation.yield() }
     }
 }
