@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import Ubiquity
 
@@ -221,10 +222,9 @@ final class FileVersionTests {
         try await document.open()
         try waitUntilPresented(doc(device), on: device)
         let all = document.fileChanges()
-        let counted = Task {
-            var count = 0
-            for await _ in all { count += 1 }
-            return count
+        let heard = NoticeCount()
+        let counting = Task {
+            for await _ in all { heard.add() }
         }
 
         document.text = "saved by the document\n"
@@ -234,9 +234,28 @@ final class FileVersionTests {
         let afterTheSave = document.fileChanges()
         try device.shell("echo 'another program' > doc.txt")
         #expect(await Self.yields(afterTheSave))
+        // The notice reaches the streams one after the other: `all` may get it a moment
+        // later, and a close before would end it first.
+        try heard.waitUntil(atLeast: 1)
         try await document.close()
-        let count = await counted.value
-        #expect(count == 1, "told of the other program's change only: \(count)")
+        await counting.value
+        #expect(heard.count == 1, "told of the other program's change only: \(heard.count)")
+    }
+
+    /// Notices counted on one task, read on another.
+    final class NoticeCount: Sendable {
+        private let value = Mutex(0)
+        var count: Int { value.withLock { $0 } }
+        func add() { value.withLock { $0 += 1 } }
+
+        /// Returns once `count` reached `least`; throws after 30 s.
+        func waitUntil(atLeast least: Int) throws {
+            let deadline = ContinuousClock.now + .seconds(30)
+            while count < least {
+                guard ContinuousClock.now < deadline else { throw HarnessError("\(count) notices, not \(least), within 30 s") }
+                usleep(1_000)
+            }
+        }
     }
 
     /// Returns once the index gives `url` that size; throws after 30 s.
