@@ -133,10 +133,7 @@ final class FileVersionTests {
     /// from `open()` until they are resolved.
     @Test func aDocumentInConflictSaysSoUntilResolved() async throws {
         let (a, _) = try conflict()
-        let document = TextDocument(fileURL: doc(a), coordinator: try UbiquityContainer.fileCoordinator(environment: a.environment))
-        document.environment = a.environment
-
-        try await document.open()
+        let document = try await openDocument(on: a)
         #expect(document.documentState == .inConflict)
         for version in try await FileVersion.unresolvedConflictVersionsOfItem(at: doc(a), environment: a.environment) {
             try await version.markResolved()
@@ -168,10 +165,7 @@ final class FileVersionTests {
     /// again: it is then `inConflict`, and `normal` once another device resolved it.
     @Test func anOpenDocumentHearsWhenItsFileGainsAConflictAndWhenItIsResolved() async throws {
         let (a, b) = try holdingBase()
-        let document = TextDocument(fileURL: doc(a), coordinator: try UbiquityContainer.fileCoordinator(environment: a.environment))
-        document.environment = a.environment
-        try await document.open()
-        try waitUntilPresented(doc(a), on: a)
+        let document = try await openDocument(on: a)
         #expect(document.documentState == .normal)
 
         let gained = document.conflictChanges()
@@ -196,10 +190,7 @@ final class FileVersionTests {
     /// the app when to (`fileChanges()`).
     @Test func anOpenDocumentHearsWhenAnotherDeviceChangedItsFile() async throws {
         let (a, b) = try holdingBase()
-        let document = TextDocument(fileURL: doc(a), coordinator: try UbiquityContainer.fileCoordinator(environment: a.environment))
-        document.environment = a.environment
-        try await document.open()
-        try waitUntilPresented(doc(a), on: a)
+        let document = try await openDocument(on: a)
         #expect(document.text == "base\n")
 
         let changes = document.fileChanges()
@@ -217,10 +208,7 @@ final class FileVersionTests {
         let device = shared.add(try DaemonHarness())
         try device.start()
         try device.shell("echo base > doc.txt")
-        let document = TextDocument(fileURL: doc(device), coordinator: try UbiquityContainer.fileCoordinator(environment: device.environment))
-        document.environment = device.environment
-        try await document.open()
-        try waitUntilPresented(doc(device), on: device)
+        let document = try await openDocument(on: device)
         let all = document.fileChanges()
         let heard = NoticeCount()
         let counting = Task {
@@ -290,8 +278,17 @@ final class FileVersionTests {
         await next(of: stream) == .yielded
     }
 
-    /// Returns once ubqd lists a presenter of `url` (a document registers its own in the
-    /// background); throws after 30 s.
+    /// `doc.txt` on `device`, opened as a document that asks that device's ubqd, once ubqd
+    /// lists it as presented (a document registers its presenter in the background).
+    private func openDocument(on device: DaemonHarness) async throws -> TextDocument {
+        let document = TextDocument(fileURL: doc(device), coordinator: try UbiquityContainer.fileCoordinator(environment: device.environment))
+        document.environment = device.environment
+        try await document.open()
+        try waitUntilPresented(doc(device), on: device)
+        return document
+    }
+
+    /// Returns once ubqd lists a presenter of `url`; throws after 30 s.
     private func waitUntilPresented(_ url: URL, on device: DaemonHarness) throws {
         let deadline = ContinuousClock.now + .seconds(30)
         while true {

@@ -14,8 +14,8 @@ import Testing
     @Test func fileSizesAtInt64MaxDoNotStopAPass() async throws {
         await #expect(processExitsWith: .success) {
             try HostileLogTests.passOver(in: Scratch()) { object in
-                [Self.fileLine(1, "Documents/huge1.bin", object: object, size: Int64.max),
-                 Self.fileLine(2, "Documents/huge2.bin", object: object, size: Int64.max)]
+                [Self.fileLine(1, "Documents/huge1.bin", object: object, size: Int.max),
+                 Self.fileLine(2, "Documents/huge2.bin", object: object, size: Int.max)]
             }
         }
     }
@@ -59,8 +59,7 @@ import Testing
 
     /// b's pass, and the next, over a conflict on `doc` between a's edit (`content` and more)
     /// and another device's line that names `content` (a's first version) with a size one
-    /// too large;
-    /// a also added `other.txt`. The devices are in `scratch`.
+    /// too large; a also added `other.txt`. The devices are in `scratch`.
     private static func conflictWithAWrongSize(content: String, in scratch: Scratch) throws -> (PassReport, PassReport, TestDevice) {
         let (a, b) = try scratch.pair()
         try a.write("doc", content)
@@ -70,9 +69,7 @@ import Testing
         try a.write("doc", content + ", edited")
         a.sync()
         let object = try #require(first.sha256)
-        _ = try writeLog(in: a.mirror, [
-            #"{"seq":1,"time":1,"path":"Documents/doc","parents":["\#(first.id)"],"op":"put","kind":"file","mode":420,"sha256":"\#(object)","size":\#(content.utf8.count + 1)}"#,
-        ])
+        _ = try writeLog(in: a.mirror, [fileLine(1, "Documents/doc", object: object, size: content.utf8.count + 1, parents: [first.id])])
         try a.write("other.txt", "other")
         a.sync()
         let report = b.sync()
@@ -142,7 +139,8 @@ import Testing
         return log
     }
 
-    private static func fileLine(_ seq: Int, _ path: String, object: String, size: Int64) -> String {
-        #"{"seq":\#(seq),"time":1,"path":"\#(path)","parents":[],"op":"put","kind":"file","mode":420,"sha256":"\#(object)","size":\#(size)}"#
+    private static func fileLine(_ seq: Int, _ path: String, object: String, size: Int, parents: [String] = []) -> String {
+        let named = parents.map { #""\#($0)""# }.joined(separator: ",")
+        return #"{"seq":\#(seq),"time":1,"path":"\#(path)","parents":[\#(named)],"op":"put","kind":"file","mode":420,"sha256":"\#(object)","size":\#(size)}"#
     }
 }
