@@ -41,7 +41,7 @@ extension Executor {
     /// changed since the scan (`target` was absent, or held `expected`).
     private func rename(_ source: LocalEntry, to target: String, replacing expected: LocalEntry?) throws -> Outcome {
         let origin = containerFolder.appending(source.rawPath).readable
-        return try coordinatedMove(from: origin, to: target) { () throws -> Outcome in
+        return try coordinatedMove(from: origin, to: target, moved: { $0 == .done }) { () throws -> Outcome in
             guard Self.unchanged(origin, since: source) else { return .skipped("\(origin) changed since it was read") }
             guard Self.unchanged(target, since: expected) else { return .skipped("\(target) changed since it was read") }
             let madeIn = try makeParentFolders(of: target)
@@ -64,16 +64,18 @@ extension Executor {
     }
 
     /// Runs `body` holding write claims on both ends of a move (apps presenting either save
-    /// or let go first), and tells accesses waiting for `origin` that the item moved.
-    private func coordinatedMove(from origin: String, to target: String, _ body: () throws -> Outcome) throws -> Outcome {
+    /// or let go first). When `moved` says the result is the move done, records it: an
+    /// access waiting for `origin` gets `target`, and presenters of `origin` are told the
+    /// item moved (`presentedItemDidMove(to:)`) rather than that it was deleted.
+    func coordinatedMove<T>(from origin: String, to target: String, moved: (T) -> Bool, _ body: () throws -> T) throws -> T {
         guard let coordinator else { return try body() }
-        let (from, to) = (URL(fileURLWithPath: origin), URL(fileURLWithPath: target))
+        let (from, to) = (claimURL(origin), claimURL(target))
         return try coordinator.coordinate(
             writingItemAt: from, options: .forMoving, writingItemAt: to, options: .forReplacing, timeout: coordinator.claimTimeout
         ) { _, _ in
-            let outcome = try body()
-            if outcome == .done { try coordinator.item(at: from, didMoveTo: to) }
-            return outcome
+            let result = try body()
+            if moved(result) { try coordinator.item(at: from, didMoveTo: to) }
+            return result
         }
     }
 }

@@ -38,7 +38,7 @@ extension Executor {
             guard symlink(state.linkTarget ?? "", staging) == 0 else { throw SyncError.system("symlink", staging) }
             installed = try placeStaged(staging, at: absolute, replacing: expected)
         case .file:
-            if let origin, origin.state.sha256 == state.sha256, origin.state.size == state.size {
+            if let origin, Self.renames(origin, into: state) {
                 let source = containerFolder.appending(origin.rawPath).readable
                 // The user's own file: left where it is if it changed or the target did.
                 guard Self.unchanged(source, since: origin) else { return Installed(outcome: .skipped("\(source) changed since it was read")) }
@@ -52,6 +52,12 @@ extension Executor {
         }
         if installed.outcome == .done { try Sys.fsyncFolder(Sys.parent(of: absolute)) }
         return installed
+    }
+
+    /// Whether installing `state` renames the local file `origin` (a rename another device
+    /// made, of a file this one holds the same) instead of fetching it from the store.
+    static func renames(_ origin: LocalEntry, into state: EntryState) -> Bool {
+        state.kind == .file && origin.state.sha256 == state.sha256 && origin.state.size == state.size
     }
 
     /// The checkpoint between writing the new item beside its target and putting it in place.

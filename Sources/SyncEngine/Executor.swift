@@ -94,22 +94,34 @@ struct Executor {
         return .done
     }
 
-    /// `apply`'s disk work for one version, under its own claim.
+    /// `apply`'s disk work for one version, under its own claim: a coordinated move when
+    /// it renames the local file another device renamed (`movedFromLocal`).
     private func writeAlone(_ version: VersionRecord, at relative: RawPath, expected: LocalEntry?, movedFromLocal: LocalEntry?) throws -> Installed {
         let absolute = containerFolder.appending(relative).readable
-        return try coordinator.write(absolute) { () throws -> Installed in
-            // A deletion whose item is gone already is done: typically a rename this pass
-            // applied took the file away (`movedFromLocal`) before its old path's turn came.
-            if version.state == nil, Sys.lstat(absolute) == nil { return Installed(outcome: .done) }
-            // Checked here so that a changed file costs no download; `install` checks again
-            // as the new item goes in.
-            guard Self.unchanged(absolute, since: expected) else { return Installed(outcome: .skipped("\(absolute) changed since it was read")) }
-            let madeIn = try makeParentFolders(of: absolute)
-            guard let state = version.state else { return Installed(outcome: try remove(absolute, expected: expected)) }
-            var installed = try install(state, at: absolute, replacing: expected, renamingFrom: movedFromLocal)
-            installed.unsyncedFolders += madeIn
-            return installed
+        if let origin = movedFromLocal, let state = version.state, Self.renames(origin, into: state) {
+            let source = containerFolder.appending(origin.rawPath).readable
+            return try coordinatedMove(from: source, to: absolute, moved: { $0.outcome == .done }) { () throws -> Installed in
+                try write(version, at: absolute, expected: expected, movedFromLocal: movedFromLocal)
+            }
         }
+        return try coordinator.write(absolute) { () throws -> Installed in
+            try write(version, at: absolute, expected: expected, movedFromLocal: movedFromLocal)
+        }
+    }
+
+    /// `writeAlone`'s work, holding its claim.
+    private func write(_ version: VersionRecord, at absolute: String, expected: LocalEntry?, movedFromLocal: LocalEntry?) throws -> Installed {
+        // A deletion whose item is gone already is done: typically a rename this pass
+        // applied took the file away (`movedFromLocal`) before its old path's turn came.
+        if version.state == nil, Sys.lstat(absolute) == nil { return Installed(outcome: .done) }
+        // Checked here so that a changed file costs no download; `install` checks again
+        // as the new item goes in.
+        guard Self.unchanged(absolute, since: expected) else { return Installed(outcome: .skipped("\(absolute) changed since it was read")) }
+        let madeIn = try makeParentFolders(of: absolute)
+        guard let state = version.state else { return Installed(outcome: try remove(absolute, expected: expected)) }
+        var installed = try install(state, at: absolute, replacing: expected, renamingFrom: movedFromLocal)
+        installed.unsyncedFolders += madeIn
+        return installed
     }
 
     private func remove(_ absolute: String, expected: LocalEntry?) throws -> Outcome {
