@@ -12,7 +12,7 @@ extension PresenterHub {
     /// once the window has passed.
     func observe(_ changes: [ObservedChange]) {
         guard sessions.values.contains(where: { !$0.presenters.isEmpty }) else { return }
-        let fresh = pairMoves(changes.filter { !isEcho($0) && !isUnderWay($0) }) + expiredVanishings(by: ContinuousClock.now)
+        let fresh = findMoves(pairMoves(changes.filter { !isEcho($0) && !isUnderWay($0) })) + expiredVanishings(by: ContinuousClock.now)
         tell(fresh)
     }
 
@@ -46,7 +46,7 @@ extension PresenterHub {
         send(ObservedChangePlanner.notices(changes, presenters: presences), request: nil, asking: false)
         refreshIdentities(of: Set(changes.compactMap { change -> [UInt8]? in
             switch change {
-            case .changed(let path), .appeared(let path): path
+            case .changed(let path), .appeared(let path), .removed(let path): path  // removed: no identity any more
             default: nil
             }
         }))
@@ -85,6 +85,29 @@ extension PresenterHub {
             default: return change
             }
         }
+    }
+
+    /// Adds the moves of presented files that `pairMoves` could not pair, found at or below
+    /// what arrived in this batch (`ArrivalSearch`). A presented file that left its path
+    /// with no event saying so (moved before the watcher indexed it) counts as vanished from
+    /// now: found later, it moved; not found within `moveWindow`, it is told as deleted.
+    func findMoves(_ changes: [ObservedChange]) -> [ObservedChange] {
+        let arrivals = changes.compactMap { change -> [UInt8]? in
+            switch change {
+            case .appeared(let path), .rescanned(let path): path
+            default: nil
+            }
+        }
+        guard !arrivals.isEmpty else { return changes }
+        let now = ContinuousClock.now
+        for (path, identity) in presentedIdentities() where vanished[path] == nil && !FileStamp.exists(path) {
+            vanished[path] = (identity, now)
+        }
+        guard !vanished.isEmpty else { return changes }
+        var search = ArrivalSearch(sought: Dictionary(vanished.map { ($0.value.identity, $0.key) }) { first, _ in first })
+        let moves = arrivals.flatMap { search.moves(into: $0) }
+        for move in moves { vanished[move.from] = nil }
+        return changes + moves.map { ObservedChange.moved(from: $0.from, to: $0.to) }
     }
 
     private func expiredVanishings(by now: ContinuousClock.Instant) -> [ObservedChange] {

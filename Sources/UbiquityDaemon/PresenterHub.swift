@@ -73,8 +73,14 @@ actor PresenterHub {
 
     func add(session id: String, presenter: String, path: [UInt8]) throws(APIError) {
         guard sessions[id] != nil else { throw Self.noSession(id) }
-        let since = sessions[id]?.presenters[presenter]?.since ?? Date()
-        sessions[id]?.presenters[presenter] = Registration(path: path, since: since, identity: FileStamp(path)?.identity)
+        let known = sessions[id]?.presenters[presenter]
+        // A presenter registered again at the same path (a reconnecting client registers
+        // every presenter, an `add` waiting for that connection too) keeps the inode it
+        // was first seen with: the file may have been moved since, and that inode is what
+        // recognizes it at its new path.
+        let sameItem = known?.path == path ? known?.identity : nil
+        let registration = Registration(path: path, since: known?.since ?? Date(), identity: sameItem ?? FileStamp(path)?.identity)
+        sessions[id]?.presenters[presenter] = registration
         logger.debug("presenter \(id)/\(presenter) presents \(String(decoding: path, as: UTF8.self))")
         updateMarker()
     }

@@ -110,6 +110,16 @@ import Testing
         #expect(try presenter.next() == "accommodateDeletion")
     }
 
+    /// Folders made a moment before the move are read whole by the watcher, which reports
+    /// no removal or appearance of the file itself: ubqd finds it in them by its inode.
+    @Test func aMoveIntoFoldersJustMadeIsAMoveForThePresenter() throws {
+        let (daemon, file) = try daemonWithFile()
+        let presenter = try PresenterProbeProcess(daemon, ["present", file])
+        #expect(try presenter.next() == "registered")
+        try daemon.shell("mkdir -p N/a/b/c && mv f.txt N/a/b/c/")
+        #expect(try presenter.next() == "didMove \(daemon.documents)/N/a/b/c/f.txt")
+    }
+
     /// Sync renames the file as another device did, under a coordinated move: the presenter
     /// lets go first, then hears of the move, not of a deletion.
     @Test func aRenameOnAnotherDeviceIsAMoveForThePresenter() throws {
