@@ -28,23 +28,24 @@ extension Document {
         presenter.stream(of: .file)
     }
 
-    /// Presents the file for `conflictChanges()` and `fileChanges()` (from `open()`, and again
-    /// when a revert or a save moves the document to another file). In the background: ubqd
-    /// may be slow or away, and the document must not wait for it.
-    func presentFile() {
-        presenter.present(fileURL, environment: environment)
+    /// Yields, while the document is open, each time another program or device moved or
+    /// renamed its file: `fileURL` already says where it is, and the next save goes there
+    /// (the moment to show the new name). Ends when the document closes.
+    public func moves() -> AsyncStream<Void> {
+        presenter.stream(of: .location)
     }
+
 }
 
 /// The presenter a document registers for its file while it is open, to hear of changes
 /// made elsewhere (`presentedItemDidChange()`) and of conflict versions
 /// (`presentedItemDidGain(_:)`, `presentedItemDidResolveConflict(_:)`), which it hands to
-/// the document's streams. Registering and removing it run in the background, one after
+/// the document's streams, and of moves (`presentedItemDidMove(to:)`), which it follows. Registering and removing it run in the background, one after
 /// the other.
 final class DocumentPresenter: FilePresenter {
     /// What a stream hears of.
     enum Topic {
-        case conflicts, file
+        case conflicts, file, location
     }
 
     let presentedItemOperationQueue: OperationQueue = {
@@ -101,6 +102,15 @@ final class DocumentPresenter: FilePresenter {
     }
 
     func presentedItemDidChange() { tell(.file) }
+    /// Follows the file while the document is open (a closed document stays where it was).
+    func presentedItemDidMove(to newURL: URL) {
+        let followed = state.withLock { state in
+            guard state.url != nil else { return false }
+            state.url = newURL.standardizedFileURL
+            return true
+        }
+        if followed { tell(.location) }
+    }
     func presentedItemDidGain(_ version: FileVersion) { tell(.conflicts) }
     func presentedItemDidResolveConflict(_ version: FileVersion) { tell(.conflicts) }
 

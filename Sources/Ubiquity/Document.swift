@@ -18,7 +18,9 @@ import Foundation
 /// does `updateConflictState()`, once the app has resolved them (`FileVersion`). While the
 /// document is open, it presents its file, and hears from ubqd of conflict versions gained
 /// and resolved (`conflictChanges()`: when to ask again) and of changes made elsewhere
-/// (`fileChanges()`: when to revert).
+/// (`fileChanges()`: when to revert). It follows its file when another program or device
+/// moves or renames it, as UIDocument's `presentedItemDidMove(to:)` does: `fileURL` says
+/// where the file is now, and the next save goes there.
 ///
 /// Isolation: like UIDocument, which lives on the main actor, a document belongs to one
 /// isolation domain. It is not `Sendable`; its methods run on the caller's actor
@@ -60,7 +62,11 @@ open class Document {
         case done, undone, cleared
     }
 
-    public private(set) var fileURL: URL
+    /// Where the document's file is. While the document is open, a move or rename of the
+    /// file by another program or device (as ubqd tells it) changes it; `moves()` yields then.
+    public var fileURL: URL { presenter.presentedItemURL ?? location }
+    /// Where this document last opened, reverted or saved the file (`fileURL` while closed).
+    private var location: URL
     public private(set) var documentState: State = .closed
     /// When the file was last read or written by this document.
     public private(set) var fileModificationDate: Date?
@@ -79,7 +85,7 @@ open class Document {
     let presenter = DocumentPresenter()
 
     public init(fileURL: URL, coordinator: FileCoordinator) {
-        self.fileURL = fileURL.standardizedFileURL
+        self.location = fileURL.standardizedFileURL
         self.coordinator = coordinator
     }
 
@@ -127,7 +133,7 @@ open class Document {
         }
         try await read(fileURL, step: "opening")
         documentState = .normal
-        presentFile()
+        present(location)
         await updateConflictState()
     }
 
@@ -135,9 +141,8 @@ open class Document {
     /// Clears `inConflict` and `savingError`. On failure the document is unchanged.
     public func revert(toContentsOf url: URL, isolation: isolated (any Actor)? = #isolation) async throws(DocumentError) {
         try await read(url.standardizedFileURL, step: "reverting to")
-        fileURL = url.standardizedFileURL
         documentState.subtract([.closed, .inConflict, .savingError])
-        presentFile()
+        present(url.standardizedFileURL)
         await updateConflictState()
     }
 
@@ -173,11 +178,10 @@ open class Document {
             }
             knownVersion = written
             let moved = fileURL != target || documentState.contains(.closed)
-            fileURL = target
             fileModificationDate = written?.modificationDate ?? Date()
             changeCount = 0
             documentState.subtract([.closed, .savingError])
-            if moved { presentFile() }
+            if moved { present(target) }
         } catch {
             refusedSave = refusedSave || error.code == .changedOnDisk
             documentState.insert(error.code == .changedOnDisk ? .inConflict : .savingError)
@@ -193,10 +197,19 @@ open class Document {
         }
         documentState = .closed
         knownVersion = nil
+        location = fileURL  // where the file was moved to, if it was
         presenter.present(nil, environment: environment)
     }
 
     // MARK: Steps
+
+    /// Makes `url` the document's file (from `open()`, a revert, or a save to another file),
+    /// and presents it, for `conflictChanges()`, `fileChanges()` and `moves()`. In the
+    /// background: ubqd may be slow or away, and the document must not wait for it.
+    private func present(_ url: URL) {
+        location = url
+        presenter.present(url, environment: environment)
+    }
 
     private func read(_ url: URL, step: String, isolation: isolated (any Actor)? = #isolation) async throws(DocumentError) {
         documentState.insert(.editingDisabled)

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import Ubiquity
 
@@ -170,20 +169,20 @@ final class FileVersionTests {
 
         let gained = document.conflictChanges()
         try editAtOnce(a, b)
-        #expect(await Self.yields(gained), "told of the conflict version")
+        #expect(await DocumentStream.yields(gained), "told of the conflict version")
         #expect(await document.updateConflictState().count == 1)
         #expect(document.documentState == .inConflict)
 
         let resolved = document.conflictChanges()
         #expect(try b.ubq(["resolve", doc(b).path, "--keep", "current"]).status == 0)
         try sync(b, a)
-        #expect(await Self.yields(resolved), "told of the resolution")
+        #expect(await DocumentStream.yields(resolved), "told of the resolution")
         #expect(await document.updateConflictState().isEmpty)
         #expect(document.documentState == .normal)
 
         let open = document.conflictChanges()
         try await document.close()
-        #expect(await Self.next(of: open) == .ended, "closing ends the streams")
+        #expect(await DocumentStream.next(of: open) == .ended, "closing ends the streams")
     }
 
     /// UIDocument reverts by itself when another device changed its file; a `Document` tells
@@ -196,7 +195,7 @@ final class FileVersionTests {
         let changes = document.fileChanges()
         try b.shell("echo 'from b' > doc.txt")
         try sync(b, a)
-        #expect(await Self.yields(changes), "told of the download")
+        #expect(await DocumentStream.yields(changes), "told of the download")
         try await document.revert(toContentsOf: doc(a))
         #expect(document.text == "from b\n")
         try await document.close()
@@ -221,29 +220,13 @@ final class FileVersionTests {
         try waitUntilIndexed(doc(device), size: document.text.utf8.count, on: device)  // the watcher has seen the save
         let afterTheSave = document.fileChanges()
         try device.shell("echo 'another program' > doc.txt")
-        #expect(await Self.yields(afterTheSave))
+        #expect(await DocumentStream.yields(afterTheSave))
         // The notice reaches the streams one after the other: `all` may get it a moment
         // later, and a close before would end it first.
         try heard.waitUntil(atLeast: 1)
         try await document.close()
         await counting.value
         #expect(heard.count == 1, "told of the other program's change only: \(heard.count)")
-    }
-
-    /// Notices counted on one task, read on another.
-    final class NoticeCount: Sendable {
-        private let value = Mutex(0)
-        var count: Int { value.withLock { $0 } }
-        func add() { value.withLock { $0 += 1 } }
-
-        /// Returns once `count` reached `least`; throws after 30 s.
-        func waitUntil(atLeast least: Int) throws {
-            let deadline = ContinuousClock.now + .seconds(30)
-            while count < least {
-                guard ContinuousClock.now < deadline else { throw HarnessError("\(count) notices, not \(least), within 30 s") }
-                usleep(1_000)
-            }
-        }
     }
 
     /// Returns once the index gives `url` that size; throws after 30 s.
@@ -255,48 +238,9 @@ final class FileVersionTests {
         }
     }
 
-    enum StreamStep: Equatable { case yielded, ended, nothingWithin30s }
-
-    /// What `stream` does next; `nothingWithin30s` is a guard against a hang.
-    private static func next(of stream: AsyncStream<Void>) async -> StreamStep {
-        await withTaskGroup(of: StreamStep.self) { group in
-            group.addTask {
-                for await _ in stream { return .yielded }
-                return .ended
-            }
-            group.addTask {
-                try? await Task.sleep(for: .seconds(30))
-                return .nothingWithin30s
-            }
-            let first = await group.next() ?? .nothingWithin30s
-            group.cancelAll()
-            return first
-        }
-    }
-
-    private static func yields(_ stream: AsyncStream<Void>) async -> Bool {
-        await next(of: stream) == .yielded
-    }
-
-    /// `doc.txt` on `device`, opened as a document that asks that device's ubqd, once ubqd
-    /// lists it as presented (a document registers its presenter in the background).
+    /// `doc.txt` on `device`, opened as a document that asks that device's ubqd.
     private func openDocument(on device: DaemonHarness) async throws -> TextDocument {
-        let document = TextDocument(fileURL: doc(device), coordinator: try UbiquityContainer.fileCoordinator(environment: device.environment))
-        document.environment = device.environment
-        try await document.open()
-        try waitUntilPresented(doc(device), on: device)
-        return document
-    }
-
-    /// Returns once ubqd lists a presenter of `url`; throws after 30 s.
-    private func waitUntilPresented(_ url: URL, on device: DaemonHarness) throws {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while true {
-            let listed = try JSONSerialization.jsonObject(with: device.ubq(["presenters", "--json"]).output) as? [[String: Any]]
-            if listed?.contains(where: { $0["path"] as? String == url.path }) == true { return }
-            guard ContinuousClock.now < deadline else { throw HarnessError("no presenter of \(url.path) within 30 s") }
-            usleep(20_000)
-        }
+        try await device.openTextDocument(doc(device))
     }
 
     @Test func withSyncOffAnItemHasNoVersions() async throws {
@@ -335,16 +279,5 @@ final class FileVersionTests {
         await #expect(throws: (any Error).self) {
             try await FileVersion.versionsOfItem(at: URL(fileURLWithPath: "/etc/passwd"), environment: a.environment)
         }
-    }
-}
-
-/// A plain text document.
-final class TextDocument: Document {
-    var text = ""
-
-    override func contents(forType typeName: String) throws -> Data { Data(text.utf8) }
-
-    override func load(fromContents contents: Data, ofType typeName: String) throws {
-        text = String(decoding: contents, as: UTF8.self)
     }
 }

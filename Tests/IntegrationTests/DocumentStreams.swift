@@ -1,0 +1,79 @@
+import Foundation
+import Synchronization
+import Ubiquity
+
+/// Waiting, in tests, for what a `Document`'s streams say.
+enum DocumentStream {
+    enum Step: Equatable { case yielded, ended, nothingWithin30s }
+
+    /// What `stream` does next; `nothingWithin30s` is a guard against a hang.
+    static func next(of stream: AsyncStream<Void>) async -> Step {
+        await withTaskGroup(of: Step.self) { group in
+            group.addTask {
+                for await _ in stream { return .yielded }
+                return .ended
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(30))
+                return .nothingWithin30s
+            }
+            let first = await group.next() ?? .nothingWithin30s
+            group.cancelAll()
+            return first
+        }
+    }
+
+    static func yields(_ stream: AsyncStream<Void>) async -> Bool {
+        await next(of: stream) == .yielded
+    }
+}
+
+/// Notices counted on one task, read on another.
+final class NoticeCount: Sendable {
+    private let value = Mutex(0)
+    var count: Int { value.withLock { $0 } }
+    func add() { value.withLock { $0 += 1 } }
+
+    /// Returns once `count` reached `least`; throws after 30 s.
+    func waitUntil(atLeast least: Int) throws {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while count < least {
+            guard ContinuousClock.now < deadline else { throw HarnessError("\(count) notices, not \(least), within 30 s") }
+            usleep(1_000)
+        }
+    }
+}
+
+extension DaemonHarness {
+    /// `url` opened as a text document that asks this device's ubqd, once ubqd lists it as
+    /// presented (a document registers its presenter in the background).
+    func openTextDocument(_ url: URL) async throws -> TextDocument {
+        let document = TextDocument(fileURL: url, coordinator: try UbiquityContainer.fileCoordinator(environment: environment))
+        document.environment = environment
+        try await document.open()
+        try waitUntilPresented(url)
+        return document
+    }
+
+    /// Returns once ubqd lists a presenter of `url`; throws after 30 s.
+    func waitUntilPresented(_ url: URL) throws {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while true {
+            let listed = try JSONSerialization.jsonObject(with: ubq(["presenters", "--json"]).output) as? [[String: Any]]
+            if listed?.contains(where: { $0["path"] as? String == url.path }) == true { return }
+            guard ContinuousClock.now < deadline else { throw HarnessError("no presenter of \(url.path) within 30 s") }
+            usleep(20_000)
+        }
+    }
+}
+
+/// A plain text document.
+final class TextDocument: Document {
+    var text = ""
+
+    override func contents(forType typeName: String) throws -> Data { Data(text.utf8) }
+
+    override func load(fromContents contents: Data, ofType typeName: String) throws {
+        text = String(decoding: contents, as: UTF8.self)
+    }
+}
