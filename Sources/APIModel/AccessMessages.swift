@@ -31,16 +31,22 @@ public struct AccessedItem: Codable, Sendable, Hashable {
 }
 
 /// `POST /v1/coordination/begin`: a process is about to take a coordinated claim. ubqd asks
-/// the affected presenters of other processes and answers once they all did, or at the deadline.
+/// the affected presenters and answers once they all did, or at the deadline.
 public struct AccessBeginRequest: Codable, Sendable, Equatable {
     public var items: [AccessedItem]
     /// Seconds to wait for presenters' answers (default 5, at most 60); a presenter that has
     /// not answered by then is skipped and logged.
     public var deadline: Double?
+    /// The presenter (its id in the calling process's session) the access is made for, as
+    /// NSFileCoordinator(filePresenter:) names it: it is neither asked nor told. Every other
+    /// presenter is, the calling process's own too. An id the calling process did not
+    /// register leaves nobody out.
+    public var presenter: String?
 
-    public init(items: [AccessedItem], deadline: Double? = nil) {
+    public init(items: [AccessedItem], deadline: Double? = nil, presenter: String? = nil) {
         self.items = items
         self.deadline = deadline
+        self.presenter = presenter
     }
 }
 

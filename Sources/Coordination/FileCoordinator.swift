@@ -34,7 +34,7 @@ public final class FileCoordinator: Sendable {
     public let lockDirectory: URL
     /// The timeout of calls that pass none; `nil` waits until the claim is free or `cancel()`.
     public let defaultTimeout: Duration?
-    /// Who tells the file presenters of other processes about this coordinator's accesses
+    /// Who tells the file presenters about this coordinator's accesses
     /// (the Ubiquity library's relay goes through ubqd); nil: locks only.
     public let relay: (any PresenterRelay)?
 

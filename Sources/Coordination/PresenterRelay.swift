@@ -1,4 +1,4 @@
-/// Tells the file presenters of other processes about this process's coordinated accesses,
+/// Tells the file presenters (of every process, this one's too) about this process's coordinated accesses,
 /// as NSFileCoordinator does through the system: before the claim is taken the relay asks
 /// them to save and relinquish (and waits for their answers, up to its own deadline); after
 /// the claim is released it tells them to reacquire and what changed.

@@ -17,19 +17,31 @@ public struct DaemonPresenterRelay: PresenterRelay {
     public let markerPath: String
     /// How long presenters have to answer before the access goes ahead without them.
     public var deadline: Duration
+    /// The id of the presenter the accesses are made for (NSFileCoordinator(filePresenter:)),
+    /// asked at each access: it is left out of them. Nil, or an answer of nil: every
+    /// presenter hears, this process's own too, unless `actingPresenter` names one.
+    public var filePresenter: (@Sendable () -> String?)?
+
+    /// The presenter one access is made for, when the coordinator names none: a `Document`
+    /// sets it around its own reads and saves, so that it does not hear of them.
+    @TaskLocal public static var actingPresenter: String?
 
     public static let defaultDeadline: Duration = .seconds(5)
 
-    public init(socketPath: String, markerPath: String, deadline: Duration = Self.defaultDeadline) {
+    public init(
+        socketPath: String, markerPath: String, deadline: Duration = Self.defaultDeadline, filePresenter: (@Sendable () -> String?)? = nil
+    ) {
         self.socketPath = socketPath
         self.markerPath = markerPath
         self.deadline = deadline
+        self.filePresenter = filePresenter
     }
 
     /// The relay for `ubqd` as `settings` locate it.
-    public init(settings: Settings, deadline: Duration = Self.defaultDeadline) {
+    public init(settings: Settings, deadline: Duration = Self.defaultDeadline, filePresenter: (@Sendable () -> String?)? = nil) {
         self.init(
-            socketPath: settings.socketPath, markerPath: settings.runtimeDirectory + "/" + Self.markerName, deadline: deadline)
+            socketPath: settings.socketPath, markerPath: settings.runtimeDirectory + "/" + Self.markerName, deadline: deadline,
+            filePresenter: filePresenter)
     }
 
     /// The marker's name in the runtime folder (ubqd creates and removes it).
@@ -66,7 +78,7 @@ public struct DaemonPresenterRelay: PresenterRelay {
 
     func request(_ access: AnnouncedAccess) -> AccessBeginRequest {
         let seconds = Double(deadline.components.seconds) + Double(deadline.components.attoseconds) / 1e18
-        return AccessBeginRequest(items: access.items.map(Self.item), deadline: seconds)
+        return AccessBeginRequest(items: access.items.map(Self.item), deadline: seconds, presenter: filePresenter?() ?? Self.actingPresenter)
     }
 
     static func item(_ item: AnnouncedAccess.Item) -> AccessedItem {

@@ -4,7 +4,9 @@ import APIModel
 /// rules as `docs/API.md` states them). Pure: ubqd feeds it the registered presenters and
 /// what it saw on the disk, and sends what it returns.
 ///
-/// Presenters of the accessing process are left out (it knows what it does). For each item:
+/// The presenter the access is made for (NSFileCoordinator(filePresenter:)) is left out: it
+/// knows what it does. Every other presenter hears, the accessing process's own too, as on
+/// Apple's systems. For each item:
 /// - the presenter of the item itself, or of an item inside an accessed folder, is asked
 ///   `savePresentedItemChanges` (reads, unless `withoutChanges`; `forMerging` writes) and to
 ///   relinquish (to a reader or to a writer); `forDeleting` asks it to accommodate the
@@ -18,8 +20,8 @@ import APIModel
 ///   `subitem(at:didMoveTo:)`.
 public enum AccessPlanner {
     /// The messages each affected presenter is asked before the access, in presenter order.
-    public static func before(_ items: [AccessedItem], presenters: [Presence], accessorPID: Int32) -> [PresenterPlan] {
-        plans(presenters, accessorPID: accessorPID) { presence in
+    public static func before(_ items: [AccessedItem], presenters: [Presence], leavingOut: PresenterID?) -> [PresenterPlan] {
+        plans(presenters, leavingOut: leavingOut) { presence in
             var messages: [PresenterMessage] = []
             for item in items {
                 guard let relation = PathRelation.of(presented: presence.path, accessed: item.path) else { continue }
@@ -50,11 +52,11 @@ public enum AccessPlanner {
     /// before (a presenter that relinquished gets `reacquire` first, whether or not it
     /// answered in time); `presenters` are those registered now.
     public static func after(
-        _ items: [AccessedItem], asked: [PresenterPlan], presenters: [Presence], accessorPID: Int32, outcome: AccessOutcome
+        _ items: [AccessedItem], asked: [PresenterPlan], presenters: [Presence], leavingOut: PresenterID?, outcome: AccessOutcome
     ) -> [PresenterPlan] {
         let relinquished = Set(asked.filter(\.relinquishes).map(\.presence.id))
         let everyone = presenters + asked.map(\.presence).filter { old in !presenters.contains { $0.id == old.id } }
-        return plans(everyone, accessorPID: accessorPID) { presence in
+        return plans(everyone, leavingOut: leavingOut) { presence in
             var messages: [PresenterMessage] = relinquished.contains(presence.id) ? [PresenterMessage(.reacquire)] : []
             guard outcome.accessed else { return messages }
             for item in items where item.access == .writing {
@@ -88,9 +90,9 @@ public enum AccessPlanner {
         }
     }
 
-    /// Runs `messages` for each presenter of another process; keeps those with something to say.
-    static func plans(_ presenters: [Presence], accessorPID: Int32, _ messages: (Presence) -> [PresenterMessage]) -> [PresenterPlan] {
-        presenters.filter { $0.pid != accessorPID }.sorted { $0.id < $1.id }.compactMap { presence in
+    /// Runs `messages` for each presenter but `leavingOut`; keeps those with something to say.
+    static func plans(_ presenters: [Presence], leavingOut: PresenterID?, _ messages: (Presence) -> [PresenterMessage]) -> [PresenterPlan] {
+        presenters.filter { $0.id != leavingOut }.sorted { $0.id < $1.id }.compactMap { presence in
             let list = messages(presence)
             return list.isEmpty ? nil : PresenterPlan(presence: presence, messages: list)
         }

@@ -29,7 +29,7 @@ public enum ConflictVersionPlanner {
     public static func notices(from old: ConflictSnapshot, to new: ConflictSnapshot, presenters: [Presence]) -> [PresenterPlan] {
         let messages = changes(from: old, to: new)
         guard !messages.isEmpty else { return [] }
-        return AccessPlanner.plans(presenters, accessorPID: -1) { messages[$0.path] ?? [] }
+        return AccessPlanner.plans(presenters, leavingOut: nil) { messages[$0.path] ?? [] }
     }
 
     /// The messages for each file whose conflict versions changed: resolutions first, then

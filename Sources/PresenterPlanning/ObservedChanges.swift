@@ -21,7 +21,7 @@ public enum ObservedChange: Sendable, Hashable {
 /// the change has happened.
 public enum ObservedChangePlanner {
     public static func notices(_ changes: [ObservedChange], presenters: [Presence]) -> [PresenterPlan] {
-        AccessPlanner.plans(presenters, accessorPID: -1) { presence in
+        AccessPlanner.plans(presenters, leavingOut: nil) { presence in
             var messages: [PresenterMessage] = []
             for change in changes { messages.appendNew(notices(change, presence.path)) }
             return messages

@@ -68,6 +68,10 @@ final class DocumentPresenter: FilePresenter {
 
     var presentedItemURL: URL? { state.withLock { $0.url } }
 
+    /// The id ubqd knows this presenter by, once registered: the document's own accesses are
+    /// made for it.
+    var registeredID: String? { state.withLock { $0.connection }?.id(of: self) }
+
     /// A stream of the notices of `topic` from now on, until nothing is presented any more.
     func stream(of topic: Topic) -> AsyncStream<Void> {
         let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))

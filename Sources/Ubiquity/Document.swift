@@ -1,3 +1,4 @@
+import DaemonClient
 import Foundation
 
 /// A document stored in one file, modelled on UIDocument: `open()`, `save(to:for:)`,
@@ -253,19 +254,23 @@ open class Document {
     }
 
     /// Runs `body` with the path under a coordinated claim: shared to read, exclusive with
-    /// `.forReplacing` to write. Coordination failures become `coordinationFailed`.
+    /// `.forReplacing` to write. Coordination failures become `coordinationFailed`. The
+    /// access is made for the document's presenter: it does not hear of it, the process's
+    /// other presenters do (another document on the same file).
     private func coordinated<T: Sendable>(
         _ url: URL, step: String, reading: Bool = false, isolation: isolated (any Actor)? = #isolation,
         _ body: (String) throws(DocumentError) -> T
     ) async throws(DocumentError) -> T {
         do {
-            if reading {
-                return try await coordinator.coordinate(readingItemAt: url, isolation: isolation, byAsyncAccessor: { url in
-                    try body(url.path)
-                })
+            return try await DaemonPresenterRelay.$actingPresenter.withValue(presenter.registeredID) {
+                if reading {
+                    return try await coordinator.coordinate(readingItemAt: url, isolation: isolation, byAsyncAccessor: { url in
+                        try body(url.path)
+                    })
+                }
+                return try await coordinator.coordinate(
+                    writingItemAt: url, options: .forReplacing, isolation: isolation, byAsyncAccessor: { url in try body(url.path) })
             }
-            return try await coordinator.coordinate(
-                writingItemAt: url, options: .forReplacing, isolation: isolation, byAsyncAccessor: { url in try body(url.path) })
         } catch let error as DocumentError {
             throw error
         } catch let error as CoordinationError {

@@ -5,18 +5,22 @@ import Synchronization
 /// ubqd that the environment names (as `UbiquityContainer` resolves it), opened with the
 /// first presenter.
 extension FileCoordinator {
-    /// Registers `presenter` with ubqd, so that other processes' coordinated accesses ask and
-    /// tell it (see `FilePresenter`). Returns once ubqd knows of it: true; false when ubqd is
-    /// not running (it is registered as soon as ubqd answers) or the settings do not resolve.
+    /// Registers `presenter` with ubqd, so that coordinated accesses ask and tell it (see
+    /// `FilePresenter`), except those made for it (`UbiquityContainer.fileCoordinator(filePresenter:)`).
+    /// Returns once ubqd knows of it: true; false when ubqd is not running (it is registered
+    /// as soon as ubqd answers) or the settings do not resolve. `environment` names the ubqd,
+    /// as `UbiquityContainer` resolves it.
     @discardableResult
-    public static func addFilePresenter(_ presenter: any FilePresenter) async -> Bool {
-        guard let connection = SharedPresenterConnection.connection() else { return false }
+    public static func addFilePresenter(
+        _ presenter: any FilePresenter, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) async -> Bool {
+        guard let connection = SharedPresenterConnection.connection(environment: environment) else { return false }
         return await connection.add(presenter)
     }
 
-    /// Unregisters `presenter`.
+    /// Unregisters `presenter`, wherever it was registered.
     public static func removeFilePresenter(_ presenter: any FilePresenter) async {
-        await SharedPresenterConnection.connection()?.remove(presenter)
+        await SharedPresenterConnection.connection(of: presenter)?.remove(presenter)
     }
 
     /// The presenters this process registered.
@@ -30,6 +34,11 @@ extension FileCoordinator {
 /// ubqd's socket.)
 enum SharedPresenterConnection {
     private static let shared = Mutex<[String: PresenterConnection]>([:])
+
+    /// The connection `presenter` is registered through, if any.
+    static func connection(of presenter: any FilePresenter) -> PresenterConnection? {
+        shared.withLock { connections in connections.values.first { $0.id(of: presenter) != nil } }
+    }
 
     static func connection(environment: [String: String] = ProcessInfo.processInfo.environment) -> PresenterConnection? {
         guard let settings = try? UbiquityContainer.currentSettings(environment: environment) else { return nil }

@@ -1,10 +1,14 @@
 import Foundation
 
-/// An object that shows a file or folder to the user and wants to hear when other processes
-/// read, write, move or delete it, modelled on NSFilePresenter (same method names and
-/// completion handlers). Register it with `FileCoordinator.addFilePresenter(_:)`.
+/// An object that shows a file or folder to the user and wants to hear when others (other
+/// processes, or other objects of this one) read, write, move or delete it, modelled on
+/// NSFilePresenter (same method names and completion handlers). Register it with
+/// `FileCoordinator.addFilePresenter(_:)`.
 ///
-/// Before another process's coordinated access, ubqd has the presenter save
+/// Before a coordinated access, unless the access is made for this presenter (a
+/// coordinator from `UbiquityContainer.fileCoordinator(filePresenter:)`, as
+/// NSFileCoordinator(filePresenter:): name the presenter that makes a change, or it hears
+/// of its own writes), ubqd has the presenter save
 /// (`savePresentedItemChanges`) and relinquish the item to the reader or writer; the
 /// access waits for the completion handlers (up to a deadline, 5 s by default: a presenter
 /// that does not call them in time is skipped and ubqd logs it). After the access, the

@@ -67,6 +67,11 @@ public final class PresenterConnection: Sendable {
         return (try? await client.post(Route.presentersAdd, body: request, as: [String: Bool].self)) != nil
     }
 
+    /// The id `presenter` is registered under here, if it is.
+    public func id(of presenter: any FilePresenter) -> String? {
+        state.withLock { $0.ids[ObjectIdentifier(presenter)] }
+    }
+
     /// Unregisters `presenter`; the session closes with the last one.
     public func remove(_ presenter: any FilePresenter) async {
         let (id, session, stream) = state.withLock { state -> (String?, String?, LineStreamConnection?) in

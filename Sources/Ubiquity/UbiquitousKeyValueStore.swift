@@ -1,3 +1,4 @@
+import DaemonClient
 import Foundation
 import KeyValueStore
 import KeyedArchive
@@ -41,6 +42,9 @@ public final class UbiquitousKeyValueStore: FilePresenter, Sendable {
     public let fileURL: URL
     public let presentedItemOperationQueue: OperationQueue
     private let coordinator: FileCoordinator
+    /// Names the ubqd the store presents its file to (`changes()`), as `UbiquityContainer`
+    /// resolves it.
+    private let environment: [String: String]
     private let writer: String
     private let limits: KeyValueLimits
     private let state = Mutex(State())
@@ -56,11 +60,14 @@ public final class UbiquitousKeyValueStore: FilePresenter, Sendable {
 
     /// The store of file `fileURL`, empty until `synchronize()` reads it. `writer` names
     /// this machine in the file (it orders changes made in the same millisecond).
+    /// `environment` names the ubqd that tells the store of changes (`changes()`).
     public init(
-        fileURL: URL, coordinator: FileCoordinator, writer: String = ProcessInfo.processInfo.hostName, limits: KeyValueLimits = .standard
+        fileURL: URL, coordinator: FileCoordinator, writer: String = ProcessInfo.processInfo.hostName, limits: KeyValueLimits = .standard,
+        environment: [String: String] = ProcessInfo.processInfo.environment
     ) {
         self.fileURL = fileURL.standardizedFileURL
         self.coordinator = coordinator
+        self.environment = environment
         self.writer = writer
         self.limits = limits
         presentedItemOperationQueue = OperationQueue()
@@ -77,7 +84,8 @@ public final class UbiquitousKeyValueStore: FilePresenter, Sendable {
                 .fileAccess, "the container \(identifier ?? "iCloud.org.ubiquity.Default") does not exist yet: ubqd makes the configured containers when it starts")
         }
         let store = UbiquitousKeyValueStore(
-            fileURL: folder.appendingPathComponent(KeyValueSnapshot.fileName), coordinator: try UbiquityContainer.fileCoordinator(environment: environment))
+            fileURL: folder.appendingPathComponent(KeyValueSnapshot.fileName), coordinator: try UbiquityContainer.fileCoordinator(environment: environment),
+            environment: environment)
         try await store.synchronize()
         return store
     }
@@ -202,18 +210,22 @@ extension UbiquitousKeyValueStore {
         let path = fileURL.path
         let found: KeyValueSnapshot?
         do {
-            found = try await coordinator.coordinate(writingItemAt: fileURL, options: .forMerging, byAsyncAccessor: { _ throws -> KeyValueSnapshot? in
-                let disk = try Self.read(path)
-                let merged = (disk ?? KeyValueSnapshot()).merging(self.state.withLock { $0.snapshot })
-                if merged != disk, !(disk == nil && merged.entries.isEmpty) {
-                    do throws(DocumentError) {
-                        try AtomicFile().replace(path, with: Data(merged.encoded()))
-                    } catch {
-                        throw KeyValueStoreError(.fileAccess, error.message)
+            // Made for this store, which presents the file: it must not hear of its own merge.
+            let me = SharedPresenterConnection.connection(of: self)?.id(of: self)
+            found = try await DaemonPresenterRelay.$actingPresenter.withValue(me) {
+                try await coordinator.coordinate(writingItemAt: fileURL, options: .forMerging, byAsyncAccessor: { _ throws -> KeyValueSnapshot? in
+                    let disk = try Self.read(path)
+                    let merged = (disk ?? KeyValueSnapshot()).merging(self.state.withLock { $0.snapshot })
+                    if merged != disk, !(disk == nil && merged.entries.isEmpty) {
+                        do throws(DocumentError) {
+                            try AtomicFile().replace(path, with: Data(merged.encoded()))
+                        } catch {
+                            throw KeyValueStoreError(.fileAccess, error.message)
+                        }
                     }
-                }
-                return disk
-            })
+                    return disk
+                })
+            }
         } catch let error as KeyValueStoreError {
             throw error
         } catch {
@@ -269,7 +281,7 @@ extension UbiquitousKeyValueStore {
             return !state.presenting
         }
         continuation.onTermination = { [weak self] _ in self?.state.withLock { _ = $0.listeners.removeValue(forKey: id) } }
-        if first { await FileCoordinator.addFilePresenter(self) }
+        if first { await FileCoordinator.addFilePresenter(self, environment: environment) }
         return stream
     }
 

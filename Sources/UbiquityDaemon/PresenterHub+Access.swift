@@ -15,21 +15,25 @@ extension PresenterHub {
     /// An access between its begin and its end.
     struct Access {
         let pid: Int32
+        /// The presenter the access is made for, left out of it.
+        let madeFor: PresenterID?
         let items: [AccessedItem]
         let asked: [PresenterPlan]
         let existedBefore: Set<[UInt8]>
     }
 
-    /// `POST /v1/coordination/begin`: asks the affected presenters of other processes and
-    /// returns once all answered or at `deadline`. Nil access when nobody needs to hear more.
+    /// `POST /v1/coordination/begin`: asks the affected presenters, except the one of the
+    /// process `pid` that the access is `madeFor`, and returns once all answered or at
+    /// `deadline`. Nil access when nobody needs to hear more.
     ///
-    /// A write that only the accessor's own presenters are concerned with is recorded too,
-    /// though they are neither asked nor told: its end remembers how it left the items, so
-    /// that the watcher's sight of it is not told to them as another program's change (an
-    /// open `Document` heard of each of its own saves so).
-    func begin(_ items: [AccessedItem], pid: Int32, deadline: Duration) async -> AccessBeginResponse {
+    /// A write that only the presenter it is made for is concerned with is recorded too,
+    /// though that presenter is neither asked nor told: its end remembers how it left the
+    /// items, so that the watcher's sight of it is not told to it as another program's change
+    /// (an open `Document` heard of each of its own saves so).
+    func begin(_ items: [AccessedItem], pid: Int32, madeFor presenter: String?, deadline: Duration) async -> AccessBeginResponse {
         let presences = self.presences
-        let asked = AccessPlanner.before(items, presenters: presences, accessorPID: pid)
+        let madeFor = presenter.flatMap { id in presences.first { $0.pid == pid && $0.id.presenter == id }?.id }
+        let asked = AccessPlanner.before(items, presenters: presences, leavingOut: madeFor)
         let writes = items.filter { $0.access == .writing }
         let concerned = presences.contains { presence in
             writes.contains { PathRelation.of(presented: presence.path, accessed: $0.path) != nil }
@@ -37,7 +41,7 @@ extension PresenterHub {
         guard !asked.isEmpty || concerned else { return AccessBeginResponse(access: nil) }
         let id = nextID()
         let existed = Set(items.map(\.path).filter(FileStamp.exists))
-        accesses[id] = Access(pid: pid, items: items, asked: asked, existedBefore: existed)
+        accesses[id] = Access(pid: pid, madeFor: madeFor, items: items, asked: asked, existedBefore: existed)
         guard !asked.isEmpty else { return AccessBeginResponse(access: id) }
         asks[id] = Ask(waiting: Set(asked.map(\.presence.id)))
         send(asked, request: id, asking: true)
@@ -109,7 +113,8 @@ extension PresenterHub {
         let outcome = AccessOutcome(
             accessed: accessed, moves: moves.map { (Array($0.from), Array($0.to)) }, existedBefore: access.existedBefore,
             existsAfter: Set((access.items.map(\.path) + related).filter(FileStamp.exists)))
-        let told = AccessPlanner.after(access.items, asked: access.asked, presenters: presences, accessorPID: access.pid, outcome: outcome)
+        let told = AccessPlanner.after(
+            access.items, asked: access.asked, presenters: presences, leavingOut: access.madeFor, outcome: outcome)
         send(told, request: id, asking: false)
         if accessed {
             let written = access.items.filter { $0.access == .writing }.map(\.path)

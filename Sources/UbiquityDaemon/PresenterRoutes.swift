@@ -57,7 +57,7 @@ struct PresenterRoutes: Sendable {
             return JSONResponse.error(.badRequest, APIError(error: "deadline", message: "deadline must be between 0 and \(Int(Self.longestDeadline)) seconds, not \(seconds)"))
         }
         let peer = try await PeerCheckedChannel.credentials(of: context.channel)
-        let answer = await hub.begin(body.items, pid: peer.pid, deadline: .milliseconds(Int64(seconds * 1000)))
+        let answer = await hub.begin(body.items, pid: peer.pid, madeFor: body.presenter, deadline: .milliseconds(Int64(seconds * 1000)))
         return JSONResponse.encode(answer)
     }
 

@@ -26,7 +26,7 @@ struct BeforeAccessTests {
 
     @Test("a read asks the item's presenter to save then relinquish, and folder presenters above to save")
     func readOfAFile() {
-        let plans = AccessPlanner.before([item("/d/a.txt", .reading)], presenters: presenters, accessorPID: 100)
+        let plans = AccessPlanner.before([item("/d/a.txt", .reading)], presenters: presenters, leavingOut: nil)
         #expect(summary(plans) == [
             "file": ["savePresentedItemChanges", "relinquishToReader"],
             "folder": ["savePresentedItemChanges"],
@@ -35,42 +35,47 @@ struct BeforeAccessTests {
 
     @Test("a read withoutChanges asks nobody to save")
     func readWithoutChanges() {
-        let plans = AccessPlanner.before([item("/d/a.txt", .reading, [.withoutChanges])], presenters: presenters, accessorPID: 100)
+        let plans = AccessPlanner.before([item("/d/a.txt", .reading, [.withoutChanges])], presenters: presenters, leavingOut: nil)
         #expect(summary(plans) == ["file": ["relinquishToReader"]])
     }
 
     @Test("a plain write asks the item's presenter to relinquish to the writer only")
     func plainWrite() {
-        let plans = AccessPlanner.before([item("/d/a.txt", .writing)], presenters: presenters, accessorPID: 100)
+        let plans = AccessPlanner.before([item("/d/a.txt", .writing)], presenters: presenters, leavingOut: nil)
         #expect(summary(plans) == ["file": ["relinquishToWriter"]])
     }
 
     @Test("a merging write asks to save first")
     func mergingWrite() {
-        let plans = AccessPlanner.before([item("/d/a.txt", .writing, [.forMerging])], presenters: presenters, accessorPID: 100)
+        let plans = AccessPlanner.before([item("/d/a.txt", .writing, [.forMerging])], presenters: presenters, leavingOut: nil)
         #expect(summary(plans) == ["file": ["savePresentedItemChanges", "relinquishToWriter"], "folder": ["savePresentedItemChanges"]])
     }
 
     @Test("deleting a folder asks presenters inside it to accommodate the deletion, and the folder's parent presenter the subitem form")
     func deletingAFolder() {
-        let plans = AccessPlanner.before([item("/d/sub", .writing, [.forDeleting])], presenters: presenters, accessorPID: 100)
+        let plans = AccessPlanner.before([item("/d/sub", .writing, [.forDeleting])], presenters: presenters, leavingOut: nil)
         #expect(summary(plans) == [
             "inside": ["relinquishToWriter", "accommodateDeletion"],
             "folder": ["accommodateSubitemDeletion /d/sub"],
         ])
     }
 
-    @Test("presenters of the accessing process are left out")
-    func ownProcessSkipped() {
-        let mine = [presence("mine", pid: 100, "/d/a.txt"), presence("theirs", pid: 300, "/d/a.txt")]
-        let plans = AccessPlanner.before([item("/d/a.txt", .writing)], presenters: mine, accessorPID: 100)
-        #expect(plans.map(\.presence.id.presenter) == ["theirs"])
+    @Test("only the presenter the access is made for is left out: the accessing process's others hear")
+    func madeForOnePresenter() {
+        let all = [presence("mine", pid: 100, "/d/a.txt"), presence("mineToo", pid: 100, "/d/a.txt"), presence("theirs", pid: 300, "/d/a.txt")]
+        let mine = PresenterID(session: "s100", presenter: "mine")
+        let asked = AccessPlanner.before([item("/d/a.txt", .writing)], presenters: all, leavingOut: mine)
+        #expect(asked.map(\.presence.id.presenter) == ["mineToo", "theirs"])
+        let told = AccessPlanner.after([item("/d/a.txt", .writing)], asked: asked, presenters: all, leavingOut: mine, outcome: AccessOutcome(
+            accessed: true, existedBefore: [bytes("/d/a.txt")], existsAfter: [bytes("/d/a.txt")]))
+        #expect(summary(told) == ["mineToo": ["reacquire", "didChange"], "theirs": ["reacquire", "didChange"]])
+        #expect(AccessPlanner.before([item("/d/a.txt", .writing)], presenters: all, leavingOut: nil).count == 3, "made for none: everyone")
     }
 
     @Test("a presenter touched by both items of a read-then-write gets each message once, reads first")
     func twoItems() {
         let plans = AccessPlanner.before(
-            [item("/d/a.txt", .reading), item("/d/sub/c.txt", .writing, [.forMerging])], presenters: presenters, accessorPID: 100)
+            [item("/d/a.txt", .reading), item("/d/sub/c.txt", .writing, [.forMerging])], presenters: presenters, leavingOut: nil)
         #expect(summary(plans)["folder"] == ["savePresentedItemChanges"])
         #expect(summary(plans)["inside"] == ["savePresentedItemChanges", "relinquishToWriter"])
         #expect(plans.allSatisfy { $0.isAsked })
@@ -94,8 +99,8 @@ struct AfterAccessTests {
     let presenters = [presence("file", "/d/a.txt"), presence("folder", "/d"), presence("inside", "/d/sub/c.txt")]
 
     func after(_ items: [AccessedItem], _ outcome: AccessOutcome) -> [String: [String]] {
-        let asked = AccessPlanner.before(items, presenters: presenters, accessorPID: 100)
-        return summary(AccessPlanner.after(items, asked: asked, presenters: presenters, accessorPID: 100, outcome: outcome))
+        let asked = AccessPlanner.before(items, presenters: presenters, leavingOut: nil)
+        return summary(AccessPlanner.after(items, asked: asked, presenters: presenters, leavingOut: nil, outcome: outcome))
     }
 
     @Test("after a write: reacquire then didChange, and the folder presenter hears its subitem changed")
@@ -145,10 +150,10 @@ struct AfterAccessTests {
     @Test("a presenter that left after being asked still gets reacquire; one that came meanwhile gets the news")
     func registrationsChangeDuringAccess() {
         let items = [item("/d/a.txt", .writing)]
-        let asked = AccessPlanner.before(items, presenters: presenters, accessorPID: 100)
+        let asked = AccessPlanner.before(items, presenters: presenters, leavingOut: nil)
         let now = [presence("late", "/d/a.txt")]
         let told = summary(AccessPlanner.after(
-            items, asked: asked, presenters: now, accessorPID: 100,
+            items, asked: asked, presenters: now, leavingOut: nil,
             outcome: AccessOutcome(accessed: true, existedBefore: [bytes("/d/a.txt")], existsAfter: [bytes("/d/a.txt")])))
         #expect(told["late"] == ["didChange"])
         #expect(told["file"] == ["reacquire", "didChange"])
@@ -162,7 +167,7 @@ struct MoveDestinationTests {
         let presenters = [presence("target", "/e")]
         let items = [item("/d/a.txt", .writing, [.forMoving])]
         let outcome = AccessOutcome(accessed: true, moves: [(bytes("/d/a.txt"), bytes("/e/a.txt"))], existedBefore: [bytes("/d/a.txt")])
-        let told = AccessPlanner.after(items, asked: [], presenters: presenters, accessorPID: 100, outcome: outcome)
+        let told = AccessPlanner.after(items, asked: [], presenters: presenters, leavingOut: nil, outcome: outcome)
         #expect(summary(told) == ["target": ["subitemDidAppear /e/a.txt"]])
     }
 }
