@@ -33,6 +33,9 @@ public struct PresenterMessage: Codable, Sendable, Hashable, CustomStringConvert
         /// `presentedItemDidResolveConflict(_:)`: the conflict `version` of `item` was
         /// resolved, here or on another device.
         case didResolveConflictVersion
+        /// `presentedItemDidLose(_:)`: the conflict `version` of `item` was removed from its
+        /// versions (`removeOtherVersionsOfItem`, here or on another device).
+        case didLoseVersion
 
         /// Whether the presenter answers it (the asking side waits for the answer).
         public var isAsked: Bool {

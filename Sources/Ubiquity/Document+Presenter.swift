@@ -3,8 +3,8 @@ import Synchronization
 
 extension Document {
     /// Yields, while the document is open, each time its file gains an unresolved conflict
-    /// version (another device changed it at the same time) or one is resolved, here or on
-    /// another device: the moment to call `updateConflictState()`, as UIDocument's
+    /// version (another device changed it at the same time) or one is resolved or removed,
+    /// here or on another device: the moment to call `updateConflictState()`, as UIDocument's
     /// state-changed notification is the moment to read `documentState`. Ends when the
     /// document closes. A stream made before `open()` hears everything from the open on.
     /// Nothing arrives without ubqd, or with sync off.
@@ -117,6 +117,7 @@ final class DocumentPresenter: FilePresenter {
     }
     func presentedItemDidGain(_ version: FileVersion) { tell(.conflicts) }
     func presentedItemDidResolveConflict(_ version: FileVersion) { tell(.conflicts) }
+    func presentedItemDidLose(_ version: FileVersion) { tell(.conflicts) }
 
     private func tell(_ topic: Topic) {
         let listening = state.withLock { $0.streams.values.filter { $0.topic == topic }.map(\.continuation) }

@@ -17,7 +17,8 @@ import Foundation
 /// coordinate (an editor, `echo >> F`) arrive as the same notifications once ubqd's watcher
 /// has seen them settle. When sync finds that another device changed a presented file at
 /// the same time as this one, `presentedItemDidGain(_:)` hands over the conflict version,
-/// and `presentedItemDidResolveConflict(_:)` tells when it is resolved (here or elsewhere).
+/// and `presentedItemDidResolveConflict(_:)` tells when it is resolved (here or elsewhere),
+/// or `presentedItemDidLose(_:)` when it is removed instead.
 /// Without ubqd running, nothing arrives (coordination still locks).
 ///
 /// Every method has a default that does nothing and calls its handler at once, as
@@ -49,6 +50,10 @@ public protocol FilePresenter: AnyObject, Sendable {
     func presentedItemDidGain(_ version: FileVersion)
     /// A conflict version of the item was resolved, on this device or another.
     func presentedItemDidResolveConflict(_ version: FileVersion)
+    /// A conflict version of the item was removed from its versions
+    /// (`FileVersion.removeOtherVersionsOfItem(at:)`, on this device or another): `version`
+    /// names it, and its file is gone.
+    func presentedItemDidLose(_ version: FileVersion)
 
     /// For a folder: an item inside it changed (or went away).
     func presentedSubitemDidChange(at url: URL)
@@ -71,6 +76,7 @@ extension FilePresenter {
     public func presentedItemDidMove(to newURL: URL) {}
     public func presentedItemDidGain(_ version: FileVersion) {}
     public func presentedItemDidResolveConflict(_ version: FileVersion) {}
+    public func presentedItemDidLose(_ version: FileVersion) {}
     public func presentedSubitemDidChange(at url: URL) {}
     public func presentedSubitemDidAppear(at url: URL) {}
     public func accommodatePresentedSubitemDeletion(at url: URL, completionHandler: @escaping @Sendable ((any Error)?) -> Void) {

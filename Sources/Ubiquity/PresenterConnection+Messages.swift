@@ -80,6 +80,7 @@ extension PresenterConnection {
         case .didGainVersion: if let version = fileVersion(message, presenter: presenter, id: id) { presenter.presentedItemDidGain(version) }
         case .didResolveConflictVersion:
             if let version = fileVersion(message, presenter: presenter, id: id) { presenter.presentedItemDidResolveConflict(version) }
+        case .didLoseVersion: if let version = fileVersion(message, presenter: presenter, id: id) { presenter.presentedItemDidLose(version) }
         default: break
         }
     }

@@ -5,8 +5,9 @@ import SyncEngine
 import UbiquitySettings
 
 /// Looks, after each call into the sync engine (a pass, a resolution, a restore), at which
-/// files have unresolved conflict versions, and has the presenters of those that gained or
-/// lost some told (`ConflictVersionPlanner`): UIDocument's `inConflict` hangs on it. The
+/// files have unresolved conflict versions, and has the presenters of those that gained,
+/// resolved or lost some told (`ConflictVersionPlanner`): UIDocument's `inConflict` hangs
+/// on it. A version that left is lost when the file's versions no longer list it. The
 /// first look, once the engine has read every log (`hasReadEveryLog`: a mirror away at
 /// start hides every conflict), only learns what is there: a conflict made before ubqd
 /// started is not news.
@@ -33,7 +34,23 @@ final class ConflictWatch: @unchecked Sendable {
         let now = snapshot(engine)
         defer { known = now }
         guard let known, known != now else { return }
-        notices.enqueue { [hub] in await hub.tellConflictChanges(from: known, to: now) }
+        let lost = lostVersions(from: known, to: now, engine)
+        notices.enqueue { [hub] in await hub.tellConflictChanges(from: known, to: now, lost: lost) }
+    }
+
+    /// The ids of the versions that left the conflict and the history with it. A history
+    /// that cannot be read loses nothing: the version is told as resolved.
+    private func lostVersions(from old: ConflictSnapshot, to new: ConflictSnapshot, _ engine: SyncEngine) -> Set<String> {
+        var lost: Set<String> = []
+        var listed: [VersionedItem: Set<String>] = [:]
+        for (item, version) in ConflictVersionPlanner.departed(from: old, to: new) {
+            if listed[item] == nil {
+                let kept = (try? ContainerID(item.container)).flatMap { try? engine.versions(container: $0, path: item.path) }
+                listed[item] = kept.map { Set($0.map(\.id)) } ?? [version.id]
+            }
+            if listed[item]?.contains(version.id) == false { lost.insert(version.id) }
+        }
+        return lost
     }
 
     private func snapshot(_ engine: SyncEngine) -> ConflictSnapshot {

@@ -32,8 +32,8 @@ extension PresenterHub {
 
     /// Tells the presenters of files whose unresolved conflict versions changed between two
     /// of sync's looks (`ConflictWatch`).
-    func tellConflictChanges(from old: ConflictSnapshot, to new: ConflictSnapshot) {
-        send(ConflictVersionPlanner.notices(from: old, to: new, presenters: presences), request: nil, asking: false)
+    func tellConflictChanges(from old: ConflictSnapshot, to new: ConflictSnapshot, lost: Set<String>) {
+        send(ConflictVersionPlanner.notices(from: old, to: new, lost: lost, presenters: presences), request: nil, asking: false)
     }
 
     /// Tells the vanished items whose window has passed (called every sweep).

@@ -160,6 +160,23 @@ final class FileVersionTests {
         #expect(try probe.next(skipping: told) == "didResolveConflict \(loser.persistentIdentifier) conflict=false")
     }
 
+    /// Removing the other versions on one device: the presenter on the other hears the
+    /// conflict version is lost (`presentedItemDidLose`), not resolved, and it is gone.
+    @Test func aPresenterHearsThatTheConflictVersionWasRemovedElsewhere() async throws {
+        let (a, b) = try holdingBase()
+        let probe = try PresenterProbeProcess(a, ["present", doc(a).path])
+        #expect(try probe.next() == "registered")
+        try editAtOnce(a, b)
+        let loser = try #require(try await FileVersion.unresolvedConflictVersionsOfItem(at: doc(a), environment: a.environment).first)
+        let told = ["didChange", "relinquish", "reacquire", "savePresentedItemChanges", "accommodate"]
+        #expect(try probe.next(skipping: told) == "didGain \(loser.persistentIdentifier) conflict=true item=\(doc(a).path)")
+
+        try await FileVersion.removeOtherVersionsOfItem(at: doc(b), environment: b.environment)
+        try sync(b, a)
+        #expect(try probe.next(skipping: told) == "didLose \(loser.persistentIdentifier)")
+        #expect(try await FileVersion.otherVersionsOfItem(at: doc(a), environment: a.environment).isEmpty)
+    }
+
     /// An open document hears of the conflict (`conflictChanges()`), and so knows when to ask
     /// again: it is then `inConflict`, and `normal` once another device resolved it.
     @Test func anOpenDocumentHearsWhenItsFileGainsAConflictAndWhenItIsResolved() async throws {

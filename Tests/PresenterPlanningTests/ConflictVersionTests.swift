@@ -40,6 +40,14 @@ struct ConflictVersionTests {
         #expect(plans.first?.messages.map { $0.version?.conflict } == [false, true], "a resolved version is no conflict version any more")
     }
 
+    @Test func aVersionGoneFromTheHistoryIsLostNotResolved() {
+        let plans = ConflictVersionPlanner.notices(
+            from: snapshot(["/d/a.txt": ["x:1", "y:2"]]), to: snapshot([:]), lost: ["x:1"], presenters: presenters)
+        #expect(summary(plans) == ["file": ["didLoseVersion x:1", "didResolveConflictVersion y:2"]])
+        let departed = ConflictVersionPlanner.departed(from: snapshot(["/d/a.txt": ["x:1", "y:2"]]), to: snapshot(["/d/a.txt": ["y:2"]]))
+        #expect(departed.map(\.version.id) == ["x:1"])
+    }
+
     @Test func nothingChangedTellsNobody() {
         #expect(notices(["/d/a.txt": ["x:1"]], ["/d/a.txt": ["x:1"]]).isEmpty)
         #expect(notices(["/e/z.txt": ["x:1"]], [:]).isEmpty, "a file nobody presents")

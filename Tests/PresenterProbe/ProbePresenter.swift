@@ -48,6 +48,10 @@ final class ProbePresenter: FilePresenter {
     func presentedItemDidResolveConflict(_ version: FileVersion) {
         say("didResolveConflict \(version.persistentIdentifier) conflict=\(version.isConflict)")
     }
+
+    func presentedItemDidLose(_ version: FileVersion) {
+        say("didLose \(version.persistentIdentifier)")
+    }
     func presentedSubitemDidChange(at url: URL) { say("subitemDidChange \(url.path)") }
     func presentedSubitemDidAppear(at url: URL) { say("subitemDidAppear \(url.path)") }
     func presentedSubitem(at oldURL: URL, didMoveTo newURL: URL) { say("subitemDidMove \(oldURL.path) \(newURL.path)") }

@@ -7,7 +7,7 @@
 //       registers a presenter of PATH; prints "registered" (or "not-registered"), then one
 //       line per call: "savePresentedItemChanges", "relinquishToWriter", "reacquire",
 //       "didChange", "didMove NEWPATH", "subitemDidChange PATH", "didGain VERSION conflict=true
-//       item=PATH", "didResolveConflict VERSION conflict=false"... With --silent it never
+//       item=PATH", "didResolveConflict VERSION conflict=false", "didLose VERSION"... With --silent it never
 //       calls the completion handlers of the asked methods. stdin "remove" unregisters it
 //       ("removed"); end of stdin exits.
 //   write PATH [--deadline S] [--text T]
