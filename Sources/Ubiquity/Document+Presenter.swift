@@ -34,14 +34,14 @@ extension Document {
     public func moves() -> AsyncStream<Void> {
         presenter.stream(of: .location)
     }
-
 }
 
 /// The presenter a document registers for its file while it is open, to hear of changes
-/// made elsewhere (`presentedItemDidChange()`) and of conflict versions
-/// (`presentedItemDidGain(_:)`, `presentedItemDidResolveConflict(_:)`), which it hands to
-/// the document's streams, and of moves (`presentedItemDidMove(to:)`), which it follows. Registering and removing it run in the background, one after
-/// the other.
+/// made elsewhere (`presentedItemDidChange()`), of conflict versions
+/// (`presentedItemDidGain(_:)`, `presentedItemDidResolveConflict(_:)`,
+/// `presentedItemDidLose(_:)`) and of moves (`presentedItemDidMove(to:)`, which it
+/// follows); it hands each to the document's streams. Registering and removing it run in
+/// the background, one after the other.
 final class DocumentPresenter: FilePresenter {
     /// What a stream hears of.
     enum Topic {

@@ -8,8 +8,8 @@ extension PresenterHub {
     /// a coordinated write left it was told already at the end of that access, and one to an
     /// item a coordinated write is still busy with will be told at its end: skipped. A
     /// presented file that vanished while a file with its inode appeared (in this batch or
-    /// within `moveWindow`) was moved; one whose inode does not reappear is told as deleted
-    /// once the window has passed.
+    /// within `moveWindow`, also below a folder that appeared whole: `findMoves`) was moved;
+    /// one whose inode does not reappear is told as deleted once the window has passed.
     func observe(_ changes: [ObservedChange]) {
         guard sessions.values.contains(where: { !$0.presenters.isEmpty }) else { return }
         let fresh = findMoves(pairMoves(changes.filter { !isEcho($0) && !isUnderWay($0) })) + expiredVanishings(by: ContinuousClock.now)
