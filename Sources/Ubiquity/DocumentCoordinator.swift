@@ -38,7 +38,7 @@ extension UbiquityContainer {
     private static func presenterID(_ presenter: (any FilePresenter)?) -> (@Sendable () -> String?)? {
         guard let presenter else { return nil }
         return { [weak presenter] in
-            presenter.flatMap { SharedPresenterConnection.connection(of: $0)?.id(of: $0) }
+            presenter.flatMap(SharedPresenterConnection.id(of:))
         }
     }
 }

@@ -40,6 +40,12 @@ enum SharedPresenterConnection {
         shared.withLock { connections in connections.values.first { $0.id(of: presenter) != nil } }
     }
 
+    /// The id `presenter` is registered under, through whichever connection: what an access
+    /// made for it names.
+    static func id(of presenter: any FilePresenter) -> String? {
+        shared.withLock { connections in connections.values.lazy.compactMap { $0.id(of: presenter) }.first }
+    }
+
     static func connection(environment: [String: String] = ProcessInfo.processInfo.environment) -> PresenterConnection? {
         guard let settings = try? UbiquityContainer.currentSettings(environment: environment) else { return nil }
         return shared.withLock { connections in

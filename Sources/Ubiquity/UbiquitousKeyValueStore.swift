@@ -211,8 +211,7 @@ extension UbiquitousKeyValueStore {
         let found: KeyValueSnapshot?
         do {
             // Made for this store, which presents the file: it must not hear of its own merge.
-            let me = SharedPresenterConnection.connection(of: self)?.id(of: self)
-            found = try await DaemonPresenterRelay.$actingPresenter.withValue(me) {
+            found = try await DaemonPresenterRelay.$actingPresenter.withValue(SharedPresenterConnection.id(of: self)) {
                 try await coordinator.coordinate(writingItemAt: fileURL, options: .forMerging, byAsyncAccessor: { _ throws -> KeyValueSnapshot? in
                     let disk = try Self.read(path)
                     let merged = (disk ?? KeyValueSnapshot()).merging(self.state.withLock { $0.snapshot })

@@ -12,7 +12,7 @@ struct ArrivalSearch {
     static let entryBudget = 4096
 
     /// The files looked for: their inode, and the path they were presented at.
-    private(set) var sought: [FileStamp.Identity: [UInt8]]
+    private var sought: [FileStamp.Identity: [UInt8]]
     private var budget = Self.entryBudget
 
     init(sought: [FileStamp.Identity: [UInt8]]) {

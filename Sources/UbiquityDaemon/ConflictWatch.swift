@@ -42,13 +42,10 @@ final class ConflictWatch: @unchecked Sendable {
     /// that cannot be read loses nothing: the version is told as resolved.
     private func lostVersions(from old: ConflictSnapshot, to new: ConflictSnapshot, _ engine: SyncEngine) -> Set<String> {
         var lost: Set<String> = []
-        var listed: [VersionedItem: Set<String>] = [:]
-        for (item, version) in ConflictVersionPlanner.departed(from: old, to: new) {
-            if listed[item] == nil {
-                let kept = (try? ContainerID(item.container)).flatMap { try? engine.versions(container: $0, path: item.path) }
-                listed[item] = kept.map { Set($0.map(\.id)) } ?? [version.id]
-            }
-            if listed[item]?.contains(version.id) == false { lost.insert(version.id) }
+        for (item, departed) in Dictionary(grouping: ConflictVersionPlanner.departed(from: old, to: new), by: \.item) {
+            guard let id = try? ContainerID(item.container), let kept = try? engine.versions(container: id, path: item.path) else { continue }
+            let listed = Set(kept.map(\.id))
+            lost.formUnion(departed.map(\.version.id).filter { !listed.contains($0) })
         }
         return lost
     }

@@ -36,14 +36,14 @@ final class DocumentMoveTests {
 
     /// Another device renamed the file; sync renames it here, and the document follows.
     @Test func aRenameOnAnotherDeviceMovesTheDocument() async throws {
-        let (a, b) = try twoDevices()
+        let (a, b) = try shared.twoDevices()
         try a.shell("echo base > doc.txt")
-        try sync(a, b)
+        try shared.sync(a, b)
         let document = try await a.openTextDocument(url("doc.txt", on: a))
 
         let moves = document.moves()
         try b.shell("mv doc.txt renamed.txt")
-        try sync(b, a)
+        try shared.sync(b, a)
         #expect(await DocumentStream.yields(moves), "told of the move")
         #expect(document.fileURL == url("renamed.txt", on: a))
         #expect(document.documentState == .normal)
@@ -52,24 +52,8 @@ final class DocumentMoveTests {
         document.updateChangeCount(.done)
         try await document.save(to: document.fileURL, for: .forOverwriting)  // the same file: not refused as changed
         try await document.close()
-        try sync(a, b)
+        try shared.sync(a, b)
         #expect(try String(contentsOfFile: b.documents + "/renamed.txt", encoding: .utf8) == "saved after the move\n")
         #expect(!FileManager.default.fileExists(atPath: b.documents + "/doc.txt"))
-    }
-
-    private func twoDevices() throws -> (DaemonHarness, DaemonHarness) {
-        for _ in 0..<2 {
-            let device = try DaemonHarness()
-            try device.start(extraEnvironment: ["UBQ_MIRROR": shared.path])
-            shared.add(device)
-        }
-        return (shared.devices[0], shared.devices[1])
-    }
-
-    private func sync(_ devices: DaemonHarness...) throws {
-        for device in devices {
-            let result = try device.ubq(["sync"])
-            #expect(result.status == 0, "ubq sync: \(result.errorText)")
-        }
     }
 }

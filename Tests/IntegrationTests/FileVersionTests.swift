@@ -17,14 +17,9 @@ final class FileVersionTests {
 
     /// Two devices holding `doc.txt` ("base"), synced.
     private func holdingBase() throws -> (DaemonHarness, DaemonHarness) {
-        for _ in 0..<2 {
-            let device = try DaemonHarness()
-            try device.start(extraEnvironment: ["UBQ_MIRROR": shared.path])
-            shared.add(device)
-        }
-        let (a, b) = (shared.devices[0], shared.devices[1])
+        let (a, b) = try shared.twoDevices()
         try a.shell("echo base > doc.txt")
-        try sync(a, b)
+        try shared.sync(a, b)
         return (a, b)
     }
 
@@ -32,14 +27,7 @@ final class FileVersionTests {
     private func editAtOnce(_ a: DaemonHarness, _ b: DaemonHarness) throws {
         try a.shell("echo 'from a' > doc.txt")
         try b.shell("echo 'from b' > doc.txt")
-        try sync(a, b, a)
-    }
-
-    private func sync(_ devices: DaemonHarness...) throws {
-        for device in devices {
-            let result = try device.ubq(["sync"])
-            #expect(result.status == 0, "ubq sync: \(result.errorText)")
-        }
+        try shared.sync(a, b, a)
     }
 
     private func doc(_ device: DaemonHarness) -> URL { URL(fileURLWithPath: device.documents + "/doc.txt") }
@@ -74,7 +62,7 @@ final class FileVersionTests {
 
         try await loser.markResolved()
         try await loser.markResolved()  // twice: as NSFileVersion's isResolved, nothing more happens
-        try sync(a, b, a)
+        try shared.sync(a, b, a)
 
         for device in [a, b] {
             #expect(try await FileVersion.unresolvedConflictVersionsOfItem(at: doc(device), environment: device.environment).isEmpty)
@@ -90,7 +78,7 @@ final class FileVersionTests {
 
         #expect(try await loser.replaceItem() == doc(b))
         try await loser.markResolved()
-        try sync(b, a)
+        try shared.sync(b, a)
 
         for device in [a, b] {
             #expect(try String(contentsOf: doc(device), encoding: .utf8) == content)
@@ -108,7 +96,7 @@ final class FileVersionTests {
         #expect(refused.status != 0 && refused.errorText.contains("--keep current"), "\(refused.errorText)")
         let resolved = try a.ubq(["resolve", doc(a).path, "--keep", "current", "--only", loser])
         #expect(resolved.status == 0, "\(resolved.errorText)")
-        try sync(a, b)
+        try shared.sync(a, b)
 
         #expect(try b.ubq(["conflicts"]).text == "no conflicts\n")
     }
@@ -118,7 +106,7 @@ final class FileVersionTests {
         let current = try String(contentsOf: doc(a), encoding: .utf8)
 
         try await FileVersion.removeOtherVersionsOfItem(at: doc(a), environment: a.environment)
-        try sync(a, b)
+        try shared.sync(a, b)
 
         for device in [a, b] {
             #expect(try await FileVersion.otherVersionsOfItem(at: doc(device), environment: device.environment).isEmpty, "\(device.documents)")
@@ -146,35 +134,36 @@ final class FileVersionTests {
     /// the presenter of the file on one device hears of the conflict version that the other
     /// device's change made, then of its resolution there.
     @Test func aPresenterHearsOfTheConflictVersionThenOfItsResolutionElsewhere() async throws {
-        let (a, b) = try holdingBase()
-        let probe = try PresenterProbeProcess(a, ["present", doc(a).path])
-        #expect(try probe.next() == "registered")
-        try editAtOnce(a, b)
-        let loser = try #require(try await FileVersion.unresolvedConflictVersionsOfItem(at: doc(a), environment: a.environment).first)
-        let told = ["didChange", "relinquish", "reacquire", "savePresentedItemChanges", "accommodate"]  // the edits and downloads
-
-        #expect(try probe.next(skipping: told) == "didGain \(loser.persistentIdentifier) conflict=true item=\(doc(a).path)")
+        let (a, b, probe, loser) = try await presenterHearingAConflict()
         let resolved = try b.ubq(["resolve", doc(b).path, "--keep", "current"])
         #expect(resolved.status == 0, "\(resolved.errorText)")
-        try sync(b, a)
-        #expect(try probe.next(skipping: told) == "didResolveConflict \(loser.persistentIdentifier) conflict=false")
+        try shared.sync(b, a)
+        #expect(try probe.next(skipping: Self.syncNotices) == "didResolveConflict \(loser.persistentIdentifier) conflict=false")
     }
 
     /// Removing the other versions on one device: the presenter on the other hears the
     /// conflict version is lost (`presentedItemDidLose`), not resolved, and it is gone.
     @Test func aPresenterHearsThatTheConflictVersionWasRemovedElsewhere() async throws {
+        let (a, b, probe, loser) = try await presenterHearingAConflict()
+        try await FileVersion.removeOtherVersionsOfItem(at: doc(b), environment: b.environment)
+        try shared.sync(b, a)
+        #expect(try probe.next(skipping: Self.syncNotices) == "didLose \(loser.persistentIdentifier)")
+        #expect(try await FileVersion.otherVersionsOfItem(at: doc(a), environment: a.environment).isEmpty)
+    }
+
+    /// What a presenter hears of the edits and downloads that make and settle a conflict.
+    private static let syncNotices = ["didChange", "relinquish", "reacquire", "savePresentedItemChanges", "accommodate"]
+
+    /// Two devices, and a presenter of `doc.txt` on the first that has heard of the conflict
+    /// version both devices' edits made (`didGain`), the version it names.
+    private func presenterHearingAConflict() async throws -> (DaemonHarness, DaemonHarness, PresenterProbeProcess, FileVersion) {
         let (a, b) = try holdingBase()
         let probe = try PresenterProbeProcess(a, ["present", doc(a).path])
         #expect(try probe.next() == "registered")
         try editAtOnce(a, b)
         let loser = try #require(try await FileVersion.unresolvedConflictVersionsOfItem(at: doc(a), environment: a.environment).first)
-        let told = ["didChange", "relinquish", "reacquire", "savePresentedItemChanges", "accommodate"]
-        #expect(try probe.next(skipping: told) == "didGain \(loser.persistentIdentifier) conflict=true item=\(doc(a).path)")
-
-        try await FileVersion.removeOtherVersionsOfItem(at: doc(b), environment: b.environment)
-        try sync(b, a)
-        #expect(try probe.next(skipping: told) == "didLose \(loser.persistentIdentifier)")
-        #expect(try await FileVersion.otherVersionsOfItem(at: doc(a), environment: a.environment).isEmpty)
+        #expect(try probe.next(skipping: Self.syncNotices) == "didGain \(loser.persistentIdentifier) conflict=true item=\(doc(a).path)")
+        return (a, b, probe, loser)
     }
 
     /// An open document hears of the conflict (`conflictChanges()`), and so knows when to ask
@@ -192,7 +181,7 @@ final class FileVersionTests {
 
         let resolved = document.conflictChanges()
         #expect(try b.ubq(["resolve", doc(b).path, "--keep", "current"]).status == 0)
-        try sync(b, a)
+        try shared.sync(b, a)
         #expect(await DocumentStream.yields(resolved), "told of the resolution")
         #expect(await document.updateConflictState().isEmpty)
         #expect(document.documentState == .normal)
@@ -211,7 +200,7 @@ final class FileVersionTests {
 
         let changes = document.fileChanges()
         try b.shell("echo 'from b' > doc.txt")
-        try sync(b, a)
+        try shared.sync(b, a)
         #expect(await DocumentStream.yields(changes), "told of the download")
         try await document.revert(toContentsOf: doc(a))
         #expect(document.text == "from b\n")
@@ -278,7 +267,7 @@ final class FileVersionTests {
         try FileManager.default.createSymbolicLink(atPath: device.root, withDestinationPath: real)
         try device.start(extraEnvironment: ["UBQ_MIRROR": shared.path])
         try device.shell("echo hello > doc.txt")
-        try sync(device)
+        try shared.sync(device)
 
         let typed = try CommandResult.run(
             DaemonHarness.binaries + "/ubq", ["versions", "doc.txt"], environment: device.environment, directory: device.documents)

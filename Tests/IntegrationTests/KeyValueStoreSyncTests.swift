@@ -9,22 +9,6 @@ final class KeyValueStoreSyncTests {
     let shared = SharedMirror()
     let container = "iCloud.org.ubiquity.Default"
 
-    private func devices() throws -> (DaemonHarness, DaemonHarness) {
-        for _ in 0..<2 {
-            let device = try DaemonHarness()
-            try device.start(extraEnvironment: ["UBQ_MIRROR": shared.path])
-            shared.add(device)
-        }
-        return (shared.devices[0], shared.devices[1])
-    }
-
-    private func sync(_ devices: DaemonHarness...) throws {
-        for device in devices {
-            let result = try device.ubq(["sync"])
-            #expect(result.status == 0, "ubq sync: \(result.errorText)")
-        }
-    }
-
     private func app(on device: DaemonHarness) throws -> PresenterProbeProcess {
         let app = try PresenterProbeProcess(device, ["kvs", container])
         #expect(try app.next() == "opened")
@@ -37,17 +21,17 @@ final class KeyValueStoreSyncTests {
     }
 
     @Test func aValueSetOnOneDeviceIsHeardOnTheOtherAndConcurrentValuesMerge() throws {
-        let (a, b) = try devices()
+        let (a, b) = try shared.twoDevices()
         let (onA, onB) = (try app(on: a), try app(on: b))
 
         #expect(try run(onA, "set color blue") == "synced")
-        try sync(a, b)
+        try shared.sync(a, b)
         #expect(try onB.next() == "change initialSyncChange color")
         #expect(try run(onB, "get color") == "value color blue")
 
         #expect(try run(onA, "set color green") == "synced")
         #expect(try run(onB, "set size large") == "synced")
-        try sync(a, b, a, b)
+        try shared.sync(a, b, a, b)
         #expect(try onA.next() == "change serverChange size")
         #expect(try onB.next() == "change serverChange color")
         for app in [onA, onB] {

@@ -124,21 +124,20 @@ import Testing
     /// lets go first, then hears of the move, not of a deletion.
     @Test func aRenameOnAnotherDeviceIsAMoveForThePresenter() throws {
         let mirror = SharedMirror()
-        let (a, b) = (mirror.add(try DaemonHarness()), mirror.add(try DaemonHarness()))
-        for device in [a, b] { try device.start(extraEnvironment: ["UBQ_MIRROR": mirror.path]) }
+        let (a, b) = try mirror.twoDevices()
         try a.shell("mkdir Notes; echo hello > Notes/f.txt")
-        for device in [a, b] { #expect(try device.ubq(["sync"]).status == 0) }
+        try mirror.sync(a, b)
         let presenter = try PresenterProbeProcess(a, ["present", a.documents + "/Notes/f.txt"])
         #expect(try presenter.next() == "registered")
 
         try b.shell("mv Notes/f.txt Notes/g.txt")
-        for device in [b, a] { #expect(try device.ubq(["sync"]).status == 0) }
+        try mirror.sync(b, a)
         #expect(try presenter.next() == "relinquishToWriter size=6")
         #expect(try presenter.next() == "reacquire")
         #expect(try presenter.next() == "didMove \(a.documents)/Notes/g.txt")
 
         try b.shell("mv Notes Renamed")  // a folder's move renames each file in it here
-        for device in [b, a] { #expect(try device.ubq(["sync"]).status == 0) }
+        try mirror.sync(b, a)
         #expect(try presenter.next(skipping: ["relinquishToWriter", "reacquire"]) == "didMove \(a.documents)/Renamed/g.txt")
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// A mirror folder several test daemons share, and those daemons: all stopped and the
 /// folder removed (also where a test moved it away, `PATH.away`) when it goes.
@@ -11,6 +12,24 @@ final class SharedMirror {
     func add(_ device: DaemonHarness) -> DaemonHarness {
         devices.append(device)
         return device
+    }
+
+    /// Two devices started on this mirror (kept to stop at the end).
+    func twoDevices() throws -> (DaemonHarness, DaemonHarness) {
+        for _ in 0..<2 {
+            let device = try DaemonHarness()
+            try device.start(extraEnvironment: ["UBQ_MIRROR": path])
+            add(device)
+        }
+        return (devices[devices.count - 2], devices[devices.count - 1])
+    }
+
+    /// Runs `ubq sync` on each device in turn, expecting each to succeed.
+    func sync(_ devices: DaemonHarness...) throws {
+        for device in devices {
+            let result = try device.ubq(["sync"])
+            #expect(result.status == 0, "ubq sync: \(result.errorText)")
+        }
     }
 
     deinit {
