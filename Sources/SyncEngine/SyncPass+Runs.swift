@@ -10,13 +10,25 @@ struct PreparedRun {
     /// that an app holding one file for long keeps only that file waiting. Were they to
     /// start runs again, each run holding that file would wait for it in turn.
     private var alone: Set<String> = []
+    /// The outcomes of the actions whose work a folder's rename did (`FolderMove`). Kept
+    /// until taken, as runs come and go: the actions are spread over the plan, by depth.
+    private var moved: [String: Result<Executor.Installed, any Error>] = [:]
 
     /// Whether `path`'s action was prepared (it then must not start another run).
-    func holds(_ path: String) -> Bool { staged[path] != nil || installed[path] != nil || alone.contains(path) }
+    func holds(_ path: String) -> Bool { staged[path] != nil || installed[path] != nil || alone.contains(path) || moved[path] != nil }
 
     mutating func takeStaged(_ path: String) -> Result<StagedObject?, any Error>? { staged.removeValue(forKey: path) }
 
-    mutating func takeInstalled(_ path: String) -> Result<Executor.Installed, any Error>? { installed.removeValue(forKey: path) }
+    mutating func takeInstalled(_ path: String) -> Result<Executor.Installed, any Error>? {
+        installed.removeValue(forKey: path) ?? moved.removeValue(forKey: path)
+    }
+
+    /// Renames the folder `move` whole (`Executor.moveFolder`), for its actions to take
+    /// their outcomes; when it cannot, they do their own work.
+    mutating func prepare(_ move: FolderMove, local: LocalTree, executor: Executor) throws {
+        let target = LocalNames.relative(of: move.to, local: local, in: executor.containerFolder)
+        moved.merge(try executor.moveFolder(move, entries: local.entries, to: target)) { first, _ in first }
+    }
 
     /// Prepares the run that starts `actions`, if it holds at least two like actions;
     /// what the previous run left untaken is discarded first (normally nothing: a run's

@@ -278,6 +278,7 @@ struct SyncPass {
         defer { executor.folderLift?.end() }  // after the batch's last commit (defers run last first)
         var unfinished = Set(plan.actions.map(\.path))
         var prepared = PreparedRun()
+        let folderMoves = Dictionary(plan.folderMoves.map { ($0.to, $0) }, uniquingKeysWith: { first, _ in first })
         defer { prepared.discard(executor) }
         progress?.planned(plan.actions)
         let publishing = plan.actions.compactMap { if case .publish(let path, .some, _, _) = $0 { path } else { nil } }
@@ -287,6 +288,9 @@ struct SyncPass {
             defer { progress?.finished(action) }
             do {
                 try faults?.checkpoint("between actions")
+                if !prepared.holds(action.path), let move = folderMoves[action.path] {
+                    try prepared.prepare(move, local: local, executor: executor)
+                }
                 if !prepared.holds(action.path) {
                     try prepared.prepare(plan.actions[position...], pass: self, local: local, executor: executor)
                 }

@@ -20,6 +20,9 @@ public struct SyncTrees: Sendable {
 /// one by one: folders are made before what goes in them and emptied before they go.
 public struct SyncPlan: Sendable, Equatable {
     public var actions: [SyncAction]
+    /// Folders another device renamed that this device may rename whole, each doing the
+    /// work of the actions at its paths (`FolderMove`).
+    public var folderMoves: [FolderMove]
 
     public init(_ trees: SyncTrees, paths: Set<String>? = nil) {
         let candidates = paths ?? Set(trees.local.keys).union(trees.base.keys).union(trees.histories.keys)
@@ -42,6 +45,7 @@ public struct SyncPlan: Sendable, Equatable {
         actions = Self.pairingRenames(actions, base: trees.base)
         Self.order(&actions)
         self.actions = actions
+        folderMoves = FolderMoves.find(in: actions, trees: trees)
     }
 
     /// `actions` where each follow replaces what the planner would do at both of its paths

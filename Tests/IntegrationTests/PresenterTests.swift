@@ -136,9 +136,25 @@ import Testing
         #expect(try presenter.next() == "reacquire")
         #expect(try presenter.next() == "didMove \(a.documents)/Notes/g.txt")
 
-        try b.shell("mv Notes Renamed")  // a folder's move renames each file in it here
+        try b.shell("mv Notes Renamed")  // a renames the folder whole, and the file with it
         try mirror.sync(b, a)
         #expect(try presenter.next(skipping: ["relinquishToWriter", "reacquire"]) == "didMove \(a.documents)/Renamed/g.txt")
+    }
+
+    /// The folder's own presenter hears that it moved: a renames it whole (`FolderMove`).
+    /// Renamed item by item, the folder was made anew and the old one removed: its
+    /// presenter heard `accommodateDeletion`.
+    @Test func aFolderRenamedOnAnotherDeviceIsAMoveForItsPresenter() throws {
+        let mirror = SharedMirror()
+        let (a, b) = try mirror.twoDevices()
+        try a.shell("mkdir -p Notes/inner; echo hello > Notes/f.txt; echo deeper > Notes/inner/g.txt")
+        try mirror.sync(a, b)
+        let presenter = try PresenterProbeProcess(a, ["present", a.documents + "/Notes"])
+        #expect(try presenter.next() == "registered")
+
+        try b.shell("mv Notes Renamed")
+        try mirror.sync(b, a)
+        #expect(try presenter.next(skipping: ["relinquishToWriter", "reacquire"]) == "didMove \(a.documents)/Renamed")
     }
 
     @Test func aPresenterRegistersOnceUbqdStartsAndAgainAfterARestart() throws {
