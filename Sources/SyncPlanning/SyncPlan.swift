@@ -1,3 +1,5 @@
+import RawPaths
+
 /// The three trees of one container, as the planner sees them.
 public struct SyncTrees: Sendable {
     public var local: [String: EntryState]
@@ -90,12 +92,52 @@ public struct SyncPlan: Sendable, Equatable {
         return copy
     }
 
-    /// The paths renames published in this plan leave.
+    /// The paths renames published in this plan leave: each renamed file's old path, and
+    /// what went with the folders they were in. A folder's rename is published item by item
+    /// (`FolderMove`), and only files name where they came from; so a deleted item also
+    /// left with a rename when the plan publishes an item at its path below the new folder
+    /// (`FolderMoves.Pair`: the renamed folder, the empty folders and links in it) and
+    /// nothing deleted for good lies below it. Without this, renaming a folder held its
+    /// old path back as a deletion burst (other devices renamed its files one by one and
+    /// removed it a second later), and a folder of many folders as a mass deletion.
     private var renameDepartures: Set<String> {
-        Set(actions.compactMap { action in
-            guard case .publish(_, _?, _, let origin?) = action else { return nil }
-            return origin
-        })
+        var files: Set<String> = []
+        var published: Set<String> = []
+        var deleted: [String] = []
+        var moves: [String: Set<String>] = [:]  // a folder the renamed files left → where they went
+        for case .publish(let path, let state, _, let origin) in actions {
+            guard state != nil else {
+                deleted.append(path)
+                continue
+            }
+            published.insert(path)
+            guard let origin else { continue }
+            files.insert(origin)
+            for pair in FolderMoves.Pair.folders(of: path, leaving: origin) { moves[pair.from, default: []].insert(pair.to) }
+        }
+        guard !moves.isEmpty else { return files }
+        let others = deleted.filter { !files.contains($0) }
+        let went = others.filter { Self.arrives($0, moves: moves, published: published) }
+        var holdsDeletion: Set<String> = []  // folders below which something is deleted for good
+        for path in Set(others).subtracting(went) {
+            var folder = Substring(path)
+            while let parent = folder.folderBeforeLastSlash, holdsDeletion.insert(String(parent)).inserted { folder = parent }
+        }
+        return files.union(went.filter { !holdsDeletion.contains($0) })
+    }
+
+    /// Whether the plan publishes an item at `path`'s place below a folder that `moves`
+    /// says one of `path`'s folders (or `path` itself) was renamed to.
+    private static func arrives(_ path: String, moves: [String: Set<String>], published: Set<String>) -> Bool {
+        var folder = Substring(path)
+        while true {
+            let rest = path[folder.endIndex...]  // "" or "/" and the names below `folder`
+            if let targets = moves[String(folder)], targets.contains(where: { published.contains($0 + rest) }) {
+                return true
+            }
+            guard let parent = folder.folderBeforeLastSlash else { return false }
+            folder = parent
+        }
     }
 
     /// A local file that vanished from one path while a new file with the same content

@@ -206,10 +206,25 @@ struct TwoDeviceTests {
         try FileManager.default.moveItem(atPath: a.documents + "/old", toPath: a.documents + "/new")
         let report = a.sync()
         #expect(report.heldDeletions == 0)
-        #expect(report.deferred == ["Documents/old"], "only the folder itself: its files moved")
+        #expect(report.deferred.isEmpty, "the folder left with its files")
         b.sync()
-        #expect(b.tree().keys.filter { $0.hasPrefix("old/") }.isEmpty, "moved on b, not copied")
+        #expect(!b.tree().keys.contains { $0 == "old" || $0.hasPrefix("old/") }, "moved on b, not copied")
         #expect(b.tree().keys.filter { $0.hasPrefix("new/") }.count == 30)
+    }
+
+    /// 21 folders for 10 files: their old paths, most of the container, are no mass
+    /// deletion either (only files named their origin once, so the guard held them).
+    @Test func aRenamedFolderOfManyFoldersIsNoMassDeletion() throws {
+        let scratch = Scratch()
+        let (a, b) = try scratch.pair()
+        for n in 0..<10 { try a.write("photos/day\(n)/raw/picture.txt", "\(n)") }
+        a.sync()
+        b.sync()
+        try FileManager.default.moveItem(atPath: a.documents + "/photos", toPath: a.documents + "/album")
+        let report = a.sync()
+        #expect(report.heldDeletions == 0 && report.deferred.isEmpty)
+        b.sync()
+        #expect(b.tree().keys.filter { $0.hasPrefix("album/") }.count == 30 && b.tree()["photos"] == nil)
     }
 
     @Test func heldDeletionsStayHeldAndAreReleasedThroughNarrowPasses() throws {
