@@ -79,6 +79,12 @@ final class ContainerSync {
     var recentDeletions = RecentDeletions()
     /// The local deletions waiting for their burst to end.
     var deletionBurst = DeletionBurst()
+    /// Folders deleted on another device that a pass kept, because they held what is not
+    /// synced (`Executor.keptFolder`). A pass over a change inside one plans it again
+    /// (`SyncPass.keptFolders(holding:)`), so that the folder goes once the change empties
+    /// it, not at the next pass over everything (minutes later). Forgotten by a pass over
+    /// everything, which finds again those still kept.
+    var keptFolders: Set<String> = []
 
     init(id: String, folder: RawPath, layout: MirrorLayout, device: String) {
         self.id = id

@@ -51,9 +51,11 @@ struct SyncPass {
         let remote = container.takeRemotelyChanged()
         // Deletions waiting for their burst to end are looked at by every pass: `ubq sync`
         // must publish them even when an earlier pass took them from the changed paths.
-        let waiting = container.deletionBurst.paths
+        let changed = scope.map { $0.compactMap { SyncPath.key($0) } + remote } ?? []
+        let waiting = container.deletionBurst.paths.union(keptFolders(holding: changed))
         let roots = try scope.flatMap { try widened($0, remote: remote, waiting: waiting) }
         report.lookedAtEverything = roots == nil
+        if roots == nil { container.keptFolders = [] }
         let rootKeys = roots.map { $0.compactMap { SyncPath.key($0) } }
         let executor = Executor(
             containerID: container.id, containerFolder: container.folder,
@@ -370,9 +372,15 @@ struct SyncPass {
             let outcome = try executor.apply(
                 version, at: relative, expected: local.entries[version.path], movedFromLocal: origin, batch: batch, preinstalled: installed)
             guard outcome == .done else {
-                if case .kept(let why) = outcome { report.problems.append(why) } else { report.skipped += 1 }
+                if case .kept(let why) = outcome {
+                    report.problems.append(why)
+                    container.keptFolders.insert(version.path)
+                } else {
+                    report.skipped += 1
+                }
                 return false
             }
+            container.keptFolders.remove(version.path)
             report.applied += 1
         case .adopt(let path, let version, let state):
             executor.adopt(path, version: version, state: state, local: local.entries[path], batch: batch)
@@ -391,6 +399,20 @@ struct SyncPass {
 }
 
 extension SyncPass {
+    /// The kept folders (`ContainerSync.keptFolders`) that hold one of `changed`.
+    func keptFolders(holding changed: [String]) -> Set<String> {
+        guard !container.keptFolders.isEmpty else { return [] }
+        var found: Set<String> = []
+        for path in changed {
+            var folder = Substring(path)
+            while let parent = folder.folderBeforeLastSlash {
+                if container.keptFolders.contains(String(parent)) { found.insert(String(parent)) }
+                folder = parent
+            }
+        }
+        return found
+    }
+
     /// The local item a renamed version may be moved from instead of fetched: only one at
     /// a path the mirror now calls deleted. Where another head won there (an edit beats the
     /// deletion the rename made), the item stays, and this pass may rewrite it.

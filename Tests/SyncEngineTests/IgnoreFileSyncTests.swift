@@ -1,4 +1,5 @@
 import Foundation
+import RawPaths
 import Testing
 
 @testable import SyncEngine
@@ -38,5 +39,25 @@ import Testing
         for problems in [report.problems, again.problems] {
             #expect(problems.contains { $0.contains("notes was deleted on another device") && $0.contains(".todo.txt.swp") }, "\(problems)")
         }
+    }
+
+    /// Once vim removes its swap file, the pass over that change (what ubqd runs, not one
+    /// over everything) takes the kept folder along: it waited for the next pass over
+    /// everything before.
+    @Test func aKeptFolderGoesWithTheLastThingInIt() throws {
+        let scratch = Scratch()
+        let (a, b) = try scratch.pair()
+        try a.write("notes/todo.txt", "todo")
+        try a.write("other.txt", "other")
+        a.sync()
+        b.sync()
+        try b.write("notes/.todo.txt.swp", "vim's swap file")
+        try FileManager.default.removeItem(atPath: a.documents + "/notes")
+        a.sync(settled: true)
+        b.sync(changed: [])
+        try #require(b.tree()["notes"] == "<folder>", "kept while the swap file is there")
+        try FileManager.default.removeItem(atPath: b.documents + "/notes/.todo.txt.swp")
+        let report = b.sync(changed: [RawPath("Documents/notes/.todo.txt.swp")])
+        #expect(b.tree() == ["other.txt": "other"], "\(report.problems)")
     }
 }
