@@ -99,8 +99,10 @@ struct LocalTree {
         let vouches = { (status: FileStatus) in
             status.signature.kind != .file || LocalSignature(status.signature).vouches(readAt: started, window: racyWindow)
         }
+        let moved = MovedFiles(base: base)
         let hashed = hashAhead(
-            found, beneath: containerFolder, base: base, settledBefore: settledBefore, now: now, vouches: vouches, reading: reading
+            found, beneath: containerFolder, base: base, moved: moved, settledBefore: settledBefore, now: now, vouches: vouches,
+            reading: reading
         ) { path, signature, vouched in
             copier?.stagingForHash(path, signature: signature, vouched: vouched)
         }
@@ -120,8 +122,8 @@ struct LocalTree {
                 tree.leaveForLater(relative)
             } else {
                 tree.add(
-                    relative, status, folders: folders, base: base, recent: changed > now - Self.writerWindow, vouched: vouches(status),
-                    copier: copier, hashed: &ahead)
+                    relative, status, folders: folders, base: base, moved: moved, recent: changed > now - Self.writerWindow,
+                    vouched: vouches(status), copier: copier, hashed: &ahead)
             }
             // Hashed ahead but not taken (a name that is another's in NFC): its copy goes.
             if case .success(let leftover)? = ahead, let copy = leftover.copy { unlink(copy) }
@@ -134,8 +136,8 @@ struct LocalTree {
     /// not vouch for the base's state; returns them in `found`'s order. `vouches` and
     /// `staging` are as `add` is given them.
     private static func hashAhead(
-        _ found: [(path: RawPath, status: FileStatus)], beneath containerFolder: RawPath, base: [String: BaseRow], settledBefore: Int64,
-        now: Int64, vouches: (FileStatus) -> Bool, reading: (_ files: Int) -> Void,
+        _ found: [(path: RawPath, status: FileStatus)], beneath containerFolder: RawPath, base: [String: BaseRow], moved: MovedFiles,
+        settledBefore: Int64, now: Int64, vouches: (FileStatus) -> Bool, reading: (_ files: Int) -> Void,
         staging: (_ path: String, LocalSignature, _ vouched: Bool) -> String?
     ) -> [(relative: RawPath, outcome: ScanHashing.Outcome)] {
         var jobs: [ScanHashing.Job] = []
@@ -145,7 +147,7 @@ struct LocalTree {
                 let path = SyncPath.key(relative)
             else { continue }
             let signature = LocalSignature(status.signature)
-            guard keptState(of: status, signature, known: base[path]) == nil else { continue }
+            guard keptState(of: status, signature, known: base[path]) == nil, moved.state(of: status, signature, at: path) == nil else { continue }
             jobs.append(
                 ScanHashing.Job(
                     relative: relative, size: Int64(status.signature.size), refusingWriters: changed > now - writerWindow,
@@ -173,8 +175,8 @@ struct LocalTree {
     /// signature may be kept with the state found. `ahead`: the item's hash, if it was
     /// hashed ahead; set to nil once taken.
     private mutating func add(
-        _ relative: RawPath, _ status: FileStatus, folders: FolderCursor, base: [String: BaseRow], recent: Bool, vouched: Bool,
-        copier: EarlyCopier?, hashed ahead: inout ScanHashing.Outcome?
+        _ relative: RawPath, _ status: FileStatus, folders: FolderCursor, base: [String: BaseRow], moved: MovedFiles, recent: Bool,
+        vouched: Bool, copier: EarlyCopier?, hashed ahead: inout ScanHashing.Outcome?
     ) {
         let containerFolder = folders.root
         guard let path = SyncPath.key(relative) else {
@@ -191,7 +193,7 @@ struct LocalTree {
             let known = base[path]
             let state: EntryState
             var earlyCopy: EarlyCopy?
-            if let kept = Self.keptState(of: status, signature, known: known) {
+            if let kept = Self.keptState(of: status, signature, known: known) ?? moved.state(of: status, signature, at: path) {
                 state = kept
             } else if let outcome = ahead {
                 ahead = nil
@@ -238,7 +240,7 @@ struct LocalTree {
 
     /// The base's state of a file whose signature is the one the base kept with it: the
     /// file is not read again.
-    private static func keptState(of status: FileStatus, _ signature: LocalSignature, known: BaseRow?) -> EntryState? {
+    static func keptState(of status: FileStatus, _ signature: LocalSignature, known: BaseRow?) -> EntryState? {
         guard status.signature.kind == .file, let known, known.signature == signature, let state = known.entry.state,
             state.kind == .file, state.mode == status.syncedMode
         else { return nil }

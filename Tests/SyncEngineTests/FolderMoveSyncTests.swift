@@ -84,6 +84,24 @@ import Testing
         #expect(a.tree() == Self.moved && b.tree() == Self.moved)
     }
 
+    /// The device that renames a folder reads none of its files again: each has the
+    /// signature the base kept with its old path (`MovedFiles`). A file renamed by itself
+    /// is read: the rename moved its change time.
+    @Test func renamingAFolderReadsNoneOfItsFiles() throws {
+        let scratch = Scratch()
+        let (a, b) = try scratch.pair()
+        a.engine.racyWindowNanoseconds = 0  // every signature vouches: a scan reads only what changed
+        for (path, text) in Self.files { try a.write(path, text) }
+        a.sync()
+        try Self.rename(a, "p", to: "q")
+        let report = a.sync()
+        #expect(report.hashed == 0 && report.published == 12, "3 folders and 3 files arrive, and their 6 old paths go")
+        try Self.rename(a, "other.txt", to: "renamed.txt")
+        #expect(a.sync().hashed == 1)
+        b.sync()
+        #expect(b.tree() == a.tree() && b.read("q/sub/deeper/z.txt") == "z")
+    }
+
     // MARK: Helpers
 
     static func syncedPair(_ scratch: Scratch) throws -> (TestDevice, TestDevice) {
