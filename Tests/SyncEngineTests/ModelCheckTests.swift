@@ -168,6 +168,7 @@ struct ModelRun {
         guard !folders.isEmpty else { return }
         let from = folders[random.below(folders.count)]
         let others = folders.filter { $0 != from }
+        guard !free.isEmpty || !others.isEmpty else { return }
         let to = free.isEmpty ? others[random.below(others.count)] + "/" + from : free[random.below(free.count)]
         guard Glibc.rename(device.documents + "/" + from, device.documents + "/" + to) == 0 else { return }
         touch(device, from)
