@@ -51,8 +51,7 @@ struct SyncPass {
         let remote = container.takeRemotelyChanged()
         // Deletions waiting for their burst to end are looked at by every pass: `ubq sync`
         // must publish them even when an earlier pass took them from the changed paths.
-        let changed = scope.map { $0.compactMap { SyncPath.key($0) } + remote } ?? []
-        let waiting = container.deletionBurst.paths.union(keptFolders(holding: changed))
+        let waiting = container.deletionBurst.paths.union(keptFolders(holding: scope, remote: remote))
         let roots = try scope.flatMap { try widened($0, remote: remote, waiting: waiting) }
         report.lookedAtEverything = roots == nil
         if roots == nil { container.keptFolders = [] }
@@ -399,11 +398,13 @@ struct SyncPass {
 }
 
 extension SyncPass {
-    /// The kept folders (`ContainerSync.keptFolders`) that hold one of `changed`.
-    func keptFolders(holding changed: [String]) -> Set<String> {
-        guard !container.keptFolders.isEmpty else { return [] }
+    /// The kept folders (`ContainerSync.keptFolders`) that hold a path of a scoped pass's
+    /// `scope` or one another device changed. Nothing is looked at while none is kept (a
+    /// burst from another device brings 100,000 changed paths).
+    func keptFolders(holding scope: Set<RawPath>?, remote: Set<String>) -> Set<String> {
+        guard !container.keptFolders.isEmpty, let scope else { return [] }
         var found: Set<String> = []
-        for path in changed {
+        for path in scope.lazy.compactMap({ SyncPath.key($0) }) + remote {
             var folder = Substring(path)
             while let parent = folder.folderBeforeLastSlash {
                 if container.keptFolders.contains(String(parent)) { found.insert(String(parent)) }

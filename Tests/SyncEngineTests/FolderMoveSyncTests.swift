@@ -19,8 +19,7 @@ import Testing
         let scratch = Scratch()
         let (a, b) = try Self.syncedPair(scratch)
         let before = try ["p", "p/x.txt", "p/sub/deeper", "p/link"].map { try Self.inode(b, $0) }
-        try Self.rename(a, "p", to: "q")
-        a.sync()
+        try Self.renameOnA(a)
         let report = b.sync()
         #expect(report.problems.isEmpty, "\(report.problems)")
         #expect(b.tree() == Self.moved)
@@ -38,8 +37,7 @@ import Testing
         let (a, b) = try Self.syncedPair(scratch)
         try b.write("p/.x.txt.swp", "vim's swap file")
         let folder = try Self.inode(b, "p")
-        try Self.rename(a, "p", to: "q")
-        a.sync()
+        try Self.renameOnA(a)
         let report = b.sync()
         #expect(report.problems.contains { $0.contains("was deleted on another device") && $0.contains(".x.txt.swp") }, "\(report.problems)")
         #expect(b.tree() == Self.moved.merging(["p": "<folder>", "p/.x.txt.swp": "vim's swap file"]) { $1 })
@@ -52,8 +50,7 @@ import Testing
     @Test func aFileSavedInTheFolderAfterTheScanStaysWhereItWasSaved() throws {
         let scratch = Scratch()
         let (a, b) = try Self.syncedPair(scratch)
-        try Self.rename(a, "p", to: "q")
-        a.sync()
+        try Self.renameOnA(a)
         let faults = FaultInjection()
         faults.interleave(at: "between actions") { try? b.write("p/late.txt", "saved late") }
         b.engine.faults = faults
@@ -70,8 +67,7 @@ import Testing
     @Test func aCrashAfterTheRenameConvergesOnRestart() throws {
         let scratch = Scratch()
         let (a, b) = try Self.syncedPair(scratch)
-        try Self.rename(a, "p", to: "q")
-        a.sync()
+        try Self.renameOnA(a)
         let faults = FaultInjection()
         faults.interleave(at: Executor.folderMovedCheckpoint) { faults.crash(afterCheckpoints: 0) }
         b.engine.faults = faults
@@ -111,6 +107,12 @@ import Testing
         a.sync()
         b.sync()
         return (a, b)
+    }
+
+    /// Device a renames `p` to `q` and publishes it.
+    static func renameOnA(_ a: TestDevice) throws {
+        try rename(a, "p", to: "q")
+        a.sync()
     }
 
     static func rename(_ device: TestDevice, _ from: String, to: String) throws {

@@ -25,13 +25,7 @@ import Testing
     /// and what to do, instead of keeping it without a word.
     @Test func aFolderDeletedElsewhereKeepsWhatIsNotSyncedAndSaysSo() throws {
         let scratch = Scratch()
-        let (a, b) = try scratch.pair()
-        try a.write("notes/todo.txt", "todo")
-        a.sync()
-        b.sync()
-        try b.write("notes/.todo.txt.swp", "vim's swap file")
-        try FileManager.default.removeItem(atPath: a.documents + "/notes")
-        a.sync(settled: true)
+        let b = try Self.notesDeletedElsewhere(scratch)
         let report = b.sync()
         let again = b.sync()
 
@@ -46,18 +40,24 @@ import Testing
     /// everything before.
     @Test func aKeptFolderGoesWithTheLastThingInIt() throws {
         let scratch = Scratch()
-        let (a, b) = try scratch.pair()
-        try a.write("notes/todo.txt", "todo")
-        try a.write("other.txt", "other")
-        a.sync()
-        b.sync()
-        try b.write("notes/.todo.txt.swp", "vim's swap file")
-        try FileManager.default.removeItem(atPath: a.documents + "/notes")
-        a.sync(settled: true)
+        let b = try Self.notesDeletedElsewhere(scratch, besides: ["other.txt": "other"])
         b.sync(changed: [])
         try #require(b.tree()["notes"] == "<folder>", "kept while the swap file is there")
         try FileManager.default.removeItem(atPath: b.documents + "/notes/.todo.txt.swp")
         let report = b.sync(changed: [RawPath("Documents/notes/.todo.txt.swp")])
         #expect(b.tree() == ["other.txt": "other"], "\(report.problems)")
+    }
+
+    /// Device b, where vim has a swap file in `notes`, which device a deleted (with
+    /// `todo.txt`, synced to b) and published; b has not synced since.
+    private static func notesDeletedElsewhere(_ scratch: Scratch, besides files: [String: String] = [:]) throws -> TestDevice {
+        let (a, b) = try scratch.pair()
+        for (path, text) in files.merging(["notes/todo.txt": "todo"]) { $1 } { try a.write(path, text) }
+        a.sync()
+        b.sync()
+        try b.write("notes/.todo.txt.swp", "vim's swap file")
+        try FileManager.default.removeItem(atPath: a.documents + "/notes")
+        a.sync(settled: true)
+        return b
     }
 }
