@@ -18,17 +18,16 @@ final class DocumentPresenterRegistrationTests {
         let document = try await a.openTextDocument(URL(fileURLWithPath: a.documents + "/doc.txt"))
         document.environment = b.environment
         try await document.close()
-        try waitUntilNoPresenter(on: a)
+        try await waitUntilNoPresenter(on: a)
     }
 
-    /// Returns once `device`'s ubqd lists no presenter; throws after 30 s.
-    private func waitUntilNoPresenter(on device: DaemonHarness) throws {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while true {
-            let listed = try JSONSerialization.jsonObject(with: device.ubq(["presenters", "--json"]).output) as? [[String: Any]]
-            if listed?.isEmpty == true { return }
-            guard ContinuousClock.now < deadline else { throw HarnessError("\(device.documents): presenters still listed after 30 s: \(listed ?? [])") }
-            usleep(20_000)
+    /// Returns once `device`'s ubqd lists no presenter (the removal runs in a task of this
+    /// process); throws after 30 s.
+    private func waitUntilNoPresenter(on device: DaemonHarness) async throws {
+        var listed: [[String: Any]]?
+        try await poll(until: "\(device.documents): ubqd lists no presenter; still listed: \(listed ?? [])") {
+            listed = try JSONSerialization.jsonObject(with: device.ubq(["presenters", "--json"]).output) as? [[String: Any]]
+            return listed?.isEmpty == true
         }
     }
 }

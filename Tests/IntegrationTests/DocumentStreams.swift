@@ -34,13 +34,10 @@ final class NoticeCount: Sendable {
     var count: Int { value.withLock { $0 } }
     func add() { value.withLock { $0 += 1 } }
 
-    /// Returns once `count` reached `least`; throws after 30 s.
-    func waitUntil(atLeast least: Int) throws {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while count < least {
-            guard ContinuousClock.now < deadline else { throw HarnessError("\(count) notices, not \(least), within 30 s") }
-            usleep(1_000)
-        }
+    /// Returns once `count` reached `least` (the counting task needs a thread meanwhile);
+    /// throws after 30 s.
+    func waitUntil(atLeast least: Int) async throws {
+        try await poll(until: "\(least) notices; counted \(count)") { count >= least }
     }
 }
 
@@ -51,18 +48,16 @@ extension DaemonHarness {
         let document = TextDocument(fileURL: url, coordinator: try UbiquityContainer.fileCoordinator(environment: environment))
         document.environment = environment
         try await document.open()
-        try waitUntilPresented(url)
+        try await waitUntilPresented(url)
         return document
     }
 
-    /// Returns once ubqd lists a presenter of `url`; throws after 30 s.
-    func waitUntilPresented(_ url: URL) throws {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while true {
+    /// Returns once ubqd lists a presenter of `url` (registered by a task of this process);
+    /// throws after 30 s.
+    func waitUntilPresented(_ url: URL) async throws {
+        try await poll(until: "ubqd lists a presenter of \(url.path)") {
             let listed = try JSONSerialization.jsonObject(with: ubq(["presenters", "--json"]).output) as? [[String: Any]]
-            if listed?.contains(where: { $0["path"] as? String == url.path }) == true { return }
-            guard ContinuousClock.now < deadline else { throw HarnessError("no presenter of \(url.path) within 30 s") }
-            usleep(20_000)
+            return listed?.contains(where: { $0["path"] as? String == url.path }) == true
         }
     }
 }

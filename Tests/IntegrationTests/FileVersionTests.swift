@@ -223,25 +223,21 @@ final class FileVersionTests {
         document.text = "saved by the document\n"
         document.updateChangeCount(.done)
         try await document.save(to: doc(device), for: .forOverwriting)
-        try waitUntilIndexed(doc(device), size: document.text.utf8.count, on: device)  // the watcher has seen the save
+        try await waitUntilIndexed(doc(device), size: document.text.utf8.count, on: device)  // the watcher has seen the save
         let afterTheSave = document.fileChanges()
         try device.shell("echo 'another program' > doc.txt")
         #expect(await DocumentStream.yields(afterTheSave))
         // The notice reaches the streams one after the other: `all` may get it a moment
         // later, and a close before would end it first.
-        try heard.waitUntil(atLeast: 1)
+        try await heard.waitUntil(atLeast: 1)
         try await document.close()
         await counting.value
         #expect(heard.count == 1, "told of the other program's change only: \(heard.count)")
     }
 
     /// Returns once the index gives `url` that size; throws after 30 s.
-    private func waitUntilIndexed(_ url: URL, size: Int, on device: DaemonHarness) throws {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while try device.indexedItems()[url.path] != Int64(size) {
-            guard ContinuousClock.now < deadline else { throw HarnessError("\(url.path) not indexed at \(size) bytes within 30 s") }
-            usleep(20_000)
-        }
+    private func waitUntilIndexed(_ url: URL, size: Int, on device: DaemonHarness) async throws {
+        try await poll(until: "\(url.path) indexed at \(size) bytes") { try device.indexedItems()[url.path] == Int64(size) }
     }
 
     /// `doc.txt` on `device`, opened as a document that asks that device's ubqd.

@@ -32,7 +32,7 @@ final class SameProcessPresenterTests {
         document.text = "saved by the document\n"
         document.updateChangeCount(.done)
         try await document.save(to: url, for: .forOverwriting)
-        try preview.waitFor("didChange")
+        try await preview.waitFor("didChange")
         #expect(preview.heard == ["relinquishToWriter", "reacquire", "didChange"])
         await FileCoordinator.removeFilePresenter(preview)
         try await document.close()
@@ -48,11 +48,11 @@ final class SameProcessPresenterTests {
             #expect(await FileCoordinator.addFilePresenter(presenter, environment: device.environment))
         }
         try await write("by the first\n", to: url, madeFor: first, on: device)
-        try second.waitFor("didChange")
+        try await second.waitFor("didChange")
         // Told in the same round as `second`, had it been told: the next write, made for
         // `second`, is the first that `first` hears of.
         try await write("by the second\n", to: url, madeFor: second, on: device)
-        try first.waitFor("didChange")
+        try await first.waitFor("didChange")
         #expect(first.heard == ["relinquishToWriter", "reacquire", "didChange"])
         #expect(second.heard == ["relinquishToWriter", "reacquire", "didChange"])
         for presenter in [first, second] { await FileCoordinator.removeFilePresenter(presenter) }
@@ -65,14 +65,14 @@ final class SameProcessPresenterTests {
         let (device, _) = try deviceWithDoc()
         let store = try await UbiquitousKeyValueStore.open(environment: device.environment)
         _ = await store.changes()  // presents the file
-        try device.waitUntilPresented(store.fileURL)
+        try await device.waitUntilPresented(store.fileURL)
         let other = RecordingPresenter(store.fileURL)
         #expect(await FileCoordinator.addFilePresenter(other, environment: device.environment))
 
         for round in 1...3 {
             try store.set("value \(round)", forKey: "key")
             try await store.synchronize()
-            try other.waitFor("didChange", times: round)
+            try await other.waitFor("didChange", times: round)
         }
         #expect(other.heard.filter { $0 == "didChange" }.count == 3, "one merge each: \(other.heard)")
         await store.stopListening()
@@ -111,11 +111,9 @@ final class RecordingPresenter: FilePresenter {
     private func note(_ line: String) { log.withLock { $0.append(line) } }
 
     /// Returns once `line` was heard `times` times; throws after 30 s.
-    func waitFor(_ line: String, times: Int = 1) throws {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while heard.filter({ $0 == line }).count < times {
-            guard ContinuousClock.now < deadline else { throw HarnessError("no \(line) within 30 s; heard \(heard)") }
-            usleep(1_000)
+    func waitFor(_ line: String, times: Int = 1) async throws {
+        try await poll(until: "\(line) heard \(times) times; heard \(heard)") {
+            heard.filter { $0 == line }.count >= times
         }
     }
 }
