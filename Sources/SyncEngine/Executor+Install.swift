@@ -99,7 +99,7 @@ extension Executor {
             return Installed(outcome: .skipped("\(absolute) appeared since it was read"))
         }
         if let mode { chmod(absolute, mode) }
-        return Installed(outcome: .done, signature: Self.signature(of: absolute, asPlaced: before, renamedAt: renamedAt))
+        return Installed(outcome: .done, signature: Self.signature(of: absolute, asPlaced: before, renamedAt: renamedAt, window: racyWindow))
     }
 
     /// The signature of the item now at `absolute`, if it is still the item `before`
@@ -109,12 +109,15 @@ extension Executor {
     /// Nil too when the item was last written too shortly before it was renamed into place
     /// (at `renamedAt`) for the signature to vouch for it: a save of the same size just
     /// after the rename could then keep the modification time as well as the change time
-    /// (`LocalSignature.racyWindowNanoseconds`). The next scan reads the file instead.
-    static func signature(of absolute: String, asPlaced before: stat, renamedAt: Int64) -> LocalSignature? {
+    /// (`LocalSignature.racyWindowNanoseconds`, or `window`). The next scan reads the file
+    /// instead.
+    static func signature(
+        of absolute: String, asPlaced before: stat, renamedAt: Int64, window: Int64 = LocalSignature.racyWindowNanoseconds
+    ) -> LocalSignature? {
         guard let after = Sys.lstat(absolute) else { return nil }
         let placed = LocalSignature(stat: before), now = LocalSignature(stat: after)
         guard now.inode == placed.inode, now.size == placed.size, now.modifiedNanoseconds == placed.modifiedNanoseconds,
-            LocalSignature.isSettled(placed.modifiedNanoseconds, before: renamedAt)
+            LocalSignature.isSettled(placed.modifiedNanoseconds, before: renamedAt, window: window)
         else { return nil }
         return now
     }

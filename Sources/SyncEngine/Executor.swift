@@ -19,6 +19,9 @@ struct Executor {
     /// Lifts read-only folders the pass writes in, and gives folders it makes or changes
     /// their mode (`FolderLift`); nil: modes are set as they are synced.
     var folderLift: FolderLift? = nil
+    /// How long before its rename into place a file must have been written for its
+    /// signature to be kept (`LocalSignature.racyWindowNanoseconds`).
+    var racyWindow = LocalSignature.racyWindowNanoseconds
 
     enum Outcome: Equatable {
         case done

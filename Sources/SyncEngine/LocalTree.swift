@@ -53,8 +53,9 @@ struct LocalTree {
     /// Reads the whole container, or only the subtrees at `roots` (container-relative):
     /// what changed since the last pass, for a pass that need not look at everything.
     /// Files changed less than `quietNanoseconds` ago are left out this time (they may
-    /// still be being written: DESIGN.md, decision 2) and counted in `deferred`, and so
-    /// are files a writer still holds open that changed within `writerWindow`.
+    /// still be being written: DESIGN.md, decision 2) and counted in `deferred`, unless
+    /// they are just as sync left them; and so are files a writer still holds open that
+    /// changed within `writerWindow`.
     ///
     /// A file read within `racyWindow` of its last change gets no `lastingSignature`. With
     /// a `copier`, files are copied into the store while they are hashed. Small files are
@@ -118,7 +119,7 @@ struct LocalTree {
                 nextHashed += 1
             }
             let changed = status.signature.changedNanoseconds
-            if status.signature.kind == .file, changed > settledBefore {
+            if status.signature.kind == .file, changed > settledBefore, !isAsKept(relative, status, base: base) {
                 tree.leaveForLater(relative)
             } else {
                 tree.add(
@@ -236,6 +237,15 @@ struct LocalTree {
             problems.append("not synced this time: \(error)")
             unknown.append(relative)
         }
+    }
+
+    /// Whether the file at `relative` has the very signature the base kept with it: sync
+    /// put it there (a download, or a rename another device made, just now), and no
+    /// writer has touched it since. Changed a moment ago, it is still settled: left for
+    /// later, it would hold back what follows it (a folder rename that takes it along).
+    private static func isAsKept(_ relative: RawPath, _ status: FileStatus, base: [String: BaseRow]) -> Bool {
+        guard let path = SyncPath.key(relative) else { return false }
+        return keptState(of: status, LocalSignature(status.signature), known: base[path]) != nil
     }
 
     /// The base's state of a file whose signature is the one the base kept with it: the

@@ -209,6 +209,7 @@ extension SyncEngine {
         try ConcurrentSync.fsyncFolders(try Sys.makeParentFolders(of: relative, beneath: container.folder.readable), faults: faults)
         let staging = DurableFile.stagingPath(beside: absolute)
         try ContentStore(layout: layout, device: device.id).fetch(content, size: state.size, to: staging, mode: state.localMode)
+        let window = racyWindowNanoseconds
         do {
             return try coordinator.write(absolute) { () throws -> LocalSignature? in
                 guard let placed = Sys.lstat(staging) else { throw SyncError.system("lstat", staging) }
@@ -220,7 +221,7 @@ extension SyncEngine {
                     throw SyncError(.changedMeanwhile, "\(absolute) appeared meanwhile; nothing was changed")
                 }
                 try Sys.fsyncFolder(Sys.parent(of: absolute))
-                return Executor.signature(of: absolute, asPlaced: placed, renamedAt: renamedAt)
+                return Executor.signature(of: absolute, asPlaced: placed, renamedAt: renamedAt, window: window)
             }
         } catch let error as SyncError {
             unlink(staging)

@@ -59,7 +59,7 @@ struct SyncPass {
         let executor = Executor(
             containerID: container.id, containerFolder: container.folder,
             store: ContentStore(layout: container.layout, device: container.device, absent: AbsentObjects(objects: container.layout.objects)),
-            coordinator: coordinator, faults: faults, folderLift: try FolderLift(database: database))
+            coordinator: coordinator, faults: faults, folderLift: try FolderLift(database: database), racyWindow: racyWindow)
         let copier = EarlyCopier(store: executor.store, container: container)
         var earlyCopies: [String] = []
         // Uploaded early copies were renamed into the store; the others go.
