@@ -31,14 +31,14 @@ extension PresenterConnection {
             })
     }
 
-    /// The first line names the session: waiting `add` calls go on, and after a reconnect
-    /// every presenter is registered again.
+    /// The first line names the session: waiting `add` calls go on, each registering its
+    /// presenter, and the other presenters (after a reconnect, all) are registered again.
     func connected(_ session: String) {
         let (waiters, entries) = state.withLock { state in
             state.session = session
             state.connecting = false
             defer { state.waiters = [] }
-            return (state.waiters, state.entries)
+            return (state.waiters, state.entries.filter { !state.adding.contains($0.key) })
         }
         for (id, entry) in entries {
             let request = PresenterAddRequest(session: session, presenter: id, rawPath: entry.path)

@@ -26,6 +26,9 @@ public final class PresenterConnection: Sendable {
     struct State {
         var entries: [String: Entry] = [:]
         var ids: [ObjectIdentifier: String] = [:]
+        /// Presenters whose `add` waits for a session: it registers them itself once the
+        /// session opens, so the opening does not too.
+        var adding: Set<String> = []
         var session: String?
         var stream: LineStreamConnection?
         var connecting = false
@@ -60,9 +63,12 @@ public final class PresenterConnection: Sendable {
             let id = state.ids[ObjectIdentifier(presenter)] ?? UUID().uuidString
             state.ids[ObjectIdentifier(presenter)] = id
             state.entries[id] = Entry(presenter: presenter, path: path)
+            state.adding.insert(id)
             return id
         }
-        guard let session = await session() else { return false }
+        let opened = await session()
+        state.withLock { _ = $0.adding.remove(id) }
+        guard let session = opened else { return false }
         let request = PresenterAddRequest(session: session, presenter: id, rawPath: path)
         return (try? await client.post(Route.presentersAdd, body: request, as: [String: Bool].self)) != nil
     }

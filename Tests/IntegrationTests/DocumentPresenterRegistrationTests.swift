@@ -21,6 +21,23 @@ final class DocumentPresenterRegistrationTests {
         try await waitUntilNoPresenter(on: a)
     }
 
+    /// The first presenter's `add` opens the session, and registers it: the opening, which
+    /// registers again the presenters a reconnecting process holds, leaves it out.
+    /// (Registered twice, a presenter once lost the inode ubqd knew its file by, session 48.)
+    @Test func aDocumentOpenedBeforeTheSessionIsRegisteredOnce() async throws {
+        let device = shared.add(try DaemonHarness())
+        try device.start(extraEnvironment: ["UBQ_LOG_LEVEL": "debug"])
+        try device.shell("echo base > doc.txt")
+        let url = URL(fileURLWithPath: device.documents + "/doc.txt")
+        let document = try await device.openTextDocument(url)
+        // A round trip through the presenter's session: a second registration, sent as the
+        // session opened, has reached ubqd by its end.
+        #expect(try device.ubq(["coordinate", "--write", url.path, "--", "true"]).status == 0)
+        let registrations = device.log().split(separator: "\n").filter { $0.hasSuffix(" presents \(url.path)") }
+        #expect(registrations.count == 1, "\(registrations)")
+        try await document.close()
+    }
+
     /// Returns once `device`'s ubqd lists no presenter (the removal runs in a task of this
     /// process); throws after 30 s.
     private func waitUntilNoPresenter(on device: DaemonHarness) async throws {
