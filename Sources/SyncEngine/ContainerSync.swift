@@ -85,6 +85,8 @@ final class ContainerSync {
     /// it, not at the next pass over everything (minutes later). Forgotten by a pass over
     /// everything, which finds again those still kept.
     var keptFolders: Set<String> = []
+    /// The local items sync leaves out until the user changes them, with why.
+    var unsynced = UnsyncedItems()
 
     init(id: String, folder: RawPath, layout: MirrorLayout, device: String) {
         self.id = id

@@ -28,6 +28,10 @@ struct LocalTree {
     /// file never looks deleted.
     var unknown: [RawPath] = []
     var problems: [String] = []
+    /// The items left out for a reason that lasts until the user changes them (a name sync
+    /// cannot carry, a path too long, a folder it cannot read), with that reason, which
+    /// `problems` holds too.
+    var unsynced: [RawPath: String] = [:]
     /// Files left for a later pass because they changed a moment ago.
     var deferred: [RawPath] = []
     /// Sync's own staging files found in the tree (`DurableFile.isStagingName`).
@@ -91,8 +95,9 @@ struct LocalTree {
         tree.entries.reserveCapacity(found.count)  // growing it to 110,000 entries took 80 ms of a first sync
         tree.leftovers = scanner.noticed
         for failure in scanner.failures {
-            tree.problems.append("not synced: \(failure)")
-            tree.unknown.append(failure.path.relative(to: containerFolder))
+            let relative = failure.path.relative(to: containerFolder)
+            tree.leaveOut(relative, "not synced: \(failure)")
+            tree.unknown.append(relative)
         }
         let now = LocalSignature.now()
         let settledBefore = now - quietNanoseconds
@@ -166,6 +171,12 @@ struct LocalTree {
     /// file open without changing it for longer (a log) is synced as it stands.
     static let writerWindow: Int64 = 30_000_000_000
 
+    /// Leaves `relative` out until the user changes it, saying why.
+    private mutating func leaveOut(_ relative: RawPath, _ reason: String) {
+        problems.append(reason)
+        unsynced[relative] = reason
+    }
+
     private mutating func leaveForLater(_ relative: RawPath) {
         unknown.append(relative)
         deferred.append(relative)
@@ -181,11 +192,11 @@ struct LocalTree {
     ) {
         let containerFolder = folders.root
         guard let path = SyncPath.key(relative) else {
-            problems.append("not synced: the name \(relative.readable.debugDescription) is not valid UTF-8")
+            leaveOut(relative, "not synced: the name \(relative.readable.debugDescription) is not valid UTF-8; rename it to sync it")
             return
         }
         if let other = entries[path], other.rawPath != relative {
-            problems.append("not synced: \(relative.readable) and \(other.rawPath.readable) are the same name in NFC and NFD")
+            leaveOut(relative, "not synced: \(relative.readable) and \(other.rawPath.readable) are the same name in NFC and NFD; rename one of them to sync it")
             unknown.append(relative)
             return
         }
@@ -219,7 +230,7 @@ struct LocalTree {
                     // item, it is said, and the path left alone: as a deletion it would be
                     // dropped each pass in silence, and another device's edit never arrive.
                     if known != nil {
-                        problems.append("not synced: \(relative.readable) is a FIFO, socket or device file, which sync does not carry; it stays as it is")
+                        leaveOut(relative, "not synced: \(relative.readable) is a FIFO, socket or device file, which sync does not carry; it stays as it is")
                         unknown.append(relative)
                     }
                     return
@@ -231,7 +242,7 @@ struct LocalTree {
         } catch where error.code == .changedMeanwhile {
             leaveForLater(relative)
         } catch where error.isPathTooLong {
-            problems.append("not synced: \(error); \(SyncError.pathTooLongHint(for: relative.readable))")
+            leaveOut(relative, "not synced: \(error); \(SyncError.pathTooLongHint(for: relative.readable))")
             unknown.append(relative)
         } catch {
             problems.append("not synced this time: \(error)")

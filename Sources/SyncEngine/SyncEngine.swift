@@ -197,7 +197,8 @@ public final class SyncEngine: @unchecked Sendable {
             if report.incomplete || report.heldDeletions > 0 { needsFullPass.insert(id) }
             log(report, container: id, timer: timer)
             let conflicts = container.conflicts.count
-            let standing = views.offReason.map { [$0] } ?? []
+            // The items left out still are, whether or not this pass looked at them.
+            let standing = (views.offReason.map { [$0] } ?? []) + container.unsynced.messages(limit: ContainerSyncStatus.problemLimit)
             update(id) { $0.finish(report, conflicts: conflicts, standing: standing) }
             if let state = report.indexState {
                 record(state, container: id)
@@ -284,7 +285,7 @@ public final class SyncEngine: @unchecked Sendable {
                 var status = status
                 status.progress = inFlight[id]?.snapshot.nonEmpty
                 let viewProblems = backgroundViewProblems[id.identifier] ?? []
-                status.problems = Array((status.problems + viewProblems.filter { !status.problems.contains($0) }).prefix(20))
+                status.problems = Array((status.problems + viewProblems.filter { !status.problems.contains($0) }).prefix(ContainerSyncStatus.problemLimit))
                 return status
             }.sorted { $0.container < $1.container }
         }

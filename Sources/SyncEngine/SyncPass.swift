@@ -85,6 +85,7 @@ struct SyncPass {
             if round == 0 {
                 EarlyWriteback.start(copies: copies.count, footprint: local.earlyCopyFootprint, anchor: container.layout.root, faults: faults)
                 report.problems += local.problems + removeLeftovers(local.leftovers, lift: executor.folderLift)
+                container.unsynced.replace(within: roots, with: local.unsynced)
                 report.deferred = local.deferred
             }
             let plan = try guardDeletions(makePlan(local: local, base: base, roots: roots), report: &report)

@@ -25,13 +25,16 @@ extension ContainerSyncStatus {
         message = reason
     }
 
+    /// The most problems a status lists.
+    static let problemLimit = 20
+
     /// The pass ended. `standing`: problems that hold beyond one pass (views off), shown
     /// first and once, whether or not this pass found them.
     mutating func finish(_ report: PassReport, conflicts: Int, standing: [String] = []) {
         self.conflicts = conflicts
         heldDeletions = report.heldDeletions
         waiting = report.deferred.isEmpty ? nil : report.deferred.count
-        problems = Array((standing + report.problems.filter { !standing.contains($0) }).prefix(20))
+        problems = Array((standing + report.problems.filter { !standing.contains($0) }).prefix(Self.problemLimit))
         lastPass = ISO8601.format(referenceSeconds: Date().timeIntervalSinceReferenceDate)
         if report.heldDeletions > 0 {
             phase = .paused
