@@ -14,6 +14,11 @@ struct SyncCommand: AsyncParsableCommand {
             weighed whole, with those published in the minute before), ubqd holds the deletions \
             (an unmounted disk or a wrong path looks like that) until you confirm them with \
             --confirm-deletes.
+
+            Exit status: 0 when every container synced; 75 when sync is paused (the mirror is \
+            not there, the disk is full, or deletions wait for --confirm-deletes: the NOTE \
+            column says which); 1 when a container's sync failed; 78 when no mirror is \
+            configured.
             """)
 
     @OptionGroup var options: SettingsOptions
@@ -30,8 +35,22 @@ struct SyncCommand: AsyncParsableCommand {
                 try await connection.client.post(Route.mirrorSync, body: request, as: MirrorStatus.self)
             }
         }
-        if json { return try Output.json(status) }
-        SyncStatusPrinter.print(status)
+        if json {
+            try Output.json(status)
+        } else {
+            SyncStatusPrinter.print(status)
+        }
+        let code = Self.exitCode(status)
+        if code != 0 { throw ExitCode(code) }
+    }
+
+    /// Whether the pass did what was asked, for scripts (`ubq sync && poweroff`): the
+    /// sysexits codes `ubq` uses elsewhere (75, try again later; 78, configuration).
+    static func exitCode(_ status: MirrorStatus) -> Int32 {
+        guard status.mirror != nil else { return 78 }
+        let phases = Set(status.containers.map(\.phase))
+        if phases.contains(.failed) { return 1 }
+        return phases.contains(.paused) ? 75 : 0
     }
 
     /// Runs `body` (the request that waits for the pass) with the progress bar drawn

@@ -125,7 +125,7 @@ final class SyncTests {
         try a.shell("echo x > x.txt")
         try sync(a)
         try FileManager.default.removeItem(atPath: mirror)
-        _ = try a.ubq(["sync"])
+        #expect(try a.ubq(["sync"]).status == 75, "paused: try again later")
         let status = try a.ubq(["status"]).text
         #expect(status.contains("mirror: \(mirror)"))
         #expect(status.contains("paused"), "\(status)")
