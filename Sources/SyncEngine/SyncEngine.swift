@@ -56,6 +56,9 @@ public final class SyncEngine: @unchecked Sendable {
     private var containers: [ContainerID: ContainerSync] = [:]
     /// Containers whose last pass failed or was cut short: their next pass is full.
     private var needsFullPass: Set<ContainerID> = []
+    /// Why sync is paused for every container (the mirror cannot be used), as last logged:
+    /// the daemon tries every poll, 10 times a second, and logs the pause once.
+    private var pausedBy: String?
     private let statusLock = NSLock()
     private var statuses: [ContainerID: ContainerSyncStatus] = [:]
     /// The counts of the passes running now (under `statusLock`).
@@ -151,8 +154,11 @@ public final class SyncEngine: @unchecked Sendable {
         do {
             try MirrorHealth.check(layout, hasSyncedBefore: try database.hasSyncedBefore())
             try registerDevice()
+            if pausedBy != nil { logger.notice("the mirror \(layout.root) can be used again; sync resumes") }
+            pausedBy = nil
         } catch {
-            logger.warning("\(error)")
+            if pausedBy != "\(error)" { logger.warning("\(error)") }
+            pausedBy = "\(error)"
             updateAll { $0.pause("\(error)") }
             recordWaitingUploads(reason: "\(error)", changed: changed)
             needsFullPass.formUnion(containers.keys)  // the changes noted meanwhile are not kept
