@@ -242,28 +242,11 @@ extension SyncEngine {
         return try ContentHashing.hash(path: absolute, refusingWriters: false).sha256 == state.sha256
     }
 
-    /// Puts a copy of `loser` beside its file, named for its device and day, never over
-    /// an existing file: a second copy with the same name gets a number.
+    /// Puts a copy of `loser` beside its file, named for its device and day (`ConflictCopy`).
     private func copyBeside(_ loser: VersionRecord, container: ContainerSync) throws(SyncError) {
-        guard let content = loser.state?.sha256 else { return }
-        let device = deviceNames()[loser.id.device] ?? loser.id.device
-        let relative = LocalNames.relative(of: loser.path, local: nil, in: container.folder).readable
-        try ConcurrentSync.fsyncFolders(try Sys.makeParentFolders(of: relative, beneath: container.folder.readable), faults: faults)
-        let staging = DurableFile.stagingPath(beside: container.folder.appending(relative).readable)
-        try ContentStore(layout: layout, device: self.device.id).fetch(content, size: loser.state?.size ?? 0, to: staging, mode: mode_t(loser.state?.mode ?? 0o644))
-        do throws(SyncError) {
-            for number in 1...Self.largestConflictNumber {
-                let name = ConflictName.make(for: relative, device: device, time: loser.time, number: number)
-                if try Sys.renameNoReplace(staging, container.folder.appending(name).readable) { return }
-            }
-            throw SyncError(.changedMeanwhile, "\(loser.path): \(Self.largestConflictNumber) conflict copies are beside it already; nothing was changed")
-        } catch {
-            unlink(staging)
-            throw error
-        }
+        let copies = ConflictCopy(containerFolder: container.folder, store: ContentStore(layout: layout, device: device.id), faults: faults)
+        try copies.place(loser, deviceName: deviceNames()[loser.id.device] ?? loser.id.device)
     }
-
-    private static let largestConflictNumber = 100
 
     /// Appends a version naming `heads` as parents: the conflict between them is over on
     /// every device.
@@ -298,17 +281,7 @@ extension SyncEngine {
     }
 
     /// Device id → human name, from the mirror's `devices/` folder.
-    func deviceNames() -> [String: String] {
-        var names: [String: String] = [:]
-        for file in (try? FileManager.default.contentsOfDirectory(atPath: layout.devices)) ?? [] where file.hasSuffix(".json") {
-            guard let bytes = Sys.readRegularFile(layout.devices + "/" + file),
-                let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
-                let id = object["id"] as? String, let name = object["name"] as? String
-            else { continue }
-            names[id] = name
-        }
-        return names
-    }
+    func deviceNames() -> [String: String] { layout.deviceNames() }
 }
 
 /// `notes (conflict from laptop 2026-11-22).txt`: where `ubq resolve --keep all` puts a

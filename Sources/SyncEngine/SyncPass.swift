@@ -278,6 +278,7 @@ struct SyncPass {
         defer { batch.abandon() }  // a pass that stops early
         if let lift = executor.folderLift, lift.applies { try lift.lift(foldersWritten(by: plan.actions, local: local, in: executor.containerFolder)) }
         defer { executor.folderLift?.end() }  // after the batch's last commit (defers run last first)
+        keepBeside(plan.keptBeside, executor: executor, report: &report)
         var unfinished = Set(plan.actions.map(\.path))
         var prepared = PreparedRun()
         let folderMoves = Dictionary(plan.folderMoves.map { ($0.to, $0) }, uniquingKeysWith: { first, _ in first })

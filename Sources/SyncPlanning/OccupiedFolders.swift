@@ -14,20 +14,27 @@ import RawPaths
 /// may publish the folder at once: their versions hold the same state, so they make no
 /// conflict (`PathHistory.twins`). The invariant is the one Dropbox's Nucleus states: no
 /// item exists without its parent folder.
+///
+/// A file or link the folder is published over is kept beside it as a conflict copy
+/// (`besides`): it may be an edit as much as the folder's content is (a device that
+/// edited a file another replaced by a folder: the edit won by its time), and in the
+/// path's history alone no one would see it again.
 enum OccupiedFolders {
     /// `actions`, where each one that would empty a local folder still occupied after the
-    /// plan publishes the folder instead.
-    static func keeping(_ actions: [SyncAction], trees: SyncTrees) -> [SyncAction] {
+    /// plan publishes the folder instead; and the files and links so replaced.
+    static func keeping(_ actions: [SyncAction], trees: SyncTrees) -> (actions: [SyncAction], besides: [VersionRecord]) {
         let replacing = actions.indices.filter { actions[$0].replacedFolder != nil }
-        guard !replacing.isEmpty else { return actions }
+        guard !replacing.isEmpty else { return (actions, []) }
         let occupied = occupiedFolders(after: actions, trees: trees)
         var kept = actions
+        var besides: [VersionRecord] = []
         for index in replacing {
             guard let (version, folder) = actions[index].replacedFolder, occupied.contains(version.path) else { continue }
             let twins = trees.histories[version.path]?.twins(of: version.id) ?? []
             kept[index] = .publish(path: version.path, state: folder, parents: [version.id] + twins)
+            if version.state != nil { besides.append(version) }
         }
-        return kept
+        return (kept, besides)
     }
 
     /// The folders that hold at least one item once `actions` are done: an action's path

@@ -25,6 +25,10 @@ public struct SyncPlan: Sendable, Equatable {
     /// Folders another device renamed that this device may rename whole, each doing the
     /// work of the actions at its paths (`FolderMove`).
     public var folderMoves: [FolderMove]
+    /// Files and links another device put in place of a folder still in use here: the
+    /// folder is published over each (`OccupiedFolders`), and it is kept beside the folder
+    /// as a conflict copy, not only in the path's history.
+    public var keptBeside: [VersionRecord]
 
     public init(_ trees: SyncTrees, paths: Set<String>? = nil) {
         let candidates = paths ?? Set(trees.local.keys).union(trees.base.keys).union(trees.histories.keys)
@@ -43,7 +47,7 @@ public struct SyncPlan: Sendable, Equatable {
             }
         }
         actions = Self.following(MoveFollowing.follows(in: trees, candidates: candidates), instead: actions)
-        actions = OccupiedFolders.keeping(actions, trees: trees)
+        (actions, keptBeside) = OccupiedFolders.keeping(actions, trees: trees)
         actions = Self.pairingRenames(actions, base: trees.base)
         Self.order(&actions)
         self.actions = actions

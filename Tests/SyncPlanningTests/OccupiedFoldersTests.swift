@@ -53,12 +53,16 @@ struct OccupiedFoldersTests {
             local: ["d": .folder()].merging(row.localInside) { $1 },
             base: ["d": BaseEntry(version: Self.folder.id, state: .folder()), "d/x": BaseEntry(version: Self.file.id, state: F.a)],
             histories: ["d": F.history(Self.folder, replaced), "d/x": fileHistory])
-        let actions = SyncPlan(trees).actions
+        let plan = SyncPlan(trees)
+        let actions = plan.actions
         let atFolder = actions.first { $0.path == "d" }
 
         if row.keepsTheFolder {
             #expect(atFolder == .publish(path: "d", state: .folder(), parents: [replaced.id]))
+            // A link or file the folder is published over is copied beside it; nothing, for nothing.
+            #expect(plan.keptBeside == (row.replacement == nil ? [] : [replaced]))
         } else {
+            #expect(plan.keptBeside.isEmpty)
             #expect(atFolder == .apply(version: replaced, expectedLocal: .folder()))
             // Only an empty folder can be replaced: what was inside goes first.
             #expect(actions.last?.path == "d", "\(actions.map(\.path))")
