@@ -23,6 +23,9 @@ public struct SyncedState: Sendable {
     public var outdated: [RawPath]?
     /// An error to show on items not uploaded (`…UploadingErrorKey`), e.g. a paused mirror.
     public var uploadError: String?
+    /// Items sync leaves out until the user changes them (a name it cannot carry), with
+    /// why: their own `…UploadingErrorKey`, before `uploadError`.
+    public var itemErrors: [RawPath: String] = [:]
     /// When set, the state covers only these subtrees (a pass that looked at what changed);
     /// items elsewhere keep their attributes.
     public var limitedTo: [RawPath]?

@@ -20,6 +20,7 @@ struct SyncStateUpdate {
     /// nil: the mirror was not read, so the downloading columns stay as they are.
     let outdated: Set<RawPath>?
     let uploadError: String?
+    let itemErrors: [RawPath: String]
     let roots: [RawPath]?
 
     init(container: String, _ state: SyncedState) {
@@ -29,6 +30,7 @@ struct SyncStateUpdate {
         conflicted = Set(state.conflicted)
         outdated = state.outdated.map(Set.init)
         uploadError = state.uploadError
+        itemErrors = state.itemErrors
         roots = state.limitedTo
     }
 
@@ -80,7 +82,7 @@ struct SyncStateUpdate {
         let isUploaded = uploaded.contains(rel)
         return Attributes(
             isUploaded: isUploaded, isUploading: uploading.contains(rel), hasConflicts: conflicted.contains(rel),
-            percentUploaded: isUploaded ? 100 : 0, uploadingError: isUploaded ? nil : uploadError,
+            percentUploaded: isUploaded ? 100 : 0, uploadingError: isUploaded ? nil : itemErrors[rel] ?? uploadError,
             downloading: outdated.map { outdated in
                 let isOutdated = outdated.contains(rel)
                 return Downloading(status: isOutdated ? Self.downloaded : Self.current, percent: isOutdated ? 0 : 100, isDownloading: false)

@@ -8,7 +8,9 @@ import SyncPlanning
 /// - uploading: a local change waits to be published (not settled yet, failed, or sync
 ///   paused) — Apple's IsUploading covers both "queued" and "in progress";
 /// - outdated: a newer version is in the mirror but not on disk yet (a download that
-///   failed or found the file changed): DownloadingStatus Downloaded rather than Current.
+///   failed or found the file changed): DownloadingStatus Downloaded rather than Current;
+/// - an item sync leaves out until the user changes it (a name it cannot carry) is neither
+///   uploaded nor uploading, and its UploadingError says why.
 extension SyncPass {
     /// The actions of a pass's last plan that did not complete, by what they would have done.
     struct PendingActions {
@@ -63,8 +65,10 @@ extension SyncPass {
             uploaded.append(RawPath(path))
             if pending.applies.contains(path) { outdated.append(RawPath(path)) }
         }
-        return SyncedState(
+        var state = SyncedState(
             uploaded: uploaded, conflicted: conflicted(local), uploading: uploading, outdated: outdated, limitedTo: roots)
+        state.itemErrors = local.unsynced
+        return state
     }
 
     /// The attributes while the mirror cannot be reached: only the disk and the base are
@@ -81,9 +85,11 @@ extension SyncPass {
         for (path, entry) in local.entries {
             if base[path]?.entry.state == entry.state { uploaded.append(entry.rawPath) } else { uploading.append(entry.rawPath) }
         }
-        return SyncedState(
+        var state = SyncedState(
             uploaded: uploaded, conflicted: conflicted(local), uploading: uploading, outdated: nil, uploadError: reason,
             limitedTo: roots)
+        state.itemErrors = local.unsynced
+        return state
     }
 
     private func conflicted(_ local: LocalTree) -> [RawPath] {

@@ -83,6 +83,27 @@ import Testing
         #expect(result.text == "other=0\nsame=75\n", "\(result.text) \(result.errorText)")
     }
 
+    /// A name sync cannot carry is neither uploaded nor uploading, and says why, as an
+    /// NSMetadataQuery would show an upload error; other names sync.
+    @Test func aNameThatIsNotUTF8CarriesItsUploadingError() throws {
+        let shared = SharedMirror()
+        let daemon = shared.add(try DaemonHarness())
+        try FileManager.default.createDirectory(atPath: daemon.documents, withIntermediateDirectories: true)
+        for name in Self.hostileNames { try create(name, in: daemon.documents) }
+        try daemon.start(extraEnvironment: ["UBQ_MIRROR": shared.path])
+        #expect(try daemon.ubq(["sync"]).status == 0)
+
+        let attributes = "kMDItemFSName,NSMetadataUbiquitousItemIsUploadedKey,NSMetadataUbiquitousItemUploadingErrorKey"
+        let listed = try daemon.ubq(["ls", "--json", "--attrs", attributes])
+        let items = try #require(try JSONSerialization.jsonObject(with: listed.output) as? [[String: Any]], "\(listed.errorText)")
+        let bad = try #require(items.first { $0["kMDItemFSName"] as? String == "bad\u{FFFD}\u{FFFD}.txt" })
+        #expect((bad["NSMetadataUbiquitousItemUploadingErrorKey"] as? String)?.contains("is not valid UTF-8; rename it") == true, "\(bad)")
+        #expect(bad["NSMetadataUbiquitousItemIsUploadedKey"] as? Bool == false)
+        let others = items.filter { $0["kMDItemFSName"] as? String != "bad\u{FFFD}\u{FFFD}.txt" }
+        #expect(others.count == Self.hostileNames.count - 1)
+        #expect(others.allSatisfy { $0["NSMetadataUbiquitousItemIsUploadedKey"] as? Bool == true }, "\(others)")
+    }
+
     /// File times Int64 nanoseconds cannot count (past 2262-04-11) took ubqd down at start,
     /// for as long as such a file stayed: now it is indexed and synced like any other.
     @Test func filesDatedFarAheadOrLongAgoAreIndexedAndSynced() throws {
