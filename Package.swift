@@ -136,7 +136,7 @@ let package = Package(
         .testTarget(name: "IndexingTests", dependencies: ["Indexing", "MetadataIndex", "Diary", "KeyedArchive", "Coordination", "TestSupport", logging]),
         .testTarget(name: "CoordinationTests", dependencies: ["Coordination"]),
         .testTarget(name: "IntegrationTests", dependencies: ["APIModel", "TestSupport", "Ubiquity"]),
-        .testTarget(name: "UbqCLITests", dependencies: ["UbqCLI", "APIModel"]),
+        .testTarget(name: "UbqCLITests", dependencies: ["UbqCLI", "APIModel", "Diary", "KeyedArchive"]),
         .testTarget(name: "UbiquityDaemonTests", dependencies: ["UbiquityDaemon"]),
         .testTarget(name: "DocumentTests", dependencies: ["Ubiquity", "Diary", "KeyedArchive"]),
     ]

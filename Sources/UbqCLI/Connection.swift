@@ -36,8 +36,9 @@ enum Output {
         FileHandle.standardOutput.write(data)
     }
 
+    /// A message: escaped, since it may quote a file's name (`Table.terminalSafe`).
     static func error(_ text: String) {
-        FileHandle.standardError.write(Data(("ubq: " + text + "\n").utf8))
+        FileHandle.standardError.write(Data(("ubq: " + Table.terminalSafe(text, keepingLayout: true) + "\n").utf8))
     }
 
     static func json(_ value: some Encodable) throws {

@@ -43,7 +43,7 @@ struct DiaryCommand: AsyncParsableCommand {
                 if json {
                     try Output.json(document.entries.map(DiaryEntryJSON.init))
                 } else if document.entries.isEmpty {
-                    Output.line("no entries in \(document.fileURL.path)")
+                    Output.line(Table.terminalSafe("no entries in \(document.fileURL.path)"))
                 } else {
                     Output.line(DiaryRendering.table(document.entries))
                 }
@@ -78,7 +78,7 @@ struct DiaryCommand: AsyncParsableCommand {
                     let entry = try DiaryStore.entry(id, in: document)
                     return document.remove(id: entry.id)
                 }
-                Output.line("removed \(removed?.id ?? id)")
+                Output.line(Table.terminalSafe("removed \(removed?.id ?? id)"))
             }
         }
     }

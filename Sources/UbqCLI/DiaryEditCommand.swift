@@ -22,14 +22,14 @@ extension DiaryCommand {
                 let original = EditableEntry(entry)
                 let edited = EditableEntry(parsing: try Self.runEditor(on: original.text, name: entry.id))
                 guard edited != original else {
-                    Output.line("no changes to \(entry.id)")
+                    Output.line(Table.terminalSafe("no changes to \(entry.id)"))
                     return
                 }
                 try await store.modify { document in
                     let current = try DiaryStore.entry(entry.id, in: document)
                     document.update(edited.applied(to: current, at: ReferenceDate(Date())))
                 }
-                Output.line("saved \(entry.id)")
+                Output.line(Table.terminalSafe("saved \(entry.id)"))
             }
         }
 

@@ -35,7 +35,7 @@ enum DiaryRendering {
     /// `ID  CREATED  TITLE  TAGS`, ids cut to 8 characters (a prefix `show` accepts).
     static func table(_ entries: [DiaryEntry]) -> String {
         let rows = entries.map { entry in
-            [String(entry.id.prefix(8)), String(iso8601(entry.created).prefix(16)).replacingOccurrences(of: "T", with: " "),
+            [Table.terminalSafe(String(entry.id.prefix(8))), String(iso8601(entry.created).prefix(16)).replacingOccurrences(of: "T", with: " "),
              Table.terminalSafe(entry.title), Table.terminalSafe(entry.tags.joined(separator: ", "))]
         }
         return Table.render(header: ["ID", "CREATED (UTC)", "TITLE", "TAGS"], rows: rows)
@@ -44,11 +44,11 @@ enum DiaryRendering {
     /// The full entry for `show`: headers, a blank line, the body.
     static func details(_ entry: DiaryEntry) -> String {
         var lines = [
-            Table.terminalSafe(entry.title), "id: \(entry.id)", "created: \(iso8601(entry.created))",
+            Table.terminalSafe(entry.title), "id: \(Table.terminalSafe(entry.id))", "created: \(iso8601(entry.created))",
             "modified: \(iso8601(entry.modified))", "tags: \(Table.terminalSafe(entry.tags.joined(separator: ", ")))",
         ]
         if let attachment = entry.attachment { lines.append("attachment: \(Table.terminalSafe(attachment))") }
-        return (lines + ["", entry.body]).joined(separator: "\n")
+        return (lines + ["", Table.terminalSafe(entry.body, keepingLayout: true)]).joined(separator: "\n")
     }
 
     /// Every entry as one Markdown document, oldest first.

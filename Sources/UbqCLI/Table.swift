@@ -13,11 +13,13 @@ enum Table {
     }
 
     /// Makes a name safe to print on a terminal: control characters (a newline in a file
-    /// name, an escape sequence) are shown escaped instead of acting.
-    static func terminalSafe(_ text: String) -> String {
+    /// name, an escape sequence) are shown escaped instead of acting. `keepingLayout`: line
+    /// breaks and tabs stay as they are (a message's caret line, a diary entry's body).
+    static func terminalSafe(_ text: String, keepingLayout: Bool = false) -> String {
         var result = ""
         for scalar in text.unicodeScalars {
             switch scalar {
+            case "\n" where keepingLayout, "\t" where keepingLayout: result.unicodeScalars.append(scalar)
             case "\n": result += "\\n"
             case "\t": result += "\\t"
             case "\r": result += "\\r"

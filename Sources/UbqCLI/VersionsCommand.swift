@@ -37,7 +37,7 @@ struct RestoreCommand: AsyncParsableCommand {
         _ = try await Connection.reportingErrors { () async throws(DaemonClientError) in
             try await connection.client.post(Route.restore, body: RestoreRequest(item: item, version: version), as: [String: Bool].self)
         }
-        Output.line("restored \(path) to version \(version)")
+        Output.line(Table.terminalSafe("restored \(path) to version \(version)"))
     }
 }
 
@@ -66,6 +66,6 @@ struct ResolveCommand: AsyncParsableCommand {
         _ = try await Connection.reportingErrors { () async throws(DaemonClientError) in
             try await connection.client.post(Route.resolve, body: request, as: [String: Bool].self)
         }
-        Output.line(only.isEmpty ? "resolved \(path) (kept \(keep))" : "resolved \(only.joined(separator: ", ")) of \(path) (kept current)")
+        Output.line(Table.terminalSafe(only.isEmpty ? "resolved \(path) (kept \(keep))" : "resolved \(only.joined(separator: ", ")) of \(path) (kept current)"))
     }
 }

@@ -104,6 +104,26 @@ import Testing
         #expect(others.allSatisfy { $0["NSMetadataUbiquitousItemIsUploadedKey"] as? Bool == true }, "\(others)")
     }
 
+    /// What ubq says about a named item, on either stream, shows the name escaped: an escape
+    /// sequence in it does not act on the terminal.
+    @Test func messagesAboutAHostileNameCannotActOnTheTerminal() throws {
+        let shared = SharedMirror()
+        let daemon = shared.add(try DaemonHarness())
+        try daemon.start(extraEnvironment: ["UBQ_MIRROR": shared.path])
+        let name = Self.hostileNames[4]  // "tab\tand\u{1B}[31mescape.txt"
+        try create(name, in: daemon.documents)
+        #expect(try daemon.ubq(["sync"]).status == 0)
+        let path = daemon.documents + "/" + String(decoding: name, as: UTF8.self)
+
+        let resolved = try daemon.ubq(["resolve", path, "--keep", "current"])
+        #expect(resolved.status == 0, "\(resolved.errorText)")
+        let refused = try daemon.ubq(["restore", path, "--version", "0000000000000000:99"])
+        #expect(refused.status != 0)
+        for shown in [resolved.text, refused.errorText] {
+            #expect(shown.contains("and\\u{1b}[31mescape.txt") && !shown.contains("\u{1B}"), "\(shown.debugDescription)")
+        }
+    }
+
     /// File times Int64 nanoseconds cannot count (past 2262-04-11) took ubqd down at start,
     /// for as long as such a file stayed: now it is indexed and synced like any other.
     @Test func filesDatedFarAheadOrLongAgoAreIndexedAndSynced() throws {

@@ -1,4 +1,6 @@
 import APIModel
+import Diary
+import KeyedArchive
 import Testing
 
 @testable import UbqCLI
@@ -13,5 +15,24 @@ import Testing
         let row = VersionRow.text(version)
         #expect(!row.contains("\u{1B}") && !row.contains("\n"), "\(row)")
         #expect(row.contains("laptop\\u{1b}[2J\\nfake line"), "\(row)")
+    }
+
+    /// A diary synced from elsewhere is a file like any other: its entries' ids and bodies
+    /// reach the terminal escaped too, the body keeping its lines and tabs.
+    @Test func aDiaryEntryCannotActOnTheTerminal() {
+        let entry = DiaryEntry(
+            id: "id\u{1B}]52;c;aGk=\u{07}", title: "t", body: "line one\n\tindented \u{1B}[2Jcleared",
+            created: ReferenceDate(secondsSince2001: 0), modified: ReferenceDate(secondsSince2001: 0), tags: [], attachment: nil)
+        for shown in [DiaryRendering.details(entry), DiaryRendering.table([entry])] {
+            #expect(!shown.contains("\u{1B}") && !shown.contains("\u{07}"), "\(shown)")
+        }
+        #expect(DiaryRendering.details(entry).hasSuffix("line one\n\tindented \\u{1b}[2Jcleared"))
+    }
+
+    /// Messages quote names (`ubq: Documents/NAME has no versions`): escaped, with their own
+    /// line breaks kept for a predicate error's caret line.
+    @Test func aMessageKeepsItsLinesAndEscapesTheRest() {
+        #expect(Table.terminalSafe("bad\u{1B}[31m.txt\n   ^ here\tthere", keepingLayout: true) == "bad\\u{1b}[31m.txt\n   ^ here\tthere")
+        #expect(Table.terminalSafe("a\nb\tc") == "a\\nb\\tc")
     }
 }
