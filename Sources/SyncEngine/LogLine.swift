@@ -54,11 +54,15 @@ struct LogLine: Codable, Equatable {
     static let largestSequence = UInt64(Int64.max)
 
     /// A path of the container as the format writes it: relative, with no `.` or `..`
-    /// component (a device that wrote one could reach beyond the container).
+    /// component (a device that wrote one could reach beyond the container), and no empty
+    /// one or NUL byte, which would name on disk another path than the line's
+    /// (`a//b` is `a/b`, and `a\0b` is `a`) and so reach an item past its own history.
     private static func isInsideTheContainer(_ path: String) -> Bool {
         let bytes = path.utf8
-        guard bytes.first.map({ $0 != UInt8(ascii: "/") }) ?? false else { return false }
-        return !bytes.split(separator: UInt8(ascii: "/")).contains { $0.elementsEqual("..".utf8) || $0.elementsEqual(".".utf8) }
+        guard bytes.first.map({ $0 != UInt8(ascii: "/") }) ?? false, !bytes.contains(0) else { return false }
+        return !bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).contains {
+            $0.isEmpty || $0.elementsEqual("..".utf8) || $0.elementsEqual(".".utf8)
+        }
     }
 
     private static func isHexDigit(_ byte: UInt8) -> Bool {

@@ -33,7 +33,8 @@ import Testing
     }
 
     /// A device's log may be hostile: a path or a rename's origin that leaves the
-    /// container is refused, named by file and line, and the rest is read.
+    /// container, or that names on disk another path than its own (an empty component, a
+    /// NUL byte), is refused, named by file and line, and the rest is read.
     @Test func pathsThatLeaveTheContainerAreRefused() throws {
         let lines = [
             #"{"seq":1,"time":1,"path":"Documents/ok.txt","parents":[],"op":"delete"}"#,
@@ -41,13 +42,17 @@ import Testing
             #"{"seq":3,"time":1,"path":"Documents/moved.txt","parents":[],"op":"delete","movedFrom":"../../../home"}"#,
             #"{"seq":4,"time":1,"path":"/etc/passwd","parents":[],"op":"delete"}"#,
             #"{"seq":5,"time":1,"path":"Documents/moved.txt","parents":[],"op":"delete","movedFrom":"Documents/./x"}"#,
+            #"{"seq":6,"time":1,"path":"Documents//ok.txt","parents":[],"op":"delete"}"#,
+            #"{"seq":7,"time":1,"path":"Documents/ok.txt\u0000.bak","parents":[],"op":"delete"}"#,
+            #"{"seq":8,"time":1,"path":"Documents/folder/","parents":[],"op":"delete"}"#,
+            #"{"seq":9,"time":1,"path":"","parents":[],"op":"delete"}"#,
         ]
         try FileManager.default.createDirectory(atPath: scratch.path + "/log", withIntermediateDirectories: true)
         try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: path))
         var reader = LogReader(path: path, device: "d1")
         let (records, problems) = try reader.readNew()
         #expect(records.map(\.path) == ["Documents/ok.txt"])
-        #expect(problems.count == 4, "\(problems)")
+        #expect(problems.count == 8, "\(problems)")
         #expect(problems.contains { $0.contains(":3:") && $0.contains("movedFrom \"../../../home\"") }, "\(problems)")
     }
 
