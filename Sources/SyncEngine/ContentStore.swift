@@ -163,7 +163,7 @@ struct ContentStore {
     /// The copy is fsynced unless the caller syncs several copies together (`sync` false).
     func fetch(_ sha256: String, size: Int64, to destination: String, mode: mode_t, sync: Bool = true) throws(SyncError) {
         let object = layout.object(sha256)
-        let source = try Sys.open(object, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)  // a FIFO there reads as empty: damaged
+        let source = try Self.open(object)
         defer { close(source) }
         let result = try DurableFile.write(destination, mode: mode, sync: sync) { fd throws(SyncError) in
             fchmod(fd, mode)  // the mode the version names, whatever the umask
@@ -179,6 +179,16 @@ struct ContentStore {
         }
     }
 
+    /// Opens `object` to read it. A FIFO there reads as empty: damaged. One that is missing
+    /// is asked for again (`DamagedObjects.requestAgain`).
+    static func open(_ object: String) throws(SyncError) -> Int32 {
+        do {
+            return try Sys.open(object, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
+        } catch where error.code == .system(ENOENT) {
+            throw DamagedObjects.missingError(object, what: "")
+        }
+    }
+
     /// The largest object read whole into memory (a diary to merge).
     static let largestReadWhole = 64 << 20
 
@@ -187,7 +197,7 @@ struct ContentStore {
     func bytes(of record: VersionRecord) throws(SyncError) -> [UInt8]? {
         guard let state = record.state, state.kind == .file, let sha256 = state.sha256, state.size <= Self.largestReadWhole else { return nil }
         let object = layout.object(sha256)
-        let source = try Sys.open(object, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)  // a FIFO there reads as empty: damaged
+        let source = try Self.open(object)
         defer { close(source) }
         // Never more than the line says and one byte: a line that claims a few bytes for
         // an object of gigabytes must not have it read into memory.

@@ -31,6 +31,30 @@ enum DamagedObjects {
         return destination
     }
 
+    /// Asks for `object` (`store/sha256/<h2>/<hash>`), found missing, to be stored again:
+    /// an empty entry `store/damaged/<hash>.missing`, the request an object set aside
+    /// makes. Every reader that misses the object asks under the same name, so there is
+    /// one entry however many ask. Returns whether the request is there.
+    @discardableResult
+    static func requestAgain(_ object: String) -> Bool {
+        let folder = folder(holding: object)
+        let name = object.lastSlash.map { object[object.utf8.index(after: $0)...] } ?? Substring(object)
+        guard MirrorLayout.isObjectName(String(name)), (try? Sys.makeFolders(folder)) != nil else { return false }
+        let fd = Glibc.open("\(folder)/\(name).\(missingSuffix)", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        if fd >= 0 { close(fd) }
+        return fd >= 0 || errno == EEXIST
+    }
+
+    /// The second part of a request's name (`requestAgain`), where an object set aside
+    /// has a random one.
+    static let missingSuffix = "missing"
+
+    /// The error a reader reports for `object`, found missing from the store.
+    static func missingError(_ object: String, what: String) -> SyncError {
+        let asked = requestAgain(object) ? "; a device that has the file will store it again" : ""
+        return SyncError(.corruptMirror, "\(object) is missing from the store\(what)\(asked)")
+    }
+
     /// The hashes of the objects set aside in `layout`'s store that are still missing from
     /// it: the content a device holding it should store again. None when nothing was ever
     /// set aside (one failed `opendir`).

@@ -102,7 +102,7 @@ struct MirrorView {
         let object = layout.object(sha256)
         let target = folder + "/" + path
         guard let stored = Sys.lstat(object) else {
-            throw SyncError(.corruptMirror, "\(object) is missing from the store; the view shows no \(target)")
+            throw DamagedObjects.missingError(object, what: "; the view shows no \(target)")
         }
         if let existing, holds(existing, stored) { return }
         let temporary = ViewLinker.temporaryName(in: Sys.parent(of: target))

@@ -86,6 +86,36 @@ import Testing
         #expect(later.problems.isEmpty, "\(later.problems)")
         #expect(later.damagedDeleted == 1)
         #expect(setAside(in: a.mirror) == ["onl"], "the only trace of content a kept version needs stays")
+        let requests = try FileManager.default.contentsOfDirectory(atPath: MirrorLayout(root: a.mirror).damaged).filter { $0.hasSuffix(".missing") }
+        #expect(requests == [lost + ".missing"], "and so does the request for it, which a reader that missed it left")
+    }
+
+    /// Gone from the store altogether (its folder deleted by hand, a copy of the mirror
+    /// that lost it): the reader that misses the object asks for it, under one name however
+    /// many ask, and a device that has the file stores it again in its next full pass.
+    /// Before, nothing asked: the content never came back, and no other device ever got it.
+    @Test func anObjectGoneFromTheStoreIsAskedForAndStoredAgain() throws {
+        let scratch = Scratch()
+        let devices = try scratch.devices("a", "b", "c")
+        let (a, b, c) = (devices[0], devices[1], devices[2])
+        try a.write("note.txt", "the real content")
+        a.sync()
+        let object = try onlyObject(in: a.mirror)
+        #expect(unlink(object) == 0)
+
+        for device in [b, c] {
+            let refused = device.sync()
+            #expect(refused.problems.contains { $0.contains("is missing from the store; a device that has the file will store it again") }, "\(refused.problems)")
+        }
+        let requests = try FileManager.default.contentsOfDirectory(atPath: MirrorLayout(root: a.mirror).damaged)
+        #expect(requests == [(object as NSString).lastPathComponent + ".missing"])
+
+        a.sync()  // a full pass of the device that has the file
+        #expect(Sys.readRegularFile(object) == Array("the real content".utf8))
+        for device in [b, c] {
+            let report = device.sync()
+            #expect(device.read("note.txt") == "the real content", "\(report.problems)")
+        }
     }
 
     /// A reader sets aside only the file it read: a good object another device stored
@@ -135,10 +165,11 @@ import Testing
         return store + "/" + objects[0]
     }
 
-    /// The texts of the objects set aside in `mirror`'s store.
+    /// The texts of the objects set aside in `mirror`'s store (not the requests for
+    /// objects found missing, `<hash>.missing`).
     private func setAside(in mirror: String) -> [String] {
         let folder = MirrorLayout(root: mirror).damaged
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { !$0.hasSuffix(".missing") }
         return names.compactMap { Sys.readRegularFile(folder + "/" + $0).map { String(decoding: $0, as: UTF8.self) } }
     }
 }
