@@ -37,7 +37,22 @@ public struct JournalLogHandler: LogHandler {
         let line = journald
             ? "<\(Self.priority(event.level))>\(event.message)\(details)\n"
             : "\(Self.timestamp()) \(event.level) \(label): \(event.message)\(details)\n"
-        FileHandle.standardError.write(Data(line.utf8))
+        Self.write(Array(line.utf8))
+    }
+
+    /// Writes a log line to standard error. One that cannot be written (a pipe whose
+    /// reader went away) is dropped: FileHandle's write trapped on EPIPE, and the daemon
+    /// must not end for its log.
+    private static func write(_ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+            if written >= 0 {
+                offset += written
+            } else if errno != EINTR {
+                return
+            }
+        }
     }
 
     /// syslog priorities (sd-daemon.h): 2 crit, 3 err, 4 warning, 5 notice, 6 info, 7 debug.

@@ -29,16 +29,35 @@ struct Connection {
 /// Writing to standard output and error without Swift's `print` buffering surprises.
 enum Output {
     static func line(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        write(Array((text + "\n").utf8), to: STDOUT_FILENO)
     }
 
     static func bytes(_ data: Data) {
-        FileHandle.standardOutput.write(data)
+        write(Array(data), to: STDOUT_FILENO)
     }
 
     /// A message: escaped, since it may quote a file's name (`Table.terminalSafe`).
     static func error(_ text: String) {
-        FileHandle.standardError.write(Data(("ubq: " + Table.terminalSafe(text, keepingLayout: true) + "\n").utf8))
+        write(Array(("ubq: " + Table.terminalSafe(text, keepingLayout: true) + "\n").utf8), to: STDERR_FILENO)
+    }
+
+    /// Writes all of `bytes`. A reader that went away (`ubq ls | head -1`) ends ubq as it
+    /// ends any Unix tool, by SIGPIPE, quietly: SwiftNIO ignores the signal for its
+    /// sockets, and FileHandle's write then trapped on EPIPE, with a crash report.
+    static func write(_ bytes: [UInt8], to fd: Int32) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if written >= 0 {
+                offset += written
+            } else if errno == EPIPE {
+                signal(SIGPIPE, SIG_DFL)
+                raise(SIGPIPE)
+                exit(128 + SIGPIPE)
+            } else if errno != EINTR {
+                return  // nowhere to say it: what could not be written is lost, as with print
+            }
+        }
     }
 
     static func json(_ value: some Encodable) throws {

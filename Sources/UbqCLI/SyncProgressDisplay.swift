@@ -34,7 +34,7 @@ struct SyncProgressDisplay {
     }
 
     private static func write(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        Output.write(Array(text.utf8), to: STDERR_FILENO)
     }
 
     private static func terminalWidth() -> Int {

@@ -16,6 +16,10 @@ struct UbqDaemonCommand: AsyncParsableCommand {
     @OptionGroup var location: SettingsOptions
 
     func run() async throws {
+        // A log whose reader went away (a pipe, a journal stream cut) must not end the
+        // daemon: the write fails with EPIPE instead, and the line is dropped
+        // (`JournalLogHandler`). SwiftNIO ignores the signal too, but only once it starts.
+        signal(SIGPIPE, SIG_IGN)
         let settings = try location.resolve()
         let levels = LogLevelControl(Logger.Level(setting: settings.logLevel))
         LoggingSystem.bootstrap { label in JournalLogHandler(label: label, control: levels) }
