@@ -15,8 +15,10 @@ import Diary
 import Foundation
 import Ubiquity
 
+/// Prints through C's stdio, which reports a failed write rather than trapping:
+/// FileHandle's `write(_:)` traps when the reader went away (`diary-example | head -1`).
 func say(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    print(line)
 }
 
 struct ExampleFailure: Error, CustomStringConvertible {

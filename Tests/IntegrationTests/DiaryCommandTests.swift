@@ -126,6 +126,25 @@ import Testing
         let firstID = try #require(entries.first?.id)
         #expect(second.text.contains("last added before: \(firstID)"), "the key-value store kept it: \(second.text)")
     }
+
+    /// Its output read by a reader that went away (`diary-example | head -1`): the entry is
+    /// saved all the same, and nothing traps.
+    @Test func theDiaryExampleSavesWithItsOutputGoneNowhere() throws {
+        let harness = try DaemonHarness()
+        try harness.start()
+        let example = Process()
+        example.executableURL = URL(fileURLWithPath: DaemonHarness.binaries + "/diary-example")
+        example.arguments = ["Unread", "Nobody reads this."]
+        example.environment = harness.environment
+        example.standardOutput = BrokenPipeTests.pipeWithNoReader()
+        let errors = Pipe()
+        example.standardError = errors
+        try example.run()
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        example.waitUntilExit()
+        #expect(!said.contains("Fatal error"), "\(said)")
+        #expect(try harness.diaryEntries(["list", "--json"]).map(\.title) == ["Unread"])
+    }
 }
 
 extension DaemonHarness {
