@@ -25,9 +25,10 @@ public struct SyncPlan: Sendable, Equatable {
     /// Folders another device renamed that this device may rename whole, each doing the
     /// work of the actions at its paths (`FolderMove`).
     public var folderMoves: [FolderMove]
-    /// Files and links another device put in place of a folder still in use here: the
-    /// folder is published over each (`OccupiedFolders`), and it is kept beside the folder
-    /// as a conflict copy, not only in the path's history.
+    /// Files and links that would take the place of a folder still in use here (a device
+    /// replaced the folder, or edited the file another device made a folder): the folder
+    /// is published over each (`OccupiedFolders`), and each is kept beside the folder as a
+    /// conflict copy, not only in the path's history.
     public var keptBeside: [VersionRecord]
 
     public init(_ trees: SyncTrees, paths: Set<String>? = nil) {
