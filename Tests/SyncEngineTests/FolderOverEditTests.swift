@@ -11,17 +11,7 @@ import Testing
 @Suite struct FolderOverEditTests {
     @Test func anEditOfAFileMadeAFolderElsewhereIsKeptBesideTheFolder() throws {
         let scratch = Scratch()
-        let (a, b) = try scratch.pair()
-        try a.write("T", "first")
-        a.sync()
-        b.sync()
-        try FileManager.default.removeItem(atPath: a.documents + "/T")
-        try a.write("T/in.txt", "inside")
-        a.sync()
-        let folderPublished = SyncClock.nowMilliseconds()
-        while SyncClock.nowMilliseconds() <= folderPublished {}  // the edit is the later change: it wins
-        try b.write("T", "edited on b")
-        b.sync()
+        let (a, b) = try Self.folderOnAEditOnB(scratch)
         a.sync()
         b.sync()
         a.sync()
@@ -38,6 +28,19 @@ import Testing
     /// already there is not made twice.
     @Test func aCopyAlreadyBesideIsNotMadeAgain() throws {
         let scratch = Scratch()
+        let (a, _) = try Self.folderOnAEditOnB(scratch)
+        let faults = FaultInjection()
+        faults.interleave(at: "between actions") { faults.crash(afterCheckpoints: 0) }
+        a.engine.faults = faults
+        a.sync()
+        try a.restart()
+        a.sync()
+        #expect(a.tree().keys.filter { $0.hasPrefix("T (conflict from ") }.count == 1, "\(a.tree())")
+    }
+
+    /// Devices a and b after both synced file `T`, a made it a folder holding `in.txt` and
+    /// published that, then b edited `T` and published the edit, the later change.
+    static func folderOnAEditOnB(_ scratch: Scratch) throws -> (TestDevice, TestDevice) {
         let (a, b) = try scratch.pair()
         try a.write("T", "first")
         a.sync()
@@ -46,15 +49,9 @@ import Testing
         try a.write("T/in.txt", "inside")
         a.sync()
         let folderPublished = SyncClock.nowMilliseconds()
-        while SyncClock.nowMilliseconds() <= folderPublished {}
+        while SyncClock.nowMilliseconds() <= folderPublished {}  // the edit is the later change: it wins
         try b.write("T", "edited on b")
         b.sync()
-        let faults = FaultInjection()
-        faults.interleave(at: "between actions") { faults.crash(afterCheckpoints: 0) }
-        a.engine.faults = faults
-        a.sync()
-        try a.restart()
-        a.sync()
-        #expect(a.tree().keys.filter { $0.hasPrefix("T (conflict from ") }.count == 1, "\(a.tree())")
+        return (a, b)
     }
 }
