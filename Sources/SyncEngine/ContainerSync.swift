@@ -122,7 +122,9 @@ final class ContainerSync {
             readers[device] = LogReader(path: layout.log(container: id, device: device), device: device)
         }
         var readInFull: Set<String> = []
-        for device in readers.keys.sorted() {
+        // A log the listing no longer shows is gone (deleted by hand): there is nothing new
+        // to read in it, and trying would say so at every pass.
+        for device in readers.keys.sorted() where listed?.contains(device) ?? true {
             do {
                 let (records, bad) = try readers[device]!.readNew()
                 problems += bad

@@ -87,7 +87,7 @@ struct LogWriter {
             LogLineEncoder.append(LogLine(record), to: &bytes)
             bytes.append(UInt8(ascii: "\n"))
         }
-        let fd = try Self.openOwn(path, O_WRONLY | O_APPEND | O_CREAT)
+        let fd = try Self.openForAppending(path)
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw .system("fstat", path) }
@@ -136,6 +136,17 @@ struct LogWriter {
         }
         let keep = size - Int64(tail) + Int64(lastNewline + 1)
         guard ftruncate(fd, off_t(keep)) == 0 else { throw .system("ftruncate", path) }
+    }
+
+    /// Opens the log to append to it, making it, and its folder if that went too (a person
+    /// tidying the mirror deleted every log): like a log cut back, it is taken as it is.
+    private static func openForAppending(_ path: String) throws(SyncError) -> Int32 {
+        do {
+            return try openOwn(path, O_WRONLY | O_APPEND | O_CREAT)
+        } catch where error.code == .system(ENOENT) {
+            try Sys.makeFolders(Sys.parent(of: path))
+            return try openOwn(path, O_WRONLY | O_APPEND | O_CREAT)
+        }
     }
 
     /// Opens the log, never through a symbolic link: the log is this device's own file in

@@ -27,6 +27,24 @@ import Testing
         #expect(sequences.count == cut.kept + 1 && sequences.last! > cut.lost, "recorded again, after the lost numbers: \(sequences), \(cut)")
     }
 
+    /// Every log deleted, folder and all (a person tidying the mirror): the next change is
+    /// published at once, the log and its folder made anew, not refused by a writer that
+    /// still had the old file in hand.
+    @Test func aLogFolderDeletedIsMadeAgainByTheNextChange() throws {
+        let scratch = Scratch()
+        let (a, b) = try scratch.pair()
+        try a.write("doc.txt", "doc")
+        a.sync()
+        b.sync()
+        try FileManager.default.removeItem(atPath: MirrorLayout(root: a.mirror).logFolder(container: Self.container))
+        try a.write("more.txt", "more")
+        let report = a.sync()
+        #expect(report.published >= 1, "\(report.problems)")
+        #expect(!report.problems.contains { $0.contains("No such file or directory") }, "\(report.problems)")
+        b.sync()
+        #expect(b.read("more.txt") == "more")
+    }
+
     /// The other device runs on, holding the lost versions: the device whose log it is
     /// must not reuse their numbers, or its next change would be taken for one of them.
     @Test func aRunningDeviceGetsTheChangesMadeAfterTheCut() throws {
