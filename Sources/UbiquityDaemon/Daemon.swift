@@ -41,6 +41,10 @@ public struct Daemon {
 
     public func run() async throws {
         let containers = settings.containers(discovered: ContainerDiscovery.folderNames(in: RawPath(settings.root)))
+        for name in ContainerDiscovery.linkedFolderNames(in: RawPath(settings.root)) {
+            logger.warning(
+                "\(settings.root)/\(name) is a symbolic link, which ubqd does not follow out of the root: it is neither indexed nor synced. Move the folder itself there, or make the root (--root, UBQ_ROOT) a folder that holds it")
+        }
         try Folders.prepare(settings, containers: containers)
         let lock = try InstanceLock(stateDirectory: settings.stateDirectory)
         let root = RawPath(settings.root)

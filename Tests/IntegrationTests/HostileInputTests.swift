@@ -124,6 +124,19 @@ import Testing
         }
     }
 
+    /// A container folder that is a link (moved to another disk) is not followed out of
+    /// the root, and ubqd says so, naming the fix, rather than skip it without a word.
+    @Test func aContainerFolderThatIsALinkIsNamedAtStart() throws {
+        let daemon = try DaemonHarness()
+        let elsewhere = daemon.base + "/elsewhere"
+        try FileManager.default.createDirectory(atPath: elsewhere + "/Documents", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: daemon.root, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: daemon.root + "/iCloud~com~example~Moved", withDestinationPath: elsewhere)
+        try daemon.start()
+        #expect(daemon.log().contains("iCloud~com~example~Moved is a symbolic link, which ubqd does not follow out of the root"), "\(daemon.log())")
+        #expect(try !daemon.ubq(["containers"]).text.contains("iCloud.com.example.Moved"))
+    }
+
     /// File times Int64 nanoseconds cannot count (past 2262-04-11) took ubqd down at start,
     /// for as long as such a file stayed: now it is indexed and synced like any other.
     @Test func filesDatedFarAheadOrLongAgoAreIndexedAndSynced() throws {
