@@ -167,7 +167,8 @@ final class ContainerSync {
         if let writer { return writer }
         let logged = histories.values.lazy.flatMap(\.records).map(\.id).filter { $0.device == self.device }.map(\.sequence).max() ?? 0
         let opened = try LogWriter(
-            path: layout.log(container: id, device: device), device: device, lastSequence: max(logged, journaledSequence))
+            path: layout.log(container: id, device: device), device: device, lastSequence: max(logged, journaledSequence),
+            marker: layout.marker)
         writer = opened
         return opened
     }

@@ -11,10 +11,13 @@ struct LogWriter {
     /// The log's size as this writer left it: when it was opened, then at the end of each
     /// append. A larger size at the next append means another process wrote the file.
     private var knownSize: Int64
+    /// The mirror's marker file (`MirrorLayout.marker`): a log folder deleted by hand is
+    /// made again only while it is there.
+    private let marker: String?
 
     /// Opens (creating) the log and repairs a torn last line left by a crash: the file is
     /// ours alone, so cutting it back to the last complete line is safe.
-    init(path: String, device: String, lastSequence: UInt64) throws(SyncError) {
+    init(path: String, device: String, lastSequence: UInt64, marker: String? = nil) throws(SyncError) {
         guard lastSequence < LogLine.largestSequence - Self.sequenceRoom else {
             throw SyncError(
                 .corruptMirror,
@@ -24,6 +27,7 @@ struct LogWriter {
         }
         self.path = path
         self.device = device
+        self.marker = marker
         nextSequence = lastSequence + 1
         try Sys.makeFolders(Sys.parent(of: path))
         try Self.truncateTornTail(path)
@@ -87,7 +91,7 @@ struct LogWriter {
             LogLineEncoder.append(LogLine(record), to: &bytes)
             bytes.append(UInt8(ascii: "\n"))
         }
-        let fd = try Self.openForAppending(path)
+        let fd = try Self.openForAppending(path, marker: marker)
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw .system("fstat", path) }
@@ -140,10 +144,13 @@ struct LogWriter {
 
     /// Opens the log to append to it, making it, and its folder if that went too (a person
     /// tidying the mirror deleted every log): like a log cut back, it is taken as it is.
-    private static func openForAppending(_ path: String) throws(SyncError) -> Int32 {
+    /// Only while the mirror's `marker` is there: the mount point of a mirror unmounted
+    /// since the pass began is empty, and the folder would be made on the disk below.
+    private static func openForAppending(_ path: String, marker: String?) throws(SyncError) -> Int32 {
         do {
             return try openOwn(path, O_WRONLY | O_APPEND | O_CREAT)
         } catch where error.code == .system(ENOENT) {
+            guard let marker, Sys.lstat(marker) != nil else { throw error }
             try Sys.makeFolders(Sys.parent(of: path))
             return try openOwn(path, O_WRONLY | O_APPEND | O_CREAT)
         }

@@ -45,6 +45,30 @@ import Testing
         #expect(b.read("more.txt") == "more")
     }
 
+    /// The mirror unmounted in the middle of a pass, its logs with it: the log folder is
+    /// not made on the empty mount point (the disk below), and the change waits.
+    @Test func aLogFolderIsNotMadeAgainWhereTheMirrorWent() throws {
+        let scratch = Scratch()
+        let (a, _) = try scratch.pair()
+        try a.write("doc.txt", "doc")
+        a.sync()
+        let layout = MirrorLayout(root: a.mirror)
+        let marker = try Data(contentsOf: URL(fileURLWithPath: layout.marker))
+        try a.write("more.txt", "more")
+        let faults = FaultInjection()
+        faults.interleave(at: "between actions") {
+            try? FileManager.default.removeItem(atPath: layout.root + "/containers")
+            try? FileManager.default.removeItem(atPath: layout.marker)
+        }
+        a.engine.faults = faults
+        let report = a.sync()
+        #expect(report.published == 0 && !FileManager.default.fileExists(atPath: layout.logFolder(container: Self.container)), "\(report)")
+
+        a.engine.faults = nil
+        try marker.write(to: URL(fileURLWithPath: layout.marker))  // mounted again
+        #expect(a.sync().published >= 1)
+    }
+
     /// The other device runs on, holding the lost versions: the device whose log it is
     /// must not reuse their numbers, or its next change would be taken for one of them.
     @Test func aRunningDeviceGetsTheChangesMadeAfterTheCut() throws {
