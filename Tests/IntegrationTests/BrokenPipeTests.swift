@@ -14,22 +14,29 @@ import Testing
         return pipe
     }
 
+    /// Runs the built `program` with its output going to `pipeWithNoReader()`; returns
+    /// the ended process and what it wrote on standard error.
+    static func runWithOutputGoneNowhere(_ program: String, _ arguments: [String], environment: [String: String]) throws -> (Process, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: DaemonHarness.binaries + "/" + program)
+        process.arguments = arguments
+        process.environment = environment
+        process.standardOutput = pipeWithNoReader()
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process, said)
+    }
+
     @Test func ubqWritingToAPipeWithNoReaderEndsBySIGPIPEQuietly() throws {
         let daemon = try DaemonHarness()
         try daemon.start()
         try daemon.shell("for n in 1 2 3; do echo $n > f$n.txt; done")
         #expect(try daemon.indexedItems().count == 3)
 
-        let ubq = Process()
-        ubq.executableURL = URL(fileURLWithPath: DaemonHarness.binaries + "/ubq")
-        ubq.arguments = ["ls"]
-        ubq.environment = daemon.environment
-        ubq.standardOutput = Self.pipeWithNoReader()
-        let errors = Pipe()
-        ubq.standardError = errors
-        try ubq.run()
-        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        ubq.waitUntilExit()
+        let (ubq, said) = try Self.runWithOutputGoneNowhere("ubq", ["ls"], environment: daemon.environment)
         #expect(ubq.terminationReason == .uncaughtSignal && ubq.terminationStatus == SIGPIPE, "\(ubq.terminationReason) \(ubq.terminationStatus)")
         #expect(said.isEmpty, "\(said)")
     }

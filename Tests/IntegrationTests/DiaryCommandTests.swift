@@ -132,16 +132,8 @@ import Testing
     @Test func theDiaryExampleSavesWithItsOutputGoneNowhere() throws {
         let harness = try DaemonHarness()
         try harness.start()
-        let example = Process()
-        example.executableURL = URL(fileURLWithPath: DaemonHarness.binaries + "/diary-example")
-        example.arguments = ["Unread", "Nobody reads this."]
-        example.environment = harness.environment
-        example.standardOutput = BrokenPipeTests.pipeWithNoReader()
-        let errors = Pipe()
-        example.standardError = errors
-        try example.run()
-        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        example.waitUntilExit()
+        let (_, said) = try BrokenPipeTests.runWithOutputGoneNowhere(
+            "diary-example", ["Unread", "Nobody reads this."], environment: harness.environment)
         #expect(!said.contains("Fatal error"), "\(said)")
         #expect(try harness.diaryEntries(["list", "--json"]).map(\.title) == ["Unread"])
     }

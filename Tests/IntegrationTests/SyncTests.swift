@@ -119,8 +119,8 @@ final class SyncTests {
         #expect(arrived, "b log:\n\(b.log())\na log:\n\(a.log())")
     }
 
-    /// The pause is logged once, though ubqd tries at every poll (10 times a second: a NAS
-    /// left unmounted logged 860,000 lines a day), and so is the return.
+    /// The pause is logged once, though ubqd tries at every poll (10 times a second: 860,000
+    /// lines a day for a NAS left unmounted), and so is the return.
     @Test func statusShowsTheMirrorAndAPausedContainerWhenItVanishes() throws {
         let all = try start(1)
         let a = all[0]
