@@ -25,7 +25,7 @@ struct ConflictCopy {
         try ConcurrentSync.fsyncFolders(try Sys.makeParentFolders(of: relative, beneath: containerFolder.readable), faults: faults)
         let staging = DurableFile.stagingPath(beside: containerFolder.appending(relative).readable)
         if state.kind == .file {
-            try store.fetch(state.sha256 ?? "", size: state.size, to: staging, mode: mode_t(state.mode))
+            try store.fetch(state.sha256 ?? "", size: state.size, to: staging, mode: mode_t(state.mode), modified: state.modified)
         } else if symlink(state.linkTarget ?? "", staging) != 0 {
             throw SyncError.system("symlink", staging)
         }

@@ -161,13 +161,18 @@ struct ContentStore {
     /// a damaged or truncated object is refused, never handed to the user, and set aside
     /// (`DamagedObjects`); what was written of the copy is removed.
     /// The copy is fsynced unless the caller syncs several copies together (`sync` false).
-    func fetch(_ sha256: String, size: Int64, to destination: String, mode: mode_t, sync: Bool = true) throws(SyncError) {
+    /// It gets the modification time `modified` (`EntryState.modified`) when one is given.
+    func fetch(
+        _ sha256: String, size: Int64, to destination: String, mode: mode_t, modified: Int64?, sync: Bool = true
+    ) throws(SyncError) {
         let object = layout.object(sha256)
         let source = try Self.open(object)
         defer { close(source) }
         let result = try DurableFile.write(destination, mode: mode, sync: sync) { fd throws(SyncError) in
             fchmod(fd, mode)  // the mode the version names, whatever the umask
-            return try ContentHashing.stream(from: source, path: object, to: fd, destinationPath: destination)
+            let streamed = try ContentHashing.stream(from: source, path: object, to: fd, destinationPath: destination)
+            if let modified { Self.setModified(fd, to: modified) }
+            return streamed
         }
         guard result.sha256 == sha256 else {
             unlink(destination)
@@ -178,6 +183,22 @@ struct ContentStore {
             throw .sizeMismatch(object, holds: result.size, claimed: size)
         }
     }
+
+    /// Gives the file open at `fd` the modification time `nanoseconds` (since 1970), its
+    /// access time left as it is. A time the file system cannot hold (a log line may say
+    /// any) leaves the file dated now: the content matters, its date is a courtesy.
+    static func setModified(_ fd: Int32, to nanoseconds: Int64) {
+        let (seconds, fraction) = nanoseconds.quotientAndRemainder(dividingBy: 1_000_000_000)
+        // A time before 1970 has a negative remainder; timespec's nanoseconds never are.
+        let modified = fraction < 0
+            ? timespec(tv_sec: Int(seconds) - 1, tv_nsec: Int(fraction) + 1_000_000_000)
+            : timespec(tv_sec: Int(seconds), tv_nsec: Int(fraction))
+        var times = [timespec(tv_sec: 0, tv_nsec: Self.omitTime), modified]
+        _ = futimens(fd, &times)
+    }
+
+    /// `UTIME_OMIT` (sys/stat.h), a macro Swift does not import: the time left as it is.
+    private static let omitTime = (1 << 30) - 2
 
     /// Opens `object` to read it. A FIFO there reads as empty: damaged. One that is missing
     /// is asked for again (`DamagedObjects.requestAgain`).

@@ -94,7 +94,7 @@ extension Executor {
             let staging = DurableFile.stagingPath(beside: download.absolute)
             do {
                 if foldersMade.insert(Sys.parent(of: download.absolute)).inserted { madeIn.formUnion(try makeParentFolders(of: download.absolute)) }
-                try store.fetch(download.state.sha256 ?? "", size: download.state.size, to: staging, mode: download.state.localMode, sync: false)
+                try store.fetch(download.state.sha256 ?? "", size: download.state.size, to: staging, mode: download.state.localMode, modified: download.state.modified, sync: false)
                 fetched.append(Fetched(download: download, staging: staging))
             } catch {
                 outcomes[path] = .failure(error)

@@ -46,7 +46,7 @@ extension Executor {
                 if installed.outcome == .done { try Sys.fsyncFolder(Sys.parent(of: source)) }
             } else {
                 let staging = DurableFile.stagingPath(beside: absolute)
-                try store.fetch(state.sha256 ?? "", size: state.size, to: staging, mode: state.localMode)
+                try store.fetch(state.sha256 ?? "", size: state.size, to: staging, mode: state.localMode, modified: state.modified)
                 installed = try placeStaged(staging, at: absolute, replacing: expected)
             }
         }

@@ -203,7 +203,7 @@ struct LocalTree {
         let signature = LocalSignature(status.signature)
         do throws(SyncError) {
             let known = base[path]
-            let state: EntryState
+            var state: EntryState
             var earlyCopy: EarlyCopy?
             if let kept = Self.keptState(of: status, signature, known: known) ?? moved.state(of: status, signature, at: path) {
                 state = kept
@@ -237,6 +237,7 @@ struct LocalTree {
                 }
                 state = read
             }
+            if state.kind == .file { state.modified = signature.modifiedNanoseconds }  // the base keeps no date
             entries[path] = LocalEntry(
                 rawPath: relative, state: state, signature: signature, lastingSignature: vouched ? signature : nil, earlyCopy: earlyCopy)
         } catch where error.code == .changedMeanwhile {

@@ -12,6 +12,7 @@ struct LogLine: Codable, Equatable {
     var mode: UInt32?
     var sha256: String?
     var size: Int64?
+    var mtime: Int64?
     var target: String?
     var movedFrom: String?
     var forgets: Bool?
@@ -77,7 +78,7 @@ struct LogLine: Codable, Equatable {
             }
             // Writers write lower case: a copy only for the others.
             let lower = sha256.utf8.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "F") } ? sha256.lowercased() : sha256
-            return .success(.file(sha256: lower, size: size, mode: mode ?? 0o644))
+            return .success(.file(sha256: lower, size: size, mode: mode ?? 0o644, modified: mtime))
         case .folder: return .success(.folder(mode: mode ?? 0o755))
         case .symlink:
             guard let target else { return .failure(LogLineError("a symlink needs a target")) }
@@ -106,6 +107,7 @@ extension LogLine {
         mode = state.mode
         sha256 = state.sha256
         size = state.kind == .file ? state.size : nil
+        mtime = state.kind == .file ? state.modified : nil
         target = state.linkTarget
     }
 }

@@ -23,6 +23,7 @@ enum LogLineEncoder {
         object.number("mode", line.mode)
         object.string("sha256", line.sha256)
         object.number("size", line.size)
+        object.number("mtime", line.mtime)
         object.string("target", line.target)
         object.string("movedFrom", line.movedFrom)
         object.boolean("forgets", line.forgets)

@@ -21,6 +21,7 @@ struct LogLineScanner {
         var mode: Value<UInt32>?
         var sha256: Value<String>?
         var size: Value<Int64>?
+        var mtime: Value<Int64>?
         var target: Value<String>?
         var movedFrom: Value<String>?
         var forgets: Value<Bool>?
@@ -75,6 +76,7 @@ struct LogLineScanner {
         case "mode": return once(&line.mode) { $0.optional { $0.unsigned().flatMap { UInt32(exactly: $0) } } }
         case "sha256": return once(&line.sha256) { $0.optional { $0.string() } }
         case "size": return once(&line.size) { $0.optional { $0.integer() } }
+        case "mtime": return once(&line.mtime) { $0.optional { $0.integer() } }
         case "target": return once(&line.target) { $0.optional { $0.string() } }
         case "movedFrom": return once(&line.movedFrom) { $0.optional { $0.string() } }
         case "forgets": return once(&line.forgets) { $0.optional { $0.boolean() } }
@@ -222,6 +224,6 @@ extension LogLineScanner.Fields {
         guard let seq, let time, let path, let parents, let op else { return nil }
         return LogLine(
             seq: seq, time: time, path: path, parents: parents, op: op, kind: kind?.value, mode: mode?.value, sha256: sha256?.value,
-            size: size?.value, target: target?.value, movedFrom: movedFrom?.value, forgets: forgets?.value)
+            size: size?.value, mtime: mtime?.value, target: target?.value, movedFrom: movedFrom?.value, forgets: forgets?.value)
     }
 }

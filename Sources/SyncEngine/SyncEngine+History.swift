@@ -208,7 +208,7 @@ extension SyncEngine {
         let synced = try baseRow(of: record.path, in: container)
         try ConcurrentSync.fsyncFolders(try Sys.makeParentFolders(of: relative, beneath: container.folder.readable), faults: faults)
         let staging = DurableFile.stagingPath(beside: absolute)
-        try ContentStore(layout: layout, device: device.id).fetch(content, size: state.size, to: staging, mode: state.localMode)
+        try ContentStore(layout: layout, device: device.id).fetch(content, size: state.size, to: staging, mode: state.localMode, modified: state.modified)
         let window = racyWindowNanoseconds
         do {
             return try coordinator.write(absolute) { () throws -> LocalSignature? in

@@ -30,7 +30,7 @@ import Testing
         LogLine(seq: 1, time: 0, path: "a", parents: [], op: "delete"),
         LogLine(
             seq: .max, time: .min, path: hostile, parents: ["d1:1", hostile, ""], op: "put", kind: "file", mode: .max,
-            sha256: String(repeating: "ab", count: 32), size: .max, target: hostile, movedFrom: "x/\"y\"\\z\n"),
+            sha256: String(repeating: "ab", count: 32), size: .max, mtime: .min, target: hostile, movedFrom: "x/\"y\"\\z\n"),
         LogLine(seq: 7, time: -1, path: "Documents/link", parents: ["d2:9"], op: "put", kind: "symlink", target: "../../outside"),
         LogLine(seq: 8, time: 1_795_340_000_000, path: "Folder", parents: [], op: "put", kind: "folder", mode: 0o755),
         LogLine(seq: 9, time: 2, path: "a", parents: ["d1:8"], op: "delete", forgets: true),

@@ -116,6 +116,10 @@ struct PlannerTests {
                 name: "mode change alone is a change", local: .file(sha256: "aa", size: 1, mode: 0o755), base: F.agreed,
                 history: F.history(F.v0), expected: .publish(path: p, state: .file(sha256: "aa", size: 1, mode: 0o755), parents: [F.v0.id])),
             PlannerCase(
+                name: "a new modification time alone (a touch) is no change",
+                local: .file(sha256: "aa", size: 1, modified: 1_557_032_705_123_456_789), base: F.agreed, history: F.history(F.v0),
+                expected: nil),
+            PlannerCase(
                 name: "file replaced by a folder here", local: .folder(), base: F.agreed, history: F.history(F.v0),
                 expected: .publish(path: p, state: .folder(), parents: [F.v0.id])),
             PlannerCase(
