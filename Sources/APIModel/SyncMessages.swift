@@ -76,11 +76,14 @@ public struct MirrorStatus: Sendable, Codable, Equatable {
 public struct SyncNowRequest: Sendable, Codable {
     /// Let through the deletions held by the mass-deletion guard.
     public var confirmDeletes: Bool
+    /// Undo them instead: the items come back from the mirror (absent: false).
+    public var restoreDeletes: Bool?
     /// Look at every item, not only at what changed since the last pass.
     public var full: Bool?
 
-    public init(confirmDeletes: Bool, full: Bool = false) {
+    public init(confirmDeletes: Bool, restoreDeletes: Bool = false, full: Bool = false) {
         self.confirmDeletes = confirmDeletes
+        self.restoreDeletes = restoreDeletes
         self.full = full
     }
 }

@@ -19,8 +19,10 @@ public struct PassReport: Sendable {
     /// Files read to learn their content (their signature did not vouch for the base's),
     /// over every round of the pass.
     public var hashed = 0
-    /// Deletions held back until `ubq sync --confirm-deletes`.
+    /// Deletions held back until `ubq sync --confirm-deletes` (or `--restore-deletes`).
     public var heldDeletions = 0
+    /// Held deletions undone: their items downloaded again (`ubq sync --restore-deletes`).
+    public var restoredDeletions = 0
     /// Files that changed a moment ago, left for the next pass (container-relative).
     public var deferred: [RawPath] = []
     public var problems: [String] = []

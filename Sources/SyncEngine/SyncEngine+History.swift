@@ -232,10 +232,13 @@ extension SyncEngine {
         }
     }
 
-    /// Whether the item at `absolute` is what the base says was last synced there (nothing,
-    /// if nothing was): its recorded signature, or else its content, tells.
+    /// Whether the item at `absolute` may be replaced: it is what the base says was last
+    /// synced there (its recorded signature, or else its content, tells), or nothing is
+    /// there. A file deleted here whose deletion is not published yet (the mass-deletion
+    /// guard holds it) has its content in the store, so writing a version there loses
+    /// nothing; refused, the user deleted a tree by mistake could not bring a file back.
     private static func disk(at absolute: String, holds synced: BaseRow?) throws(SyncError) -> Bool {
-        guard let info = Sys.lstat(absolute) else { return synced?.entry.state == nil }
+        guard let info = Sys.lstat(absolute) else { return true }
         guard let state = synced?.entry.state else { return false }
         if synced?.signature == LocalSignature(stat: info) { return true }
         guard state.kind == .file, info.st_mode & S_IFMT == S_IFREG else { return false }

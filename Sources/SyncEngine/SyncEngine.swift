@@ -142,14 +142,17 @@ public final class SyncEngine: @unchecked Sendable {
         containers.values.contains { $0.mirrorHasNews() }
     }
 
-    /// One pass over every container. `confirmDeletes` lets held mass deletions through;
+    /// One pass over every container. `confirmDeletes` lets held mass deletions through,
+    /// `restoreDeletes` undoes them (the items come back from the mirror);
     /// `settled` says the caller made sure every local change is complete (`ubq sync` waits
     /// for the watcher first), so files changed a moment ago need not wait for the next pass.
     ///
     /// `changed` limits the pass to the subtrees changed locally since the last pass (and
     /// what other devices changed): nil looks at everything.
     @discardableResult
-    public func passAll(confirmDeletes: Bool = false, settled: Bool = false, changed: [ContainerID: Set<RawPath>]? = nil) -> [ContainerID: PassReport] {
+    public func passAll(
+        confirmDeletes: Bool = false, restoreDeletes: Bool = false, settled: Bool = false, changed: [ContainerID: Set<RawPath>]? = nil
+    ) -> [ContainerID: PassReport] {
         defer { if settled { waitForViews() } }
         do {
             try MirrorHealth.check(layout, hasSyncedBefore: try database.hasSyncedBefore())
@@ -168,7 +171,7 @@ public final class SyncEngine: @unchecked Sendable {
         var lookedAtEverything = false
         for (id, container) in containers.sorted(by: { $0.key.identifier < $1.key.identifier }) {
             let scope = needsFullPass.remove(id) == nil ? changed.map { $0[id] ?? [] } : nil
-            let report = pass(container, id: id, confirmDeletes: confirmDeletes, settled: settled, scope: scope)
+            let report = pass(container, id: id, confirmDeletes: confirmDeletes, restoreDeletes: restoreDeletes, settled: settled, scope: scope)
             lookedAtEverything = lookedAtEverything || scope == nil || report.lookedAtEverything
             reports[id] = report
         }
@@ -178,17 +181,20 @@ public final class SyncEngine: @unchecked Sendable {
         return reports
     }
 
-    private func pass(_ container: ContainerSync, id: ContainerID, confirmDeletes: Bool, settled: Bool, scope: Set<RawPath>?) -> PassReport {
+    private func pass(
+        _ container: ContainerSync, id: ContainerID, confirmDeletes: Bool, restoreDeletes: Bool, settled: Bool, scope: Set<RawPath>?
+    ) -> PassReport {
         let progress = PassProgress()
         let timer = PassTimer()
         update(id) { $0.phase = .syncing }
         statusLock.withLock { inFlight[id] = progress }
         defer { endProgress(id, progress) }
-        let syncPass = SyncPass(
+        var syncPass = SyncPass(
             container: container, ignore: ignore.rules(for: id), database: database, coordinator: coordinator,
             deletionGuard: deletionGuard, quietNanoseconds: settled ? 0 : quietNanoseconds, deletionQuiet: settled ? .zero : deletionGuard.quiet,
             faults: faults, views: views, viewWriter: viewWriter, confirmDeletes: confirmDeletes, scope: scope, progress: progress,
             marksUploads: uploadMarker(id), longRound: longPassObserver, racyWindow: racyWindowNanoseconds, batchCapacity: batchCapacity)
+        syncPass.restoreDeletes = restoreDeletes
         do {
             let report: PassReport
             do {
@@ -271,7 +277,10 @@ public final class SyncEngine: @unchecked Sendable {
             logger.info("synced \(container.identifier): \(report.published) published, \(report.applied) applied, \(report.adopted) adopted, \(report.followed) followed renames, \(report.skipped) skipped, \(report.hashed) files read \(timer.description)")
         }
         if report.heldDeletions > 0 {
-            logger.warning("\(container.identifier): \(report.heldDeletions) deletions wait for `ubq sync --confirm-deletes`")
+            logger.warning("\(container.identifier): \(ContainerSyncStatus.heldDeletionsNote(report.heldDeletions))")
+        }
+        if report.restoredDeletions > 0 {
+            logger.notice("\(container.identifier): \(report.restoredDeletions) held deletions undone: their items are brought back from the mirror")
         }
     }
 

@@ -23,6 +23,9 @@ struct SyncPass {
     /// Writes the view after the pass, on its own thread; nil: the pass writes it itself.
     var viewWriter: ViewWriter?
     var confirmDeletes: Bool
+    /// Puts back what the held deletions removed (`ubq sync --restore-deletes`): the
+    /// mirror's versions of those paths come back as if this device never had them.
+    var restoreDeletes = false
     /// The subtrees to look at (container-relative; changed locally since the last pass),
     /// or nil for the whole container. Paths other devices changed are added to them, and
     /// many of them make the pass look at everything (`widened`).
@@ -88,7 +91,9 @@ struct SyncPass {
                 container.unsynced.replace(within: roots, with: local.unsynced)
                 report.deferred = local.deferred
             }
-            let plan = try guardDeletions(makePlan(local: local, base: base, roots: roots), report: &report)
+            let plan = try guardDeletions(makePlan(local: local, base: base, roots: roots), report: &report) { restored in
+                makePlan(local: local, base: base.filter { !restored.contains($0.key) }, roots: roots)
+            }
             let before = report
             touched.formUnion(plan.actions.lazy.flatMap(\.viewPaths))
             lastPlan = plan
@@ -166,7 +171,11 @@ struct SyncPass {
     /// The plan without its deletions while they wait: for the burst they belong to to
     /// end (an `rm -rf` reaches several passes; the guard must see it whole), then, past the
     /// guard's share, for the user's confirmation. The rest (uploads, downloads) goes ahead.
-    private func guardDeletions(_ plan: SyncPlan, report: inout PassReport) throws -> SyncPlan {
+    /// With `restoreDeletes`, held deletions are undone instead: `forgetting` plans again
+    /// with the base forgetting those paths, so that the mirror's versions are downloaded.
+    private func guardDeletions(
+        _ plan: SyncPlan, report: inout PassReport, forgetting: (_ paths: Set<String>) -> SyncPlan
+    ) throws -> SyncPlan {
         let deletions = plan.deletionPaths
         // None left (every pass looks at the waiting ones), or confirmed: no burst waits.
         guard !deletions.isEmpty, !confirmDeletes else {
@@ -183,8 +192,21 @@ struct SyncPass {
         let recent = container.recentDeletions.count(within: deletionGuard.window)
         guard let held = try deletionGuard.holds(plan: plan, recent: recent, baseCount: { try database.baseCount(container: container.id) })
         else { return plan }
-        report.heldDeletions = held
-        return plan.withoutPublishedDeletions()
+        guard restoreDeletes else {
+            report.heldDeletions = held
+            return plan.withoutPublishedDeletions()
+        }
+        try Self.makeFolderAgain(container.folder.readable)
+        report.restoredDeletions = held
+        return forgetting(Set(deletions))
+    }
+
+    /// Makes the container folder `folder` if it is gone (an `rm -rf` of the whole
+    /// container): the items restored go back into it. Only it: a root that is gone too
+    /// (an unmounted disk) is not made on the mount point.
+    private static func makeFolderAgain(_ folder: String) throws(SyncError) {
+        guard mkdir(folder, 0o755) != 0 else { return try Sys.fsyncFolder(Sys.parent(of: folder)) }
+        guard errno == EEXIST else { throw .system("mkdir", folder) }
     }
 
     /// Deletes the staging files a daemon killed mid-download left in the container. A pass

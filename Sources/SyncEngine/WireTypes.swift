@@ -25,6 +25,11 @@ extension ContainerSyncStatus {
         message = reason
     }
 
+    /// What the user is told of deletions the mass-deletion guard holds: both ways out.
+    static func heldDeletionsNote(_ count: Int) -> String {
+        "\(count) deletions wait: `ubq sync --confirm-deletes` publishes them, `ubq sync --restore-deletes` brings the files back"
+    }
+
     /// The most problems a status lists.
     static let problemLimit = 20
 
@@ -38,7 +43,7 @@ extension ContainerSyncStatus {
         lastPass = ISO8601.format(referenceSeconds: Date().timeIntervalSinceReferenceDate)
         if report.heldDeletions > 0 {
             phase = .paused
-            message = "\(report.heldDeletions) deletions wait for `ubq sync --confirm-deletes`"
+            message = Self.heldDeletionsNote(report.heldDeletions)
         } else {
             phase = .idle
             let notes = [

@@ -17,9 +17,14 @@ struct SyncRoutes: Sendable {
         router.get(RouterPath(Route.mirror)) { _, _ in mirrorStatus() }
         router.post(RouterPath(Route.mirrorSync)) { request, context in
             let body = try await request.decode(as: SyncNowRequest.self, context: context)
+            if body.confirmDeletes && body.restoreDeletes == true {
+                return JSONResponse.error(
+                    .badRequest, APIError(error: "bad-request", message: "confirmDeletes publishes the held deletions and restoreDeletes undoes them: give one"))
+            }
             return try await withWorker { worker in
                 try await waitForWatcher()
-                try await service?.passNow(confirmDeletes: body.confirmDeletes, full: body.full ?? false)
+                try await service?.passNow(
+                    confirmDeletes: body.confirmDeletes, restoreDeletes: body.restoreDeletes ?? false, full: body.full ?? false)
                 return JSONResponse.encode(mirrorStatusValue(worker))
             }
         }

@@ -151,8 +151,9 @@ final class SyncService: Service {
     /// `ubq sync`: a pass now over what changed (everything with `full`), once the caller
     /// has waited for the watcher, so files changed a moment ago need not wait. Returns
     /// once the index shows what the passes found.
-    func passNow(confirmDeletes: Bool, full: Bool) async throws {
-        _ = try await passOverPending(confirmDeletes: confirmDeletes, settled: true, full: full, unlessIdle: false)
+    func passNow(confirmDeletes: Bool, restoreDeletes: Bool = false, full: Bool) async throws {
+        _ = try await passOverPending(
+            confirmDeletes: confirmDeletes, restoreDeletes: restoreDeletes, settled: true, full: full, unlessIdle: false)
         await indexUpdates.drain()
     }
 
@@ -174,7 +175,7 @@ final class SyncService: Service {
     /// queueing), or took it a moment after its close and left it to settle (put back
     /// after the pass's return). Both were seen with a 1 GiB copy.
     private func passOverPending(
-        confirmDeletes: Bool, settled: Bool, full: Bool, unlessIdle: Bool
+        confirmDeletes: Bool, restoreDeletes: Bool = false, settled: Bool, full: Bool, unlessIdle: Bool
     ) async throws -> Bool? {
         try await worker.run { [self] engine in
             var pending = takePending()
@@ -185,7 +186,7 @@ final class SyncService: Service {
             // than looking each one up: the engine decides (`SyncPass.widened`), since it
             // weighs them against the size of the container's base.
             let scope = pending.needsFullPass ? nil : pending.paths
-            retryLater(engine.passAll(confirmDeletes: confirmDeletes, settled: settled, changed: scope))
+            retryLater(engine.passAll(confirmDeletes: confirmDeletes, restoreDeletes: restoreDeletes, settled: settled, changed: scope))
             return pending.needsFullPass
         }
     }

@@ -13,7 +13,8 @@ struct SyncCommand: AsyncParsableCommand {
             deletion_guard_minimum in the [sync] table of config.toml; a burst of deletions is \
             weighed whole, with those published in the minute before), ubqd holds the deletions \
             (an unmounted disk or a wrong path looks like that) until you confirm them with \
-            --confirm-deletes.
+            --confirm-deletes, or undo them with --restore-deletes, which brings the files back \
+            from the mirror.
 
             Exit status: 0 when every container synced; 75 when sync is paused (the mirror is \
             not there, the disk is full, or deletions wait for --confirm-deletes: the NOTE \
@@ -23,13 +24,21 @@ struct SyncCommand: AsyncParsableCommand {
 
     @OptionGroup var options: SettingsOptions
     @Flag(help: "Let through the deletions the mass-deletion guard is holding.") var confirmDeletes = false
+    @Flag(help: "Undo the deletions the mass-deletion guard is holding: the files come back from the mirror.")
+    var restoreDeletes = false
     @Flag(help: "Look at every item, not only at what changed since the last pass (ubqd does so every 10 minutes, or full_pass_interval_s).")
     var full = false
     @Flag(help: "Print JSON.") var json = false
 
+    func validate() throws {
+        guard !(confirmDeletes && restoreDeletes) else {
+            throw ValidationError("--confirm-deletes publishes the held deletions and --restore-deletes undoes them: give one")
+        }
+    }
+
     func run() async throws {
         let connection = try Connection(options)
-        let request = SyncNowRequest(confirmDeletes: confirmDeletes, full: full)
+        let request = SyncNowRequest(confirmDeletes: confirmDeletes, restoreDeletes: restoreDeletes, full: full)
         let status = try await Connection.reportingErrors { () async throws(DaemonClientError) in
             try await Self.showingProgress(connection.client) { () async throws(DaemonClientError) in
                 try await connection.client.post(Route.mirrorSync, body: request, as: MirrorStatus.self)

@@ -29,6 +29,7 @@ import Testing
     @Test(arguments: [
         ("POST", "/v1/query", "{not json", 400, "bad-request"),
         ("POST", "/v1/query", "{\"predicate\": 42}", 400, "bad-request"),
+        ("POST", "/v1/mirror/sync", "{\"confirmDeletes\": true, \"restoreDeletes\": true}", 400, "bad-request"),
         ("GET", "/v1/no-such-route", "", 404, "not-found"),
         ("POST", "/v1/status", "", 404, "not-found"),
     ])

@@ -62,6 +62,25 @@ final class SyncStatusTests {
         #expect(try containerStatus(a)["heldDeletions"] as? Int == 0)
     }
 
+    /// The other way out: `--restore-deletes` brings the held files back from the mirror.
+    @Test func heldDeletionsAreUndoneWithRestoreDeletes() throws {
+        let a = try device(config: "[sync]\ndeletion_guard_percent = 10\ndeletion_guard_minimum = 2\n")
+        try start(a)
+        try a.shell("mkdir -p notes && for n in $(seq 1 10); do echo $n > notes/file-$n.txt; done")
+        try sync(a)
+        try a.shell("rm -r notes")
+        try sync(a, exitStatus: 75)
+        #expect(try containerStatus(a)["message"] as? String ?? "" == "11 deletions wait: `ubq sync --confirm-deletes` publishes them, `ubq sync --restore-deletes` brings the files back")
+
+        let both = try a.ubq(["sync", "--confirm-deletes", "--restore-deletes"])
+        #expect(both.status == 64 && both.errorText.contains("give one"), "\(both.errorText)")
+        try sync(a, ["--restore-deletes"])
+        #expect(try String(contentsOfFile: a.documents + "/notes/file-7.txt", encoding: .utf8) == "7\n")
+        let restored = try containerStatus(a)
+        #expect(restored["heldDeletions"] as? Int == 0 && restored["phase"] as? String == "idle", "\(restored)")
+        #expect(a.log().contains("11 held deletions undone"))
+    }
+
     @Test func aLocalChangeIsPublishedAsSoonAsItIsIndexedNotAtTheNextPoll() throws {
         // Polling once a minute: only the index's news can start the pass within the wait.
         let a = try device(config: "[sync]\npoll_interval_ms = 60000\n")

@@ -78,10 +78,13 @@ final class TestDevice {
     ///
     /// First waits until no file here is open for writing in another test's child
     /// (`InheritedWriters`), unless the test holds a writer itself (`holdingAWriter`).
-    func sync(confirmDeletes: Bool = false, settled: Bool = false, changed: Set<RawPath>? = nil, holdingAWriter: Bool = false) -> PassReport {
+    func sync(
+        confirmDeletes: Bool = false, restoreDeletes: Bool = false, settled: Bool = false, changed: Set<RawPath>? = nil,
+        holdingAWriter: Bool = false
+    ) -> PassReport {
         if !holdingAWriter { InheritedWriters.waitUntilClosed(below: root) }
         let scope = changed.map { [Self.containerID: $0] }
-        return engine.passAll(confirmDeletes: confirmDeletes, settled: settled, changed: scope)[Self.containerID]
+        return engine.passAll(confirmDeletes: confirmDeletes, restoreDeletes: restoreDeletes, settled: settled, changed: scope)[Self.containerID]
             ?? PassReport(problems: ["no pass ran"])
     }
 
