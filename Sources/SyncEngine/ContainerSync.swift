@@ -31,6 +31,9 @@ public struct PassReport: Sendable {
     /// Some action failed (other than finding the disk changed): the next pass looks at
     /// everything, since what changed may not be reported again.
     public var incomplete = false
+    /// The pass stopped on a full disk (the container's or the mirror's): sync is paused
+    /// until there is space, and retried (`pause(by:)`).
+    public var pausedForSpace = false
     /// The pass looked at the whole container: asked to, or widened for its many changes
     /// (`SyncPass.widened`).
     public var lookedAtEverything = false
@@ -47,10 +50,12 @@ public struct PassReport: Sendable {
         pause(by: error)
     }
 
-    /// The pass stopped on a full disk (`error`): the next full pass resumes it.
-    mutating func pause(by error: SyncError) {
-        problems.append("\(error); paused until there is space")
+    /// The pass stopped on a full disk (`error`, met by `path`'s action): the next full
+    /// pass resumes it.
+    mutating func pause(by error: SyncError, at path: String? = nil) {
+        problems.append((path.map { "\($0): " } ?? "") + "\(error); paused until there is space")
         incomplete = true
+        pausedForSpace = true
     }
 }
 

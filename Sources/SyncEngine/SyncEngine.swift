@@ -137,6 +137,14 @@ public final class SyncEngine: @unchecked Sendable {
         statusLock.withLock { backgroundViewProblems[container] = problems.isEmpty ? nil : problems }
     }
 
+    /// Whether `path` is one of the staging files a pass writes a download into before
+    /// putting it in place (`DurableFile.stagingPath`). Its coming and going is no change
+    /// to sync: taken for one, a download that fails (a full disk) would start the next
+    /// pass, which fails the same way, without end.
+    public static func isStagingFile(_ path: RawPath) -> Bool {
+        path.lastComponent.map(DurableFile.isStagingName) ?? false
+    }
+
     /// Whether another device wrote since the last pass: a few `stat`s per container.
     public func mirrorHasNews() -> Bool {
         containers.values.contains { $0.mirrorHasNews() }

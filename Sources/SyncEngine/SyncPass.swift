@@ -334,7 +334,7 @@ struct SyncPass {
                 // It fails the same way every pass: the next need not look at everything for it.
                 report.problems.append("\(action.path): \(error); \(SyncError.pathTooLongHint(for: action.path))")
             } catch let error as SyncError where error.isOutOfSpace {
-                report.pause(by: error)
+                report.pause(by: error, at: action.path)
                 progress?.abandoned(plan.actions.dropFirst(position + 1))
                 return unfinished
             } catch {

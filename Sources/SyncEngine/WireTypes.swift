@@ -44,6 +44,9 @@ extension ContainerSyncStatus {
         if report.heldDeletions > 0 {
             phase = .paused
             message = Self.heldDeletionsNote(report.heldDeletions)
+        } else if report.pausedForSpace {
+            phase = .paused
+            message = "paused: a disk is full (the problems say which); sync resumes once there is space"
         } else {
             phase = .idle
             let notes = [

@@ -20,6 +20,9 @@ final class SyncService: Service {
     let layout: ContainerLayout
     let logger: Logger
     private let changes = Mutex(PendingChanges())
+    /// When to try again a pass that stopped on a full disk; nil when none did. Space made
+    /// elsewhere on the disk is no change sync hears of.
+    private let spaceRetry = Mutex<ContinuousClock.Instant?>(nil)
     /// Rung by each batch of local changes: the loop's wait ends and the pass starts.
     private let doorbell = Doorbell()
     /// How often the mirror is polled and everything looked at; a reload may change them
@@ -76,7 +79,7 @@ final class SyncService: Service {
     }
 
     private func note(_ rootRelative: RawPath, in pending: inout PendingChanges) {
-        guard let location = layout.locate(rootRelative) else { return }
+        guard let location = layout.locate(rootRelative), !SyncEngine.isStagingFile(rootRelative) else { return }
         if location.relativePath.isEmpty {
             pending.needsFullPass = true
         } else if location.relativePath == RawPath(IgnoreCatalog.fileName) {
@@ -94,7 +97,8 @@ final class SyncService: Service {
         var nextCollection = ContinuousClock.now + pacing.withLock { $0.fullPassInterval }
         while !Task.isShuttingDownGracefully {
             let pacing = pacing.withLock { $0 }
-            let fullDue = ContinuousClock.now - lastFullPass > pacing.fullPassInterval
+            let retryDue = spaceRetry.withLock { due in due.map { $0 <= .now } ?? false }
+            let fullDue = ContinuousClock.now - lastFullPass > pacing.fullPassInterval || retryDue
             let ranFull = try await passOverPending(confirmDeletes: false, settled: false, full: fullDue, unlessIdle: true)
             if ranFull == true { lastFullPass = ContinuousClock.now }  // (a pass the engine widened does not count)
             if ContinuousClock.now >= nextCollection {
@@ -121,14 +125,23 @@ final class SyncService: Service {
     }
 
     /// Files a pass left because they changed a moment ago are looked at again next time
-    /// (only they: one busy file must not turn every pass into a full one).
+    /// (only they: one busy file must not turn every pass into a full one). A pass that
+    /// stopped on a full disk is tried again after `spaceRetryInterval` (the full pass
+    /// interval, if shorter).
     private func retryLater(_ reports: [ContainerID: PassReport]) {
         changes.withLock { pending in
             for (container, report) in reports where !report.deferred.isEmpty {
                 pending.paths[container, default: []].formUnion(report.deferred)
             }
         }
+        let interval = min(Self.spaceRetryInterval, pacing.withLock { $0.fullPassInterval })
+        spaceRetry.withLock { $0 = reports.values.contains(where: \.pausedForSpace) ? .now + interval : nil }
     }
+
+    /// How long a pass that stopped on a full disk waits to be tried again, unless a change
+    /// comes first. Each try costs a pass and a look at the free space (`ContentStore`
+    /// writes nothing that cannot fit).
+    static let spaceRetryInterval: Duration = .seconds(30)
 
     /// A reloaded configuration changed the extra ignore patterns: the engine takes them
     /// between passes, and the next pass is full.

@@ -1,0 +1,85 @@
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+
+/// A download that cannot be installed pauses (a full disk) or is reported (a wrong log
+/// line) and tried again later: never in a loop of passes, each writing a staging file and
+/// removing it, which the daemon's watcher took for a change to sync.
+@Suite(.serialized) struct FailedDownloadTests {
+    static let container = "iCloud.org.ubiquity.Default"
+
+    /// The `sync.containers[0]` object of `ubq status --json`.
+    static func containerStatus(_ device: DaemonHarness) throws -> [String: Any] {
+        let reply = try JSONSerialization.jsonObject(with: try device.ubq(["status", "--json"]).output) as? [String: Any]
+        let containers = (reply?["sync"] as? [String: Any])?["containers"] as? [[String: Any]]
+        return try #require(containers?.first { $0["container"] as? String == Self.container })
+    }
+
+    static func count(_ text: String, in log: String) -> Int {
+        log.components(separatedBy: "\n").count { $0.contains(text) }
+    }
+
+    /// A log line whose size is not its object's fails the fetch after its staging file is
+    /// written, every pass: one pass per change or `ubq sync`, not one after another.
+    @Test func aDownloadThatFailsIsNotTriedAgainAndAgain() throws {
+        let shared = SharedMirror()
+        let a = shared.add(try DaemonHarness())
+        try a.start(extraEnvironment: ["UBQ_MIRROR": shared.path])
+        try a.shell("echo hello > hello.txt")
+        try shared.sync(a)
+        let logs = shared.path + "/containers/\(Self.container)/log"
+        let own = try #require(try FileManager.default.contentsOfDirectory(atPath: logs).first)
+        let line = try #require(try String(contentsOfFile: logs + "/" + own, encoding: .utf8).split(separator: "\n").last { $0.contains("hello.txt") })
+        let sha256 = try #require(line.firstMatch(of: /"sha256":"([0-9a-f]{64})"/)?.1)
+        let wrong = #"{"seq":1,"time":1795340000000,"path":"Documents/wrong.txt","parents":[],"op":"put","kind":"file","mode":420,"sha256":"\#(sha256)","size":99}"#
+        try Data((wrong + "\n").utf8).write(to: URL(fileURLWithPath: logs + "/feedface00000001.ndjson"))
+
+        let b = shared.add(try DaemonHarness())
+        try b.start(extraEnvironment: ["UBQ_MIRROR": shared.path])
+        for _ in 0..<3 { _ = try b.ubq(["sync"]) }
+        #expect(try String(contentsOfFile: b.documents + "/hello.txt", encoding: .utf8) == "hello\n")
+        #expect(!FileManager.default.fileExists(atPath: b.documents + "/wrong.txt"))
+        // The start-up pass and three of `ubq sync`, and perhaps a poll's: the loop ran a
+        // pass every 60-70 ms for as long as the daemon ran.
+        let failures = Self.count("the log line says 99 bytes", in: b.log())
+        #expect(failures >= 1 && failures <= 6, "\(failures) passes failed the download:\n\(b.log())")
+    }
+}
+
+/// The container's disk has no room for a download: sync pauses, says which file and
+/// why, writes nothing, and installs it by itself once there is room.
+@Suite(.serialized, .enabled(if: SmallDisk.canMount, "needs root to mount a small tmpfs"))
+struct FullContainerDiskTests {
+    @Test func aDownloadThatCannotFitPausesAndArrivesOnceThereIsRoom() throws {
+        let shared = SharedMirror()
+        let a = shared.add(try DaemonHarness())
+        try a.start(extraEnvironment: ["UBQ_MIRROR": shared.path])
+        try a.shell("head -c 2000000 /dev/urandom > big.bin")
+        try shared.sync(a)
+
+        let b = try DaemonHarness()
+        try SmallDisk.mount(at: b.root, size: "1m")
+        defer {
+            b.stop()
+            SmallDisk.unmount(b.root)
+        }
+        let config = b.base + "/config/ubiquity"
+        try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+        // No full pass before the retry (`SyncService.spaceRetryInterval`, 30 s) is due.
+        try Data("[sync]\nfull_pass_interval_s = 600\n".utf8).write(to: URL(fileURLWithPath: config + "/config.toml"))
+        try b.start(extraEnvironment: ["UBQ_MIRROR": shared.path])
+        let paused = try b.ubq(["sync"])
+        #expect(paused.status == 75, "\(paused.text)")
+        let status = try FailedDownloadTests.containerStatus(b)
+        #expect(status["phase"] as? String == "paused", "\(status)")
+        let problems = status["problems"] as? [String] ?? []
+        #expect(problems.contains { $0.hasPrefix("Documents/big.bin: no room for 2000000 bytes") }, "\(problems)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: b.documents).isEmpty, "nothing was written")
+
+        guard mount("tmpfs", b.root, "tmpfs", UInt(MS_REMOUNT), "size=8m") == 0 else { throw HarnessError("remount \(b.root): errno \(errno)") }
+        let arrived = waitUntil(seconds: 60) { FileManager.default.contentsEqual(atPath: a.documents + "/big.bin", andPath: b.documents + "/big.bin") }
+        #expect(arrived, "no retry once there was room:\n\(b.log())")
+        #expect(try FailedDownloadTests.containerStatus(b)["phase"] as? String == "idle")
+    }
+}
