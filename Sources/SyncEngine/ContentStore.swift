@@ -58,6 +58,7 @@ struct ContentStore {
         let source = try folders.open(relative, O_RDONLY | O_NONBLOCK)
         defer { close(source) }
         let path = folders.root.appending(relative).readable
+        try DiskRoom.check(for: source, size: expected.size, in: layout.root)
         let staging = newStagingPath()
         let result: ContentHashing.Result
         do {
@@ -168,7 +169,7 @@ struct ContentStore {
         let object = layout.object(sha256)
         let source = try Self.open(object)
         defer { close(source) }
-        try Self.checkRoom(for: source, size: size, at: destination)
+        try DiskRoom.check(for: source, size: size, in: Sys.parent(of: destination))
         let result = try DurableFile.write(destination, mode: mode, sync: sync) { fd throws(SyncError) in
             fchmod(fd, mode)  // the mode the version names, whatever the umask
             let streamed = try ContentHashing.stream(from: source, path: object, to: fd, destinationPath: destination)
@@ -196,24 +197,6 @@ struct ContentStore {
             : timespec(tv_sec: Int(seconds), tv_nsec: Int(fraction))
         var times = [timespec(tv_sec: 0, tv_nsec: Self.omitTime), modified]
         _ = futimens(fd, &times)
-    }
-
-    /// Throws ENOSPC, writing nothing, when the disk that would hold `destination` has
-    /// less room than the copy of `source` (`size` bytes, or what the object takes on its
-    /// disk if less: a sparse file's holes take none). Otherwise a download too large for
-    /// the disk would fill it, fail and be removed at every retry until space is made.
-    private static func checkRoom(for source: Int32, size: Int64, at destination: String) throws(SyncError) {
-        var disk = statvfs(), object = stat()
-        guard statvfs(Sys.parent(of: destination), &disk) == 0, fstat(source, &object) == 0 else { return }  // the write will tell
-        // root may write into the blocks kept back for it (`f_bfree`); others may not.
-        let blocks = geteuid() == 0 ? disk.f_bfree : disk.f_bavail
-        let (bytes, overflow) = UInt64(blocks).multipliedReportingOverflow(by: UInt64(disk.f_frsize))
-        let room = overflow ? Int64.max : Int64(clamping: bytes)
-        let needed = min(size, Int64(object.st_blocks) * 512)
-        guard needed > room else { return }
-        throw SyncError(
-            .system(ENOSPC),
-            "no room for \(needed) bytes in \(Sys.parent(of: destination)) (\(room) free): \(String(cString: strerror(ENOSPC)))")
     }
 
     /// `UTIME_OMIT` (sys/stat.h), a macro Swift does not import: the time left as it is.

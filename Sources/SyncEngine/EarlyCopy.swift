@@ -58,7 +58,9 @@ final class PendingCopy: @unchecked Sendable {
     }
 
     private static func copy(_ source: Int32, signature: LocalSignature, into store: ContentStore, path: String) -> EarlyCopy? {
-        guard ContentStore.signature(source) == signature else { return nil }
+        // On a mirror with no room for it the upload pauses the pass; no copy to undo first.
+        guard ContentStore.signature(source) == signature, (try? DiskRoom.check(for: source, size: signature.size, in: store.layout.root)) != nil
+        else { return nil }
         let staging = store.newStagingPath()
         do {
             let copied = try DurableFile.write(staging, mode: 0o444, sync: false, makingFolder: true) { fd throws(SyncError) in

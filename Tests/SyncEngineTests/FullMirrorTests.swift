@@ -37,4 +37,26 @@ struct FullMirrorTests {
         #expect(b.sync().problems.isEmpty)
         #expect(b.tree() == written)
     }
+
+    /// A file larger than the mirror's room is not copied at all (neither early, as it is
+    /// hashed, nor for its upload): each retry would fill the disk and empty it again.
+    @Test func aFileThatCannotFitIsNotCopied() throws {
+        let scratch = Scratch()
+        let mirror = scratch.path + "/mirror"
+        try SmallDisk.mount(at: mirror, size: "4m")
+        defer { SmallDisk.unmount(mirror) }
+        let (a, b) = try scratch.pair()
+        try a.write("first.txt", "first\n")
+        a.sync()
+        SmallDisk.fill(mirror, leaving: 1 << 20)
+        try Data(repeating: 7, count: 2 << 20).write(to: URL(fileURLWithPath: a.documents + "/large.bin"))
+
+        let paused = a.sync()
+        #expect(paused.pausedForSpace)
+        #expect(paused.problems.contains { $0.hasPrefix("Documents/large.bin: no room for 2097152 bytes") }, "\(paused.problems)")
+        SmallDisk.empty(mirror)
+        #expect(a.sync().problems.isEmpty)
+        b.sync()
+        #expect(b.tree()["large.bin"]?.utf8.count == 2 << 20)
+    }
 }
