@@ -9,6 +9,12 @@ enum MirrorHealth {
     /// folder missing or empty (a new mirror).
     static func check(_ layout: MirrorLayout, hasSyncedBefore: Bool) throws(SyncError) {
         if Sys.lstat(layout.marker) != nil { return }
+        var info = stat()
+        if stat(layout.root, &info) == 0, info.st_mode & S_IFMT != S_IFDIR {  // followed: a link to the folder is fine
+            throw SyncError(
+                .mirrorUnavailable,
+                "the mirror \(layout.root) is not a folder; set `mirror` (UBQ_MIRROR, --mirror or config.toml) to a folder: an empty one, or an existing mirror")
+        }
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: layout.root)) ?? nil
         if hasSyncedBefore {
             let what = entries == nil ? "is not there" : "has no \(MirrorLayout.markerFileName) (is it mounted?)"

@@ -113,6 +113,24 @@ struct TwoDeviceTests {
         #expect(status.message?.contains("mounted") == true, "\(status.message ?? "")")
     }
 
+    /// A mirror set to a file, or to a folder of other things, is refused with the fix.
+    @Test(arguments: [("file", "is not a folder; set `mirror`"), ("folder of other things", "is not empty and is not a mirror")])
+    func aMirrorThatIsNoMirrorIsRefusedSayingWhy(what: String, message: String) throws {
+        let scratch = Scratch()
+        let mirror = scratch.path + "/mirror"
+        if what == "file" {
+            try Data("x".utf8).write(to: URL(fileURLWithPath: mirror))
+        } else {
+            try FileManager.default.createDirectory(atPath: mirror + "/photos", withIntermediateDirectories: true)
+        }
+        let a = try TestDevice("a", in: scratch.path, mirror: mirror)
+        try a.write("doc.txt", "text")
+        a.sync()
+        let status = try #require(a.engine.status().first)
+        #expect(status.phase == .paused)
+        #expect(status.message?.contains(message) == true, "\(status.message ?? "")")
+    }
+
     @Test func massDeletionsWaitForConfirmation() throws {
         let scratch = Scratch()
         let (a, b) = try pair(scratch, holding: 30)
