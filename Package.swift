@@ -85,7 +85,7 @@ let package = Package(
         .target(name: "CommandLineSettings", dependencies: ["UbiquitySettings", argumentParser]),
         .target(name: "UbiquityDaemon", dependencies: [
             "Indexing", "MetadataIndex", "ContentTypes", "UbiquitySettings", "APIModel", "PredicateKit", "RawPaths", "SyncEngine",
-            "SyncPlanning", "Coordination", "PresenterPlanning", "DaemonClient", "CStatx", logging, serviceLifecycle, unixSignals, hummingbird,
+            "SyncPlanning", "Coordination", "PresenterPlanning", "DaemonClient", "CStatx", "SQLiteDirect", logging, serviceLifecycle, unixSignals, hummingbird,
             hummingbirdCore, nioCore,
         ]),
         .target(name: "Ubiquity", dependencies: [

@@ -51,7 +51,9 @@ public struct Daemon {
         // Read on another thread while the index opens (about 10 ms each), and read once
         // for the indexer and the content reader.
         let readingMimeDatabase = Task.detached { () throws(ContentTypeError) in try MimeDatabase() }
-        let index = try MetadataIndex(path: settings.indexPath, root: root)
+        let index = try openState(settings.indexPath, what: "the index", consequence: "it is built again from the disk, as at a first start") {
+            try MetadataIndex(path: $0, root: root)
+        }
         let mimeDatabase = try await readingMimeDatabase.value
         // Its reads of document content take coordinated read claims, never waiting for one.
         let readCoordinator = try FileCoordinator(lockDirectory: lockDirectory)
@@ -149,7 +151,10 @@ public struct Daemon {
         }
         let engine = try SyncEngine(
             mirror: mirror, root: root, containers: containers,
-            database: try SyncDatabase(path: settings.stateDirectory + "/sync.sqlite"),
+            database: try openState(
+                settings.stateDirectory + "/sync.sqlite", what: "the sync state",
+                consequence: "this device starts over as a new device: its files are compared with the mirror's again, and where they differ both are kept (conflict versions), so nothing is lost"
+            ) { try SyncDatabase(path: $0) },
             ignore: IgnoreCatalog(layout: ContainerLayout(root: root), extraPatterns: settings.ignorePatterns, logger: logger),
             coordinator: try FileCoordinator(
                 lockDirectory: lockDirectory, timeout: nil,
