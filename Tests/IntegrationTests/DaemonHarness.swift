@@ -67,7 +67,7 @@ final class DaemonHarness: @unchecked Sendable {
         self.process = process
         self.notify = notify
         do {
-            _ = try notify.waitFor("READY=1")
+            _ = try notify.waitFor("READY=1") { process.isRunning ? nil : "it exited with status \(process.terminationStatus)" }
         } catch {
             throw HarnessError("\(error)\nubqd log:\n\(log())")
         }

@@ -22,19 +22,24 @@ final class NotifySocket: @unchecked Sendable {
 
     deinit { close(fd) }
 
-    /// Waits until a message containing `field` arrives (or `timeout` passes) and returns
-    /// it; a message that already arrived counts.
-    func waitFor(_ field: String, timeout: Duration = .seconds(60)) throws -> String {
+    /// Waits until a message containing `field` arrives (or `timeout` passes, or
+    /// `hopeless` says none can come) and returns it; a message that already arrived counts.
+    func waitFor(_ field: String, timeout: Duration = .seconds(60), hopeless: () -> String? = { nil }) throws -> String {
         if let seen = messages.first(where: { Self.message($0, has: field) }) { return seen }
-        return try waitForNew(field, timeout: timeout)
+        return try waitForNew(field, timeout: timeout, hopeless: hopeless)
     }
 
-    /// Waits for the next message containing `field` that has not arrived yet.
-    func waitForNew(_ field: String, timeout: Duration) throws -> String {
+    /// Waits for the next message containing `field` that has not arrived yet. `hopeless`
+    /// gives the reason none can come any more (the daemon exited), or nil.
+    func waitForNew(_ field: String, timeout: Duration, hopeless: () -> String? = { nil }) throws -> String {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            guard let message = receive(pollMilliseconds: 100) else { continue }
-            if Self.message(message, has: field) { return message }
+            let gone = hopeless()  // asked before the read: what was sent before an exit is still read
+            if let message = receive(pollMilliseconds: gone == nil ? 100 : 0) {
+                if Self.message(message, has: field) { return message }
+                continue
+            }
+            if let gone { throw HarnessError("no \(field) from ubqd: \(gone)") }
         }
         throw HarnessError("no \(field) from ubqd within \(timeout); got: \(messages)")
     }
