@@ -12,6 +12,8 @@ public enum Route {
     public static let mirrorSync = "/v1/mirror/sync"
     public static let conflicts = "/v1/conflicts"
     public static let versions = "/v1/versions"
+    /// The items deleted below a folder that `restore` can bring back.
+    public static let deleted = "/v1/deleted"
     public static let resolve = "/v1/resolve"
     public static let restore = "/v1/restore"
     /// A live query: NDJSON lines, one per gathered item, then one per update.

@@ -88,6 +88,24 @@ public struct SyncNowRequest: Sendable, Codable {
     }
 }
 
+/// An item deleted whose content the history still keeps (`POST /v1/deleted`, which takes
+/// a `VersionedItem` naming the folder to look below; "" for the whole container).
+public struct DeletedItemInfo: Sendable, Codable, Hashable {
+    public var container: String
+    public var path: String
+    /// The deletion: when, and on which device.
+    public var deletion: VersionInfo
+    /// The last version with content: `ubq restore PATH --version` brings it back.
+    public var lastVersion: VersionInfo
+
+    public init(container: String, path: String, deletion: VersionInfo, lastVersion: VersionInfo) {
+        self.container = container
+        self.path = path
+        self.deletion = deletion
+        self.lastVersion = lastVersion
+    }
+}
+
 /// One version of a path (NSFileVersion's view).
 public struct VersionInfo: Sendable, Codable, Hashable {
     /// `DEVICE:SEQ`: what `ubq resolve --keep` and `ubq restore --version` take.

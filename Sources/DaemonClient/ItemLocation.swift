@@ -9,8 +9,9 @@ extension VersionedItem {
     /// exist any more (a deleted file still has versions), so it is not looked up on disk;
     /// but a path that is not below the root as written is tried again with symbolic links
     /// resolved in both (a root that is a link, `~/Ubiquity` -> `/data/Ubiquity`, and a path
-    /// through its target: what `getcwd` gives).
-    public init(absolutePath: String, settings: Settings) throws(ItemLocationError) {
+    /// through its target: what `getcwd` gives). The container folder itself is an item
+    /// (path "") only `allowingTheContainerFolder`: for a listing of what is below it.
+    public init(absolutePath: String, settings: Settings, allowingTheContainerFolder: Bool = false) throws(ItemLocationError) {
         let path = RawPath(absolutePath).lexicallyNormalized()
         let root = RawPath(settings.root).lexicallyNormalized()
         let below = Self.relative(path, below: root) ?? Self.relative(Self.physical(path), below: Self.physical(root))
@@ -21,7 +22,9 @@ extension VersionedItem {
             throw ItemLocationError("\(absolutePath) is not inside a container folder (\(settings.root)/iCloud~…)")
         }
         let relative = below.droppingFirst(1).readable.precomposedStringWithCanonicalMapping
-        guard !relative.isEmpty else { throw ItemLocationError("\(absolutePath) is a container folder; name an item inside it") }
+        guard !relative.isEmpty || allowingTheContainerFolder else {
+            throw ItemLocationError("\(absolutePath) is a container folder; name an item inside it")
+        }
         self.init(container: id.identifier, path: relative)
     }
 

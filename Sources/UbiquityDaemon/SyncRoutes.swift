@@ -37,6 +37,12 @@ struct SyncRoutes: Sendable {
                 try await worker.run { try $0.versions(container: try Self.container(item), path: item.path) }
             }
         }
+        router.post(RouterPath(Route.deleted)) { request, context in
+            let folder = try await request.decode(as: VersionedItem.self, context: context)
+            return try await answering { worker in
+                try await worker.run { try $0.deletedItems(container: try Self.container(folder), under: folder.path) }
+            }
+        }
         router.post(RouterPath(Route.resolve)) { request, context in
             let body = try await request.decode(as: ResolveRequest.self, context: context)
             let choice: ResolutionChoice

@@ -9,7 +9,7 @@ public struct UbqCommand: AsyncParsableCommand {
         subcommands: [
             ListCommand.self, MetadataCommand.self, ContainersCommand.self, StatusCommand.self, PredicateCommand.self,
             ArchiveCommand.self, CoordinateCommand.self, DiaryCommand.self, SyncCommand.self, ConflictsCommand.self,
-            VersionsCommand.self, ResolveCommand.self, RestoreCommand.self, PresentersCommand.self,
+            VersionsCommand.self, DeletedCommand.self, ResolveCommand.self, RestoreCommand.self, PresentersCommand.self,
         ])
 
     public init() {}

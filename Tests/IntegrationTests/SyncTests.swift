@@ -40,6 +40,33 @@ final class SyncTests {
         try a.expectIndexMatchesDisk()
     }
 
+    /// `ubq deleted` lists what another device deleted, with the version `ubq restore`
+    /// takes, and the restore brings it back on every device.
+    @Test func aFileDeletedElsewhereIsListedAndRestored() throws {
+        let all = try start(2)
+        let (a, b) = (all[0], all[1])
+        try a.shell("mkdir trip && echo 'day one' > trip/journal.txt && echo stays > trip/kept.txt")
+        try sync(a)
+        try sync(b)
+        try b.shell("rm trip/journal.txt")
+        try sync(b)
+        try sync(a)
+
+        let listing = try a.shell("\(DaemonHarness.binaries)/ubq deleted")
+        let rows = listing.text.split(separator: "\n")
+        #expect(rows.count == 2 && rows[1].hasSuffix("Documents/trip/journal.txt"), "\(listing.text)\(listing.errorText)")
+        let json = try JSONSerialization.jsonObject(with: try a.ubq(["deleted", a.documents + "/trip", "--json"]).output) as? [[String: Any]]
+        let version = try #require((json?.first?["lastVersion"] as? [String: Any])?["id"] as? String, "\(String(describing: json))")
+        let nothing = try a.ubq(["deleted", a.containerFolder + "/Documents/trip/kept.txt"])
+        #expect(nothing.text.hasPrefix("nothing deleted below"), "\(nothing.text)")
+
+        let restored = try a.ubq(["restore", a.documents + "/trip/journal.txt", "--version", version])
+        #expect(restored.status == 0, "\(restored.errorText)")
+        try sync(b)
+        #expect(b.documentsTree()["trip/journal.txt"] == "day one\n")
+        #expect(try a.ubq(["deleted", a.containerFolder]).text.hasPrefix("nothing deleted below"))
+    }
+
     @Test func createEditRenameDeleteConvergeOnThreeDevices() throws {
         let all = try start(3)
         let (a, b, c) = (all[0], all[1], all[2])
