@@ -2,6 +2,7 @@ import APIModel
 import ArgumentParser
 import CommandLineSettings
 import DaemonClient
+import UbiquitySettings
 
 /// `ubq deleted`: what was deleted and can still be brought back. `ubq versions` needs
 /// the path, and a deleted file is no longer there to be named from.
@@ -22,12 +23,15 @@ struct DeletedCommand: AsyncParsableCommand {
         }
         if json { return try Output.json(deleted) }
         guard !deleted.isEmpty else { return Output.line(Table.terminalSafe("nothing deleted below \(folder) can be restored")) }
-        Output.line(Table.render(header: ["DELETED", "BY", "VERSION", "SIZE", "PATH"], rows: deleted.map(Self.row), rightAligned: [3]))
+        let rows = deleted.map { Self.row($0, root: connection.settings.root) }
+        Output.line(Table.render(header: ["DELETED", "BY", "VERSION", "SIZE", "PATH"], rows: rows, rightAligned: [3]))
     }
 
-    static func row(_ item: DeletedItemInfo) -> [String] {
+    /// The path in full, as `ubq conflicts` shows it: what `ubq restore` takes from anywhere.
+    static func row(_ item: DeletedItemInfo, root: String) -> [String] {
         let last = item.lastVersion
         let size = last.kind == "file" ? "\(last.size ?? 0)" : last.kind
-        return [item.deletion.date, item.deletion.deviceName, last.id, size, item.path].map { Table.terminalSafe($0) }
+        let folder = (try? ContainerID(item.container))?.folderName ?? item.container
+        return [item.deletion.date, item.deletion.deviceName, last.id, size, "\(root)/\(folder)/\(item.path)"].map { Table.terminalSafe($0) }
     }
 }

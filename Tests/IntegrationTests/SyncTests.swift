@@ -54,7 +54,7 @@ final class SyncTests {
 
         let listing = try a.shell("\(DaemonHarness.binaries)/ubq deleted")
         let rows = listing.text.split(separator: "\n")
-        #expect(rows.count == 2 && rows[1].hasSuffix("Documents/trip/journal.txt"), "\(listing.text)\(listing.errorText)")
+        #expect(rows.count == 2 && rows[1].hasSuffix("  " + a.documents + "/trip/journal.txt"), "\(listing.text)\(listing.errorText)")
         let json = try JSONSerialization.jsonObject(with: try a.ubq(["deleted", a.documents + "/trip", "--json"]).output) as? [[String: Any]]
         let version = try #require((json?.first?["lastVersion"] as? [String: Any])?["id"] as? String, "\(String(describing: json))")
         let nothing = try a.ubq(["deleted", a.containerFolder + "/Documents/trip/kept.txt"])
