@@ -95,7 +95,10 @@ struct DiaryCommand: AsyncParsableCommand {
                 if json {
                     try Output.json(document.entries.map(DiaryEntryJSON.init))
                 } else {
-                    Output.line(DiaryRendering.markdown(document.entries))
+                    // Raw into a file or a pipe, which is what an export is for; escaped on a
+                    // terminal, as `show` does: an entry synced from elsewhere could act on it.
+                    let markdown = DiaryRendering.markdown(document.entries)
+                    Output.line(isatty(STDOUT_FILENO) == 1 ? Table.terminalSafe(markdown, keepingLayout: true) : markdown)
                 }
             }
         }

@@ -46,6 +46,17 @@ import Testing
         #expect(try harness.ubq(["archive", "decode", harness.documents + "/Diary.archive"]).status == 0)
     }
 
+    /// An export keeps every byte in a file or a pipe, and reaches a terminal (here a
+    /// pseudo-terminal, `script`) escaped.
+    @Test func anExportIsEscapedOnlyOnATerminal() throws {
+        let harness = try DaemonHarness()
+        try harness.diary(["add", "--title", "Synced", "--body", "before \u{1B}[2J after"])
+        #expect(try harness.diary(["export"]).contains("before \u{1B}[2J after"))
+        let ubq = DaemonHarness.binaries + "/ubq"
+        let terminal = try harness.shell("script -qec '\(ubq) diary export' /dev/null")
+        #expect(!terminal.text.contains("\u{1B}") && terminal.text.contains("before \\u{1b}[2J after"), "\(terminal.text.debugDescription)")
+    }
+
     @Test func unknownAndAmbiguousIdsFailWithAMessage() throws {
         let harness = try DaemonHarness()
         try harness.diary(["add", "--title", "a"])
