@@ -6,9 +6,12 @@ extension FileCoordinator? {
     /// document save or let go first), or directly when there is no coordinator (tests).
     /// Sync waits for a claim as long as the coordinator's own timeout, 30 s when it has
     /// none (`claimTimeout`): the step is retried next pass.
-    func write<T>(_ absolute: String, _ body: () throws -> T) throws -> T {
+    /// `options`: `.forDeleting` for a deletion, which asks the item's presenters to
+    /// accommodate it before it happens (an app closes the document) rather than telling
+    /// them after.
+    func write<T>(_ absolute: String, options: FileCoordinator.WritingOptions = [], _ body: () throws -> T) throws -> T {
         guard let coordinator = self else { return try body() }
-        return try coordinator.coordinate(writingItemAt: claimURL(absolute), timeout: coordinator.claimTimeout) { _ in try body() }
+        return try coordinator.coordinate(writingItemAt: claimURL(absolute), options: options, timeout: coordinator.claimTimeout) { _ in try body() }
     }
 
     /// `write` of several items under one claim (`Executor.install(_:)`).

@@ -107,7 +107,7 @@ struct Executor {
                 try write(version, at: absolute, expected: expected, movedFromLocal: movedFromLocal)
             }
         }
-        return try coordinator.write(absolute) { () throws -> Installed in
+        return try coordinator.write(absolute, options: version.state == nil ? .forDeleting : []) { () throws -> Installed in
             try write(version, at: absolute, expected: expected, movedFromLocal: movedFromLocal)
         }
     }

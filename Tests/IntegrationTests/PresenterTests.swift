@@ -142,6 +142,25 @@ import Testing
         #expect(heard == "didMove \(a.documents)/Renamed/g.txt")
     }
 
+    /// Sync deletes the file another device deleted under a claim `.forDeleting`: the
+    /// presenter is asked to accommodate the deletion before it happens (an app closes the
+    /// document then), not told after.
+    @Test func aDeletionOnAnotherDeviceIsAccommodatedBeforeItHappens() throws {
+        let mirror = SharedMirror()
+        let (a, b) = try mirror.twoDevices()
+        try a.shell("echo hello > f.txt")
+        try mirror.sync(a, b)
+        let presenter = try PresenterProbeProcess(a, ["present", a.documents + "/f.txt"])
+        #expect(try presenter.next() == "registered")
+
+        try b.shell("rm f.txt")
+        try mirror.sync(b, a)
+        #expect(try presenter.next() == "relinquishToWriter size=6")
+        #expect(try presenter.next() == "accommodateDeletion")
+        #expect(try presenter.next() == "reacquire")
+        #expect(!FileManager.default.fileExists(atPath: a.documents + "/f.txt"))
+    }
+
     /// The folder's own presenter hears that it moved: a renames it whole (`FolderMove`).
     /// Renamed item by item, the folder was made anew and the old one removed: its
     /// presenter heard `accommodateDeletion`.
