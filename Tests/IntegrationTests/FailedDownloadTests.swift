@@ -40,10 +40,10 @@ import TestSupport
         for _ in 0..<3 { _ = try b.ubq(["sync"]) }
         #expect(try String(contentsOfFile: b.documents + "/hello.txt", encoding: .utf8) == "hello\n")
         #expect(!FileManager.default.fileExists(atPath: b.documents + "/wrong.txt"))
-        // The start-up pass and three of `ubq sync`, and perhaps a poll's: the loop ran a
-        // pass every 60-70 ms for as long as the daemon ran.
+        // The start-up pass, three of `ubq sync` and a poll's: 5 in each of three runs. The
+        // loop ran a pass every 60-70 ms for as long as the daemon ran (20 and more here).
         let failures = Self.count("the log line says 99 bytes", in: b.log())
-        #expect(failures >= 1 && failures <= 6, "\(failures) passes failed the download:\n\(b.log())")
+        #expect(failures >= 1 && failures <= 10, "\(failures) passes failed the download:\n\(b.log())")
     }
 }
 
