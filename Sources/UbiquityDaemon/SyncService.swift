@@ -139,8 +139,8 @@ final class SyncService: Service {
     }
 
     /// How long a pass that stopped on a full disk waits to be tried again, unless a change
-    /// comes first. Each try costs a pass and a look at the free space (`ContentStore`
-    /// writes nothing that cannot fit).
+    /// comes first. Each try costs a pass and a look at the free space (`DiskRoom`: sync
+    /// writes no copy that cannot fit).
     static let spaceRetryInterval: Duration = .seconds(30)
 
     /// A reloaded configuration changed the extra ignore patterns: the engine takes them
