@@ -15,14 +15,22 @@ struct Connection {
     }
 
     /// Runs a call, turning a daemon error into a message on standard error and an exit
-    /// status: 69 (EX_UNAVAILABLE) when ubqd is not running, 1 otherwise.
+    /// status (`exitCode(for:)`).
     static func reportingErrors<T>(_ body: () async throws(DaemonClientError) -> T) async throws -> T {
         do {
             return try await body()
         } catch {
             Output.error(error.message)
-            throw ExitCode(error.code == .notRunning ? 69 : 1)
+            throw ExitCode(exitCode(for: error))
         }
+    }
+
+    /// The sysexits codes `ubq` uses: 69 (unavailable) when no ubqd answers, 78
+    /// (configuration) when sync is off for want of a mirror, as `ubq sync` documents; 1
+    /// for the rest.
+    static func exitCode(for error: DaemonClientError) -> Int32 {
+        if error.code == .notRunning { return 69 }
+        return error.apiError?.error == "no-mirror" ? 78 : 1
     }
 }
 

@@ -251,6 +251,11 @@ final class FileVersionTests {
         try device.shell("echo hello > doc.txt")
         #expect(try await FileVersion.currentVersionOfItem(at: doc(device), environment: device.environment) == nil)
         #expect(try await FileVersion.otherVersionsOfItem(at: doc(device), environment: device.environment).isEmpty)
+        // The sync commands say so, and exit 78 (EX_CONFIG), as `ubq sync --help` says.
+        for arguments in [["sync"], ["versions", doc(device).path], ["deleted"]] {
+            let result = try CommandResult.run(DaemonHarness.binaries + "/ubq", arguments, environment: device.environment, directory: device.documents)
+            #expect(result.status == 78 && result.errorText.contains("no mirror is configured"), "ubq \(arguments): \(result.status) \(result.errorText)")
+        }
     }
 
     /// The root a symbolic link (~/Ubiquity -> elsewhere): `ubq versions doc.txt` typed in
