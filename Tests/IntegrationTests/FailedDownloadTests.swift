@@ -84,6 +84,8 @@ struct FullContainerDiskTests {
         guard mount("tmpfs", b.root, "tmpfs", UInt(MS_REMOUNT), "size=8m") == 0 else { throw HarnessError("remount \(b.root): errno \(errno)") }
         let arrived = waitUntil(seconds: 60) { FileManager.default.contentsEqual(atPath: a.documents + "/big.bin", andPath: b.documents + "/big.bin") }
         #expect(arrived, "no retry once there was room:\n\(b.log())")
-        #expect(try FailedDownloadTests.containerStatus(b)["phase"] as? String == "idle")
+        // The file is in place before the pass that put it there ends and says so.
+        let idle = waitUntil(seconds: 30) { (try? FailedDownloadTests.containerStatus(b)["phase"] as? String) == "idle" }
+        #expect(idle, "\(String(describing: try? FailedDownloadTests.containerStatus(b)))")
     }
 }
