@@ -12,6 +12,13 @@ public enum FileTime {
         count(seconds: seconds, nanoseconds: nanoseconds, perSecond: 1_000)
     }
 
+    /// A count of nanoseconds since 1970 as whole seconds and nanoseconds, as `timespec`
+    /// holds it: the nanoseconds are never negative (a time before 1970 borrows a second).
+    public static func parts(ofNanoseconds count: Int64) -> (seconds: Int64, nanoseconds: Int64) {
+        let (seconds, fraction) = count.quotientAndRemainder(dividingBy: 1_000_000_000)
+        return fraction < 0 ? (seconds - 1, fraction + 1_000_000_000) : (seconds, fraction)
+    }
+
     private static func count(seconds: Int64, nanoseconds: Int64, perSecond: Int64) -> Int64 {
         let (whole, overflow) = seconds.multipliedReportingOverflow(by: perSecond)
         if overflow { return seconds < 0 ? .min : .max }

@@ -1,4 +1,5 @@
 import CStatx
+import CivilCalendar
 import Crypto
 import Foundation
 import Glibc
@@ -190,12 +191,8 @@ struct ContentStore {
     /// access time left as it is. A time the file system cannot hold (a log line may say
     /// any) leaves the file dated now: the content matters, its date is a courtesy.
     static func setModified(_ fd: Int32, to nanoseconds: Int64) {
-        let (seconds, fraction) = nanoseconds.quotientAndRemainder(dividingBy: 1_000_000_000)
-        // A time before 1970 has a negative remainder; timespec's nanoseconds never are.
-        let modified = fraction < 0
-            ? timespec(tv_sec: Int(seconds) - 1, tv_nsec: Int(fraction) + 1_000_000_000)
-            : timespec(tv_sec: Int(seconds), tv_nsec: Int(fraction))
-        var times = [timespec(tv_sec: 0, tv_nsec: Self.omitTime), modified]
+        let parts = FileTime.parts(ofNanoseconds: nanoseconds)
+        var times = [timespec(tv_sec: 0, tv_nsec: Self.omitTime), timespec(tv_sec: Int(parts.seconds), tv_nsec: Int(parts.nanoseconds))]
         _ = futimens(fd, &times)
     }
 

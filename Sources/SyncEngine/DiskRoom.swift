@@ -2,7 +2,7 @@ import Glibc
 
 /// Whether a disk has room for a copy, asked before writing it. A copy that cannot fit
 /// would fill the disk, fail and be removed again at every retry until space is made: a
-/// 2 MB download to a disk with 1 MB free wrote that megabyte at each pass.
+/// 3 MB download to a 2 MB disk failed its `write` with ENOSPC at each pass.
 enum DiskRoom {
     /// Throws ENOSPC, writing nothing, when the disk holding `folder` has less room than
     /// `size` bytes, or than `source` takes on its own disk if that is less (a sparse file's

@@ -13,7 +13,8 @@ extension SyncEngine {
     public func deletedItems(container id: ContainerID, under folder: String, now: Int64 = SyncClock.nowMilliseconds()) throws(SyncError) -> [DeletedItemInfo] {
         guard let container = container(id) else { throw SyncError(.unknownItem, "no container \(id.identifier)") }
         _ = container.readLogs()
-        let histories = container.histories.values.filter { Self.path($0.path, isAtOrBelow: folder) }
+        let below = Subtrees([folder])
+        let histories = container.histories.values.filter { folder.isEmpty || below.contains($0.path) }
         let movedAway = Self.contentMovedAway(from: Set(histories.map(\.path)), in: container.histories.values)
         var names: [String: String]?
         var found: [(time: Int64, item: DeletedItemInfo)] = []
@@ -29,10 +30,6 @@ extension SyncEngine {
             found.append((deletion.time, DeletedItemInfo(container: id.identifier, path: history.path, deletion: deleted, lastVersion: version)))
         }
         return found.sorted { ($0.time, $1.item.path) > ($1.time, $0.item.path) }.map(\.item)
-    }
-
-    private static func path(_ path: String, isAtOrBelow folder: String) -> Bool {
-        folder.isEmpty || path == folder || (path.hasPrefix(folder) && path.utf8.dropFirst(folder.utf8.count).first == UInt8(ascii: "/"))
     }
 
     private static func hasContent(_ record: VersionRecord) -> Bool {

@@ -31,6 +31,15 @@ import Testing
         #expect(FileTime.milliseconds(seconds: -1, nanoseconds: 500_000_000) == -500)
     }
 
+    /// Back to `timespec`'s parts (what `futimens` takes): nanoseconds never negative.
+    @Test func aCountSplitsIntoTimespecParts() {
+        #expect(FileTime.parts(ofNanoseconds: 1_795_000_000_123_456_789) == (1_795_000_000, 123_456_789))
+        #expect(FileTime.parts(ofNanoseconds: -152_492_276_500_000_001) == (-152_492_277, 499_999_999))
+        #expect(FileTime.parts(ofNanoseconds: -1) == (-1, 999_999_999))
+        let earliest = FileTime.parts(ofNanoseconds: .min)
+        #expect(FileTime.nanoseconds(seconds: earliest.seconds, nanoseconds: earliest.nanoseconds) == .min)
+    }
+
     @Test func timesBeyondInt64Saturate() {
         let year2400: Int64 = 13_569_465_600
         #expect(FileTime.nanoseconds(seconds: year2400, nanoseconds: 1) == .max)

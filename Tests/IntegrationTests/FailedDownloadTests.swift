@@ -16,6 +16,15 @@ import TestSupport
         return try #require(containers?.first { $0["container"] as? String == Self.container })
     }
 
+    /// A device started on `shared`, that made its files with `script` and synced them.
+    static func device(on shared: SharedMirror, syncing script: String) throws -> DaemonHarness {
+        let device = shared.add(try DaemonHarness())
+        try device.start(extraEnvironment: ["UBQ_MIRROR": shared.path])
+        try device.shell(script)
+        try shared.sync(device)
+        return device
+    }
+
     static func count(_ text: String, in log: String) -> Int {
         log.components(separatedBy: "\n").count { $0.contains(text) }
     }
@@ -24,10 +33,7 @@ import TestSupport
     /// written, every pass: one pass per change or `ubq sync`, not one after another.
     @Test func aDownloadThatFailsIsNotTriedAgainAndAgain() throws {
         let shared = SharedMirror()
-        let a = shared.add(try DaemonHarness())
-        try a.start(extraEnvironment: ["UBQ_MIRROR": shared.path])
-        try a.shell("echo hello > hello.txt")
-        try shared.sync(a)
+        let a = try Self.device(on: shared, syncing: "echo hello > hello.txt")
         let logs = shared.path + "/containers/\(Self.container)/log"
         let own = try #require(try FileManager.default.contentsOfDirectory(atPath: logs).first)
         let line = try #require(try String(contentsOfFile: logs + "/" + own, encoding: .utf8).split(separator: "\n").last { $0.contains("hello.txt") })
@@ -57,10 +63,7 @@ import TestSupport
 struct FullContainerDiskTests {
     @Test func aDownloadThatCannotFitPausesAndArrivesOnceThereIsRoom() throws {
         let shared = SharedMirror()
-        let a = shared.add(try DaemonHarness())
-        try a.start(extraEnvironment: ["UBQ_MIRROR": shared.path])
-        try a.shell("head -c 2000000 /dev/urandom > big.bin")
-        try shared.sync(a)
+        let a = try FailedDownloadTests.device(on: shared, syncing: "head -c 2000000 /dev/urandom > big.bin")
 
         let b = try DaemonHarness()
         try SmallDisk.mount(at: b.root, size: "1m")

@@ -19,9 +19,7 @@ import Testing
     }
 
     static func modified(_ path: String) -> Int64? {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return nil }
-        return Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        Sys.lstat(path).map { LocalSignature(stat: $0).modifiedNanoseconds }
     }
 
     @Test func newFilesKeepTheirTimesToTheNanosecond() throws {
