@@ -16,6 +16,11 @@ public struct ContainerSyncStatus: Sendable, Codable, Equatable {
     /// changed a moment ago, deletions waiting for the burst they belong to to end. Each
     /// pass looks at them again. Absent when none (and from a daemon older than the field).
     public var waiting: Int?
+    /// How many items this device could not sync: left out until the user changes them (a
+    /// name sync cannot carry, a path too long) or whose action failed in the last pass
+    /// (the next one tries again). `problems` says why. Absent when none (and from a
+    /// daemon older than the field).
+    public var notSynced: Int?
     /// When the last pass ended (ISO 8601).
     public var lastPass: String?
     public var problems: [String] = []

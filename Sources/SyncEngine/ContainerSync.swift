@@ -25,6 +25,9 @@ public struct PassReport: Sendable {
     public var restoredDeletions = 0
     /// Files that changed a moment ago, left for the next pass (container-relative).
     public var deferred: [RawPath] = []
+    /// Items whose action failed, or which could not be read this time (`problems` says
+    /// why): the next pass tries them again.
+    public var failed = 0
     public var problems: [String] = []
     /// The ubiquity attributes of the container's items once the pass ended.
     public var indexState: SyncedState?

@@ -32,6 +32,9 @@ struct LocalTree {
     /// cannot carry, a path too long, a folder it cannot read), with that reason, which
     /// `problems` holds too.
     var unsynced: [RawPath: String] = [:]
+    /// Items that could not be read this time (left out of the plan, like `unsynced`, but
+    /// tried again by the next pass).
+    var unreadable = 0
     /// Files left for a later pass because they changed a moment ago.
     var deferred: [RawPath] = []
     /// Sync's own staging files found in the tree (`DurableFile.isStagingName`).
@@ -247,6 +250,7 @@ struct LocalTree {
             unknown.append(relative)
         } catch {
             problems.append("not synced this time: \(error)")
+            unreadable += 1
             unknown.append(relative)
         }
     }

@@ -219,7 +219,7 @@ public final class SyncEngine: @unchecked Sendable {
             let conflicts = container.conflicts.count
             // The items left out still are, whether or not this pass looked at them.
             let standing = (views.offReason.map { [$0] } ?? []) + container.unsynced.messages(limit: ContainerSyncStatus.problemLimit)
-            update(id) { $0.finish(report, conflicts: conflicts, standing: standing) }
+            update(id) { $0.finish(report, conflicts: conflicts, standing: standing, leftOut: container.unsynced.count) }
             if let state = report.indexState {
                 record(state, container: id)
             }

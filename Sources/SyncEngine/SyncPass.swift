@@ -88,6 +88,7 @@ struct SyncPass {
             if round == 0 {
                 EarlyWriteback.start(copies: copies.count, footprint: local.earlyCopyFootprint, anchor: container.layout.root, faults: faults)
                 report.problems += local.problems + removeLeftovers(local.leftovers, lift: executor.folderLift)
+                report.failed += local.unreadable
                 container.unsynced.replace(within: roots, with: local.unsynced)
                 report.deferred = local.deferred
             }
@@ -333,12 +334,14 @@ struct SyncPass {
             } catch let error as SyncError where error.isPathTooLong {
                 // It fails the same way every pass: the next need not look at everything for it.
                 report.problems.append("\(action.path): \(error); \(SyncError.pathTooLongHint(for: action.path))")
+                report.failed += 1
             } catch let error as SyncError where error.isOutOfSpace {
                 report.pause(by: error, at: action.path)
                 progress?.abandoned(plan.actions.dropFirst(position + 1))
                 return unfinished
             } catch {
                 report.problems.append("\(action.path): \(error)")
+                report.failed += 1
                 report.incomplete = true
             }
         }

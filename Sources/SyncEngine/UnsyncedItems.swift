@@ -20,6 +20,8 @@ struct UnsyncedItems {
         reasons.merge(found) { _, new in new }
     }
 
+    var count: Int { reasons.count }
+
     /// The first `limit` reasons, in their paths' order.
     func messages(limit: Int) -> [String] {
         reasons.sorted { $0.key < $1.key }.prefix(limit).map(\.value)

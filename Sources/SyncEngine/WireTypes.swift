@@ -33,12 +33,14 @@ extension ContainerSyncStatus {
     /// The most problems a status lists.
     static let problemLimit = 20
 
-    /// The pass ended. `standing`: problems that hold beyond one pass (views off), shown
-    /// first and once, whether or not this pass found them.
-    mutating func finish(_ report: PassReport, conflicts: Int, standing: [String] = []) {
+    /// The pass ended. `standing`: problems that hold beyond one pass (views off, items left
+    /// out), shown first and once, whether or not this pass found them; `leftOut` of them
+    /// are items left out until the user changes them.
+    mutating func finish(_ report: PassReport, conflicts: Int, standing: [String] = [], leftOut: Int = 0) {
         self.conflicts = conflicts
         heldDeletions = report.heldDeletions
         waiting = report.deferred.isEmpty ? nil : report.deferred.count
+        notSynced = leftOut + report.failed > 0 ? leftOut + report.failed : nil
         problems = Array((standing + report.problems.filter { !standing.contains($0) }).prefix(Self.problemLimit))
         lastPass = ISO8601.format(referenceSeconds: Date().timeIntervalSinceReferenceDate)
         if report.heldDeletions > 0 {
@@ -50,6 +52,7 @@ extension ContainerSyncStatus {
         } else {
             phase = .idle
             let notes = [
+                notSynced.map { "\($0) \($0 == 1 ? "item" : "items") not synced: the problems say why" },
                 conflicts > 0 ? "\(conflicts) in conflict: see `ubq conflicts`" : nil,
                 waiting.map { "\($0) \($0 == 1 ? "change waits" : "changes wait") to settle (still being written, or part of a burst of deletions)" },
             ].compactMap { $0 }

@@ -18,8 +18,9 @@ struct SyncCommand: AsyncParsableCommand {
 
             Exit status: 0 when every container synced; 75 when sync is paused (the mirror is \
             not there, the disk is full, or deletions wait for --confirm-deletes: the NOTE \
-            column says which); 1 when a container's sync failed; 78 when no mirror is \
-            configured.
+            column says which); 1 when a container's sync failed, or some items could not be \
+            synced (the problems below the table say why: a file it cannot read, a name it \
+            cannot carry); 78 when no mirror is configured.
             """)
 
     @OptionGroup var options: SettingsOptions
@@ -59,7 +60,9 @@ struct SyncCommand: AsyncParsableCommand {
         guard status.mirror != nil else { return 78 }
         let phases = Set(status.containers.map(\.phase))
         if phases.contains(.failed) { return 1 }
-        return phases.contains(.paused) ? 75 : 0
+        // Paused first: what a paused pass did not get to is not known to have failed.
+        if phases.contains(.paused) { return 75 }
+        return status.containers.contains { $0.notSynced != nil } ? 1 : 0
     }
 
     /// Runs `body` (the request that waits for the pass) with the progress bar drawn

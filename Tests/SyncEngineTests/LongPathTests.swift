@@ -44,6 +44,7 @@ import Testing
 
         #expect(report.problems.contains { $0.contains("is 270 bytes, longer than Linux takes (255)") }, "\(report.problems)")
         #expect(!report.incomplete)
+        #expect(report.failed == 1 && b.engine.status().first?.notSynced == 1, "the download failed: `ubq sync` says so")
     }
 
     private func makeDeepFile(in folder: String, folders: Int, named name: String) throws {

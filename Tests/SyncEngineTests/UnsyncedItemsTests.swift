@@ -27,11 +27,13 @@ import Testing
         try a.write("other.txt", "edited")
         a.sync(changed: ["Documents/other.txt"])
         #expect(Self.unsyncedNames(a) == 1, "still there, still said")
+        #expect(a.engine.status().first?.notSynced == 1, "and counted")
 
         let renamed = container.appending("Documents/cafe.txt")
         #expect(bad.withCString { from in renamed.withCString { rename(from, $0) } } == 0)
         a.sync(changed: [Self.latin1, "Documents/cafe.txt"])
         #expect(Self.unsyncedNames(a) == 0, "\(a.engine.status().first?.problems ?? [])")
+        #expect(a.engine.status().first?.notSynced == nil)
     }
 
     @Test func aScanOfSomeFoldersReplacesWhatWasKnownInThemOnly() {

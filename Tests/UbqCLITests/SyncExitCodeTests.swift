@@ -26,6 +26,16 @@ import Testing
         #expect(SyncCommand.exitCode(Self.status(phases)) == Int32(code))
     }
 
+    /// A pass that left items unsynced failed, unless sync is paused (a paused pass did not
+    /// get to them: try again later).
+    @Test func itemsNotSyncedFailThePassUnlessItIsPaused() {
+        var status = Self.status([.idle, .idle])
+        status.containers[1].notSynced = 2
+        #expect(SyncCommand.exitCode(status) == 1)
+        status.containers[0].phase = .paused
+        #expect(SyncCommand.exitCode(status) == 75)
+    }
+
     @Test func noMirrorIsAConfigurationError() {
         #expect(SyncCommand.exitCode(Self.status([], mirror: nil)) == 78)
     }
