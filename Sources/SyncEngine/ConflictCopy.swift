@@ -24,11 +24,7 @@ struct ConflictCopy {
         let relative = LocalNames.relative(of: version.path, local: nil, in: containerFolder).readable
         try ConcurrentSync.fsyncFolders(try Sys.makeParentFolders(of: relative, beneath: containerFolder.readable), faults: faults)
         let staging = DurableFile.stagingPath(beside: containerFolder.appending(relative).readable)
-        if state.kind == .file {
-            try store.fetch(state.sha256 ?? "", size: state.size, to: staging, mode: mode_t(state.mode), modified: state.modified)
-        } else if symlink(state.linkTarget ?? "", staging) != 0 {
-            throw SyncError.system("symlink", staging)
-        }
+        try store.make(state, at: staging)
         do throws(SyncError) {
             for number in 1...Self.largestNumber {
                 let name = containerFolder.appending(ConflictName.make(for: relative, device: deviceName, time: version.time, number: number)).readable
@@ -50,7 +46,7 @@ struct ConflictCopy {
 
     /// Whether the item at `path` is `state` already: a regular file with its content, or
     /// a link to its target.
-    private static func holds(_ state: EntryState, at path: String) throws(SyncError) -> Bool {
+    static func holds(_ state: EntryState, at path: String) throws(SyncError) -> Bool {
         guard let info = Sys.lstat(path) else { return false }
         switch info.st_mode & S_IFMT {
         case S_IFREG where state.kind == .file && Int64(info.st_size) == state.size:

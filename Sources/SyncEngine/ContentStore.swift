@@ -159,6 +159,16 @@ struct ContentStore {
         try durability.syncFolders(folders.sorted(), faults: faults)
     }
 
+    /// Makes `path` (a new name) hold `state`, a file (from the store, fsynced, with its
+    /// mode and date) or a link: the item a version puts in place, once renamed in.
+    func make(_ state: EntryState, at path: String) throws(SyncError) {
+        if state.kind == .symlink {
+            guard symlink(state.linkTarget ?? "", path) == 0 else { throw .system("symlink", path) }
+        } else {
+            try fetch(state.sha256 ?? "", size: state.size, to: path, mode: state.localMode, modified: state.modified)
+        }
+    }
+
     /// Copies object `sha256` to `destination` (a new file), checking its hash on the way:
     /// a damaged or truncated object is refused, never handed to the user, and set aside
     /// (`DamagedObjects`); what was written of the copy is removed.

@@ -145,14 +145,28 @@ extension SyncEngine {
         return history.heads.map(\.id).filter { !unresolved.contains($0) || resolving.contains($0) }
     }
 
-    /// Brings back an old version as a new change (the history keeps everything between).
+    /// Brings back an old version as a new change (the history keeps everything between),
+    /// published before it returns: the user chose it from the whole history, so it
+    /// replaces the current version (and its twins), even one this device has not
+    /// downloaded yet. Left to the next pass, a file written a moment ago waited out the
+    /// quiet period, and one this device was behind on was taken for a download made late
+    /// and replaced by the current version again (`Planner`'s passed versions).
     public func restore(container id: ContainerID, path: String, version: VersionID, now: Int64 = SyncClock.nowMilliseconds()) throws(SyncError) {
         let history = try history(id, path)
         let record = try keptVersion(version, of: history, now: now)
+        guard record.state?.kind != .folder else {
+            throw SyncError(.unknownItem, "\(path) is a folder: the files in it have versions of their own (`ubq deleted \(path)` lists those deleted)")
+        }
         guard let container = container(id) else { return }
-        if let stopped = container.stopped { throw stopped }  // the pass would not publish it
-        _ = try place(record, leavingTheFile: false, in: container)
-        passAll()
+        if let stopped = container.stopped { throw stopped }  // before anything is written here
+        let signature = try place(record, leavingTheFile: false, in: container)
+        defer { passAll() }
+        // The current content needs no new version: back on disk (its deletion held by the
+        // guard, say), the file is in sync again.
+        guard let current = history.winner, current.state != record.state else { return }
+        try supersede(
+            heads: [current.id] + history.twins(of: current.id), with: record, signature: signature, container: container, id: id,
+            outliving: history, forgetting: false)
     }
 
     /// Runs `body`, which writes beside `path`, with its folder lifted if it is read-only
@@ -196,19 +210,19 @@ extension SyncEngine {
         return history
     }
 
-    /// Puts `record`'s content at its path on disk, atomically, under a coordinated write
+    /// Puts `record`'s file or link at its path on disk, atomically, under a coordinated write
     /// (a document open in an app is saved or released first), if the disk holds what was
     /// last synced there: an edit not synced yet exists nowhere else, so it is never
     /// replaced (the user syncs, then resolves or restores again). Returns the signature
     /// of the file as placed.
     private func writeLocal(_ record: VersionRecord, container: ContainerSync) throws(SyncError) -> LocalSignature? {
-        guard let state = record.state, state.kind == .file, let content = state.sha256 else { return nil }
+        guard let state = record.state, state.kind != .folder else { return nil }
         let relative = LocalNames.relative(of: record.path, local: nil, in: container.folder).readable
         let absolute = container.folder.appending(relative).readable
         let synced = try baseRow(of: record.path, in: container)
         try ConcurrentSync.fsyncFolders(try Sys.makeParentFolders(of: relative, beneath: container.folder.readable), faults: faults)
         let staging = DurableFile.stagingPath(beside: absolute)
-        try ContentStore(layout: layout, device: device.id).fetch(content, size: state.size, to: staging, mode: state.localMode, modified: state.modified)
+        try ContentStore(layout: layout, device: device.id).make(state, at: staging)
         let window = racyWindowNanoseconds
         do {
             return try coordinator.write(absolute) { () throws -> LocalSignature? in
@@ -241,8 +255,7 @@ extension SyncEngine {
         guard let info = Sys.lstat(absolute) else { return true }
         guard let state = synced?.entry.state else { return false }
         if synced?.signature == LocalSignature(stat: info) { return true }
-        guard state.kind == .file, info.st_mode & S_IFMT == S_IFREG else { return false }
-        return try ContentHashing.hash(path: absolute, refusingWriters: false).sha256 == state.sha256
+        return try ConflictCopy.holds(state, at: absolute)
     }
 
     /// Puts a copy of `loser` beside its file, named for its device and day (`ConflictCopy`).
