@@ -11,7 +11,17 @@ public enum ISO8601 {
     /// shows as the nearest end of that range: converting it to whole microseconds would trap.
     public static func format(referenceSeconds: Double) -> String {
         let unix = referenceSeconds.isNaN ? earliest : min(max(referenceSeconds + referenceDateOffset, earliest), latest)
-        let micros = Int64((unix * 1_000_000).rounded(.down))
+        return format(unixMicroseconds: Int64((unix * 1_000_000).rounded(.down)))
+    }
+
+    /// `format(referenceSeconds:)` for a file time in nanoseconds since 1970, to the
+    /// microsecond exactly (a Double of seconds holds a date of today to about 0.2 µs).
+    public static func format(unixNanoseconds: Int64) -> String {
+        let micros = floorDivide(unixNanoseconds, 1_000).0
+        return format(unixMicroseconds: min(max(micros, Int64(earliest) * 1_000_000), Int64(latest) * 1_000_000))
+    }
+
+    private static func format(unixMicroseconds micros: Int64) -> String {
         let (days, microsOfDay) = floorDivide(micros, 86_400_000_000)
         let (year, month, day) = CivilCalendar.date(days: days)
         let seconds = microsOfDay / 1_000_000
@@ -23,9 +33,11 @@ public enum ISO8601 {
     static let earliest: Double = -62_135_596_800
     static let latest: Double = 253_402_300_799
 
+    /// Quotient and remainder rounded down (b > 0), for any `a`: `a - quotient * b`
+    /// would overflow near Int64.min.
     private static func floorDivide(_ a: Int64, _ b: Int64) -> (Int64, Int64) {
-        let quotient = a / b - ((a % b < 0) ? 1 : 0)
-        return (quotient, a - quotient * b)
+        let remainder = a % b
+        return remainder < 0 ? (a / b - 1, remainder + b) : (a / b, remainder)
     }
 
     private static func pad(_ value: Int64, _ width: Int) -> String {

@@ -119,6 +119,10 @@ public struct VersionInfo: Sendable, Codable, Hashable {
     public var deviceName: String
     /// When the change was made, ISO 8601 (UTC), by the writer's clock.
     public var date: String
+    /// A file's modification time in that version, ISO 8601 (UTC): the date it had on the
+    /// device that made it, which a restore or a download gives it. Absent for other kinds,
+    /// from a writer that leaves it out, and from a daemon older than the field.
+    public var modified: String?
     /// `file`, `folder`, `symlink`, or `deleted`.
     public var kind: String
     public var sha256: String?
@@ -132,8 +136,9 @@ public struct VersionInfo: Sendable, Codable, Hashable {
 
     public init(
         id: String, device: String, deviceName: String, date: String, kind: String, sha256: String?, size: Int64?, current: Bool,
-        conflict: Bool, contentPath: String? = nil
+        conflict: Bool, contentPath: String? = nil, modified: String? = nil
     ) {
+        self.modified = modified
         self.id = id
         self.device = device
         self.deviceName = deviceName

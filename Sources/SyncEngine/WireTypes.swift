@@ -10,7 +10,8 @@ extension VersionInfo {
             date: ISO8601.format(referenceSeconds: Double(record.time) / 1000 - ISO8601.referenceDateOffset),
             kind: record.state?.kind.rawValue ?? "deleted", sha256: record.state?.sha256,
             size: isFile ? record.state?.size : nil, current: current, conflict: conflict,
-            contentPath: isFile ? record.state?.sha256.map(layout.object) : nil)
+            contentPath: isFile ? record.state?.sha256.map(layout.object) : nil,
+            modified: isFile ? record.state?.modified.map { ISO8601.format(unixNanoseconds: $0) } : nil)
     }
 }
 

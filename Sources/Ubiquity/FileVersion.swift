@@ -23,7 +23,9 @@ public struct FileVersion: Sendable, Hashable, CustomStringConvertible {
     /// another, a read-only file in the mirror's store. Nil for a version with no content
     /// (a deletion, a folder, a symbolic link).
     public let url: URL?
-    /// When the change was made, by its device's clock.
+    /// The file's modification date in this version, as the device that made it had it;
+    /// else (another kind, or a writer that leaves the date out) when the change was made,
+    /// by that device's clock.
     public let modificationDate: Date?
     /// The name of the device that made the change.
     public let localizedNameOfSavingComputer: String
@@ -158,7 +160,7 @@ extension FileVersion {
         isConflict = info.conflict
         localizedNameOfSavingComputer = info.deviceName
         size = info.size
-        modificationDate = Self.dateFormatter.date(from: info.date)
+        modificationDate = Self.date(info.modified ?? info.date)
         if info.current {
             url = info.kind == "deleted" ? nil : itemURL
         } else {
@@ -166,11 +168,22 @@ extension FileVersion {
         }
     }
 
-    /// The API's dates: `2026-11-22T08:55:19.123000Z`. The formatter is documented as safe
-    /// to use from several threads.
+    /// An API date, `2026-11-22T08:55:19.123456Z`, to the microsecond: the formatter reads
+    /// fractions of a second only to the millisecond, so it is given the whole seconds and
+    /// the fraction is added.
+    static func date(_ text: String) -> Date? {
+        guard text.hasSuffix("Z") else { return nil }
+        let parts = text.dropLast().split(separator: ".", maxSplits: 1)
+        guard let whole = dateFormatter.date(from: parts[0] + "Z") else { return nil }
+        guard parts.count == 2 else { return whole }
+        guard let fraction = Double("0." + parts[1]) else { return nil }
+        return whole.addingTimeInterval(fraction)
+    }
+
+    /// Whole seconds, UTC. The formatter is documented as safe to use from several threads.
     nonisolated(unsafe) private static let dateFormatter: ISO8601DateFormatter = {
         let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        formatter.formatOptions = [.withInternetDateTime]
         return formatter
     }()
 }

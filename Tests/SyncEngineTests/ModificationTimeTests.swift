@@ -37,6 +37,8 @@ import Testing
         #expect(Self.modified(b.documents + "/old.txt") == Self.old)
         #expect(Self.modified(b.documents + "/folder/ancient.txt") == Self.beforeEpoch)
         #expect(b.sync().published == 0, "b publishes nothing back")
+        let versions = try b.engine.versions(container: TestDevice.containerID, path: "Documents/old.txt")
+        #expect(versions.map(\.modified) == ["2019-05-05T05:05:05.123456Z"], "NSFileVersion's modificationDate")
     }
 
     /// One file alone takes another way in than a run of them (`Executor.writeAlone`).
