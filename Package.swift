@@ -24,6 +24,7 @@ let nioPosix = Target.Dependency.product(name: "NIOPosix", package: "swift-nio")
 let nioHTTP1 = Target.Dependency.product(name: "NIOHTTP1", package: "swift-nio")
 let toml = Target.Dependency.product(name: "TOMLKit", package: "TOMLKit")
 let crypto = Target.Dependency.product(name: "Crypto", package: "swift-crypto")
+let system = Target.Dependency.product(name: "SystemPackage", package: "swift-system")
 
 let package = Package(
     name: "Ubiquity",
@@ -43,6 +44,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.0.0"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
     ],
     targets: [
         // MARK: Pure cores (no I/O)
@@ -77,7 +79,7 @@ let package = Package(
         .target(name: "SyncEngine", dependencies: [
             "SyncPlanning", "APIModel", "Indexing", "MetadataIndex", "IgnoreRules", "Coordination", "UbiquitySettings", "RawPaths",
             "Diary", "KeyedArchive", "KeyValueStore", "CStatx", "SQLiteDirect", "CivilCalendar",
-            crypto, grdb, logging,
+            crypto, grdb, logging, system,
         ]),
         .target(name: "DaemonClient", dependencies: ["APIModel", "UbiquitySettings", "Coordination", "RawPaths", nioCore, nioPosix, nioHTTP1]),
 
@@ -86,14 +88,14 @@ let package = Package(
         .target(name: "UbiquityDaemon", dependencies: [
             "Indexing", "MetadataIndex", "ContentTypes", "UbiquitySettings", "APIModel", "PredicateKit", "RawPaths", "SyncEngine",
             "SyncPlanning", "Coordination", "PresenterPlanning", "DaemonClient", "CStatx", "SQLiteDirect", logging, serviceLifecycle, unixSignals, hummingbird,
-            hummingbirdCore, nioCore,
+            hummingbirdCore, nioCore, system,
         ]),
         .target(name: "Ubiquity", dependencies: [
             "DaemonClient", "UbiquitySettings", "Coordination", "KeyedArchive", "KeyValueStore", "Diary", "APIModel", "PredicateKit",
         ]),
         .target(name: "UbqCLI", dependencies: [
             "Ubiquity", "DaemonClient", "PredicateKit", "KeyedArchive", "Diary", "APIModel", "UbiquitySettings",
-            "CommandLineSettings", "Coordination", "RawPaths", "CStatx", argumentParser, crypto,
+            "CommandLineSettings", "Coordination", "RawPaths", "CStatx", argumentParser, crypto, system,
         ]),
 
         // MARK: Programs (thin)

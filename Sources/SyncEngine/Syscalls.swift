@@ -1,6 +1,7 @@
 import CStatx
 import Glibc
 import RawPaths
+import SystemPackage
 
 /// The few file operations sync needs, each retried on EINTR and failing with a
 /// `SyncError` that names the call and the path.
@@ -47,14 +48,10 @@ enum Sys {
     }
 
     static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(SyncError) {
-        var offset = 0
-        while offset < bytes.count {
-            let count = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw .system("write", path)
-            }
-            offset += count
+        do {
+            _ = try FileDescriptor(rawValue: fd).writeAll(bytes)
+        } catch {
+            throw .system("write", path, errno: (error as? Errno)?.rawValue ?? EIO)
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import SystemPackage
 
 /// Writes log lines to standard error. Under systemd (`JOURNAL_STREAM` set) each line
 /// starts with a `<N>` syslog priority, which journald turns into the entry's priority;
@@ -44,15 +45,7 @@ public struct JournalLogHandler: LogHandler {
     /// reader went away) is dropped: FileHandle's write trapped on EPIPE, and the daemon
     /// must not end for its log.
     private static func write(_ bytes: [UInt8]) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
-            if written >= 0 {
-                offset += written
-            } else if errno != EINTR {
-                return
-            }
-        }
+        _ = try? FileDescriptor.standardError.writeAll(bytes)
     }
 
     /// syslog priorities (sd-daemon.h): 2 crit, 3 err, 4 warning, 5 notice, 6 info, 7 debug.

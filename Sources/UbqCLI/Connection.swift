@@ -1,6 +1,7 @@
 import ArgumentParser
 import CommandLineSettings
 import DaemonClient
+import SystemPackage
 import Foundation
 import UbiquitySettings
 
@@ -53,18 +54,14 @@ enum Output {
     /// ends any Unix tool, by SIGPIPE, quietly: SwiftNIO ignores the signal for its
     /// sockets, and FileHandle's write then trapped on EPIPE, with a crash report.
     static func write(_ bytes: [UInt8], to fd: Int32) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if written >= 0 {
-                offset += written
-            } else if errno == EPIPE {
-                signal(SIGPIPE, SIG_DFL)
-                raise(SIGPIPE)
-                exit(128 + SIGPIPE)
-            } else if errno != EINTR {
-                return  // nowhere to say it: what could not be written is lost, as with print
-            }
+        do {
+            _ = try FileDescriptor(rawValue: fd).writeAll(bytes)
+        } catch Errno.brokenPipe {
+            signal(SIGPIPE, SIG_DFL)
+            raise(SIGPIPE)
+            exit(128 + SIGPIPE)
+        } catch {
+            // Nowhere to say it: what could not be written is lost, as with print.
         }
     }
 
