@@ -62,16 +62,32 @@ enum DurableFile {
 
     /// Writes `bytes` to `path` atomically: staging file, fsync, rename, fsync the folder.
     static func replace(_ path: String, with bytes: [UInt8], mode: mode_t = 0o644) throws(SyncError) {
+        _ = try put(bytes, at: path, mode: mode, replacing: true)
+    }
+
+    /// `replace`, unless `path` exists already (another writer was first): false then, and
+    /// nothing is written.
+    static func create(_ path: String, with bytes: [UInt8], mode: mode_t = 0o644) throws(SyncError) -> Bool {
+        try put(bytes, at: path, mode: mode, replacing: false)
+    }
+
+    private static func put(_ bytes: [UInt8], at path: String, mode: mode_t, replacing: Bool) throws(SyncError) -> Bool {
         let staging = stagingPath(beside: path)
         do {
             try write(staging, mode: mode) { fd throws(SyncError) in
                 try Sys.writeAll(fd, bytes, path: staging)
             }
-            try Sys.rename(staging, path)
+            if replacing {
+                try Sys.rename(staging, path)
+            } else if try !Sys.renameNoReplace(staging, path) {
+                unlink(staging)
+                return false
+            }
         } catch {
             unlink(staging)
             throw error
         }
         try Sys.fsyncFolder(Sys.parent(of: path))
+        return true
     }
 }

@@ -5,10 +5,23 @@ import Glibc
 /// empty (an unmounted disk shows its empty mount point) pauses sync: acting on it would
 /// look like every file was deleted elsewhere.
 enum MirrorHealth {
-    /// Checks the mirror, and sets it up when this device never synced and finds the
-    /// folder missing or empty (a new mirror).
-    static func check(_ layout: MirrorLayout, hasSyncedBefore: Bool) throws(SyncError) {
-        if Sys.lstat(layout.marker) != nil { return }
+    /// What `check` found: the mirror's id (nil for a mirror made before mirrors had one),
+    /// and whether it is another mirror than the one this device synced with, so that what
+    /// this device recorded as synced (its base) says nothing of it.
+    struct Found: Equatable {
+        var id: String?
+        var isAnother: Bool
+    }
+
+    /// Checks the mirror, and sets it up when the folder is missing or empty and this
+    /// device never synced, or synced with a mirror elsewhere (`known`): the user set
+    /// `mirror` to a new folder. An empty folder where the known mirror was is taken for
+    /// an unmounted disk.
+    static func check(_ layout: MirrorLayout, hasSyncedBefore: Bool, known: MirrorIdentity?) throws(SyncError) -> Found {
+        if Sys.lstat(layout.marker) != nil {
+            let id = MirrorIdentity.id(inMarker: layout.marker)
+            return Found(id: id, isAnother: hasSyncedBefore && known?.isAnother(id: id) == true)
+        }
         var info = stat()
         if stat(layout.root, &info) == 0, info.st_mode & S_IFMT != S_IFDIR {  // followed: a link to the folder is fine
             throw SyncError(
@@ -16,9 +29,12 @@ enum MirrorHealth {
                 "the mirror \(layout.root) is not a folder; set `mirror` (UBQ_MIRROR, --mirror or config.toml) to a folder: an empty one, or an existing mirror")
         }
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: layout.root)) ?? nil
-        if hasSyncedBefore {
+        let movedHere = known?.isElsewhere(than: layout.root) == true
+        if hasSyncedBefore && !movedHere {
             let what = entries == nil ? "is not there" : "has no \(MirrorLayout.markerFileName) (is it mounted?)"
-            throw SyncError(.mirrorUnavailable, "the mirror \(layout.root) \(what); sync is paused, nothing is deleted")
+            throw SyncError(
+                .mirrorUnavailable,
+                "the mirror \(layout.root) \(what); sync is paused, nothing is deleted (to start a new mirror, set `mirror` to an empty folder elsewhere)")
         }
         guard entries?.isEmpty ?? true else {
             throw SyncError(
@@ -26,6 +42,47 @@ enum MirrorHealth {
                 "\(layout.root) is not empty and is not a mirror (no \(MirrorLayout.markerFileName)); choose an empty folder or an existing mirror")
         }
         try Sys.makeFolders(layout.root)
-        try DurableFile.replace(layout.marker, with: Array(MirrorLayout.markerContent.utf8))
+        let id = MirrorIdentity.newID()
+        // Another device setting up the same folder at once may be first: its id is the mirror's.
+        let first = try DurableFile.create(layout.marker, with: Array(MirrorLayout.markerContent(id: id).utf8))
+        // A device that synced before is here only if it synced elsewhere.
+        return Found(id: first ? id : MirrorIdentity.id(inMarker: layout.marker), isAnother: hasSyncedBefore)
+    }
+}
+
+/// Which mirror a device synced with: where it was, and its id (`ubiquity-mirror.json`'s
+/// `id`; nil for a mirror made before mirrors had one). What a device recorded as synced
+/// (its base) holds for that mirror only.
+struct MirrorIdentity: Equatable {
+    var path: String
+    var id: String?
+
+    /// Whether a mirror with `id` is another than this one. Without both ids it cannot
+    /// be told, and is taken for the same.
+    func isAnother(id other: String?) -> Bool {
+        guard let id, let other else { return false }
+        return id != other
+    }
+
+    /// Whether this mirror was at another path than `root`: the user set `mirror` to a new one.
+    func isElsewhere(than root: String) -> Bool {
+        Self.normalized(path) != Self.normalized(root)
+    }
+
+    private static func normalized(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.path
+    }
+
+    /// 32 hex digits, at random.
+    static func newID() -> String {
+        (0..<2).map { _ in String(format: "%016llx", UInt64.random(in: 0...UInt64.max)) }.joined()
+    }
+
+    /// The `id` the marker at `path` holds; nil if none (or it cannot be read).
+    static func id(inMarker path: String) -> String? {
+        guard let bytes = Sys.readRegularFile(path),
+            let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]
+        else { return nil }
+        return object["id"] as? String
     }
 }

@@ -39,5 +39,8 @@ public struct MirrorLayout: Sendable {
     /// The plain tree `device` keeps of `container`'s synced state (docs/MIRROR-FORMAT.md, Views).
     public func view(container: String, device: String) -> String { "\(root)/containers/\(container)/current/\(device)" }
 
-    public static let markerContent = #"{"format": "ubiquity-mirror", "version": 1}"# + "\n"
+    /// The marker of a new mirror named `id` (`MirrorIdentity`).
+    public static func markerContent(id: String) -> String {
+        #"{"format": "ubiquity-mirror", "version": 1, "id": ""# + id + "\"}\n"
+    }
 }

@@ -44,7 +44,29 @@ public final class SyncDatabase: Sendable {
                     path BLOB PRIMARY KEY NOT NULL, mode INTEGER NOT NULL, given INTEGER NOT NULL, earlier INTEGER) WITHOUT ROWID
                 """)
         }
+        migrator.registerMigration("v3: mirror identity") { db in
+            // The mirror the base was synced with (`MirrorIdentity`): one row, or none
+            // before the first pass that found the mirror usable.
+            try db.execute(sql: "CREATE TABLE mirror (path TEXT NOT NULL, id TEXT)")
+        }
         return migrator
+    }
+
+    /// The mirror the base was synced with, if known.
+    func knownMirror() throws -> MirrorIdentity? {
+        try queue.read { db in
+            try Row.fetchOne(db, sql: "SELECT path, id FROM mirror").map { MirrorIdentity(path: $0["path"], id: $0["id"]) }
+        }
+    }
+
+    /// Records `mirror` as the one the base is synced with; `forgettingBase`: the base was
+    /// synced with another, and is dropped (the same transaction).
+    func remember(_ mirror: MirrorIdentity, forgettingBase: Bool) throws {
+        try queue.write { db in
+            if forgettingBase { try db.execute(sql: "DELETE FROM base") }
+            try db.execute(sql: "DELETE FROM mirror")
+            try db.execute(sql: "INSERT INTO mirror (path, id) VALUES (?, ?)", arguments: [mirror.path, mirror.id])
+        }
     }
 
     /// This device's id and name, made the first time (DESIGN: a stable device id).

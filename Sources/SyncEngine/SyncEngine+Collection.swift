@@ -8,7 +8,7 @@ extension SyncEngine {
     public func collectStore(now: Int64 = SyncClock.nowMilliseconds()) -> StoreCollection {
         waitForViews()  // no view update links an object while the collector looks at it
         do {
-            try MirrorHealth.check(layout, hasSyncedBefore: try database.hasSyncedBefore())
+            try checkMirror()
         } catch {
             var skipped = StoreCollection()
             skipped.problems = ["store not collected: \(error)"]

@@ -54,6 +54,8 @@ public final class SyncEngine: @unchecked Sendable {
     /// meanwhile, which took 4.6 s of CPU on 2 cores during a first sync of 100,000 files.
     public var longPassObserver: (@Sendable (_ running: Bool) -> Void)?
     private var containers: [ContainerID: ContainerSync] = [:]
+    /// The mirror the base was synced with (`checkMirror`).
+    private var knownMirror: MirrorIdentity?
     /// Containers whose last pass failed or was cut short: their next pass is full.
     private var needsFullPass: Set<ContainerID> = []
     /// Why sync is paused for every container (the mirror cannot be used), as last logged:
@@ -82,12 +84,38 @@ public final class SyncEngine: @unchecked Sendable {
         self.logger = logger
         device = try database.deviceIdentity(defaultName: ProcessInfo.processInfo.hostName)
         views = ViewLinker(layout: layout, device: device.id, faults: nil)
+        knownMirror = try database.knownMirror()
         for container in containers {
-            let sync = ContainerSync(id: container.id.identifier, folder: RawPath(container.folder), layout: layout, device: device.id)
-            sync.journaledSequence = try database.lastOwnSequence(container: container.id.identifier, device: device.id)
-            self.containers[container.id] = sync
+            self.containers[container.id] = try makeContainer(container.id.identifier, folder: RawPath(container.folder))
             statuses[container.id] = ContainerSyncStatus(container: container.id.identifier)
         }
+    }
+
+    /// A container's sync state as at start-up: nothing read from the mirror yet.
+    private func makeContainer(_ id: String, folder: RawPath) throws -> ContainerSync {
+        let sync = ContainerSync(id: id, folder: folder, layout: layout, device: device.id)
+        sync.journaledSequence = try database.lastOwnSequence(container: id, device: device.id)
+        return sync
+    }
+
+    /// Checks that the mirror can be used (`MirrorHealth`), and which one it is. Another
+    /// mirror than the base was synced with (the user set `mirror` to a new folder, or
+    /// another mirror is found where it was): the base says nothing of it, so this device
+    /// starts over with it as a new device would, losing nothing. Where its files and the
+    /// mirror's agree, they are adopted; where they differ, both are kept (the mirror's as
+    /// conflict versions); what only one side has comes to the other.
+    func checkMirror() throws {
+        let found = try MirrorHealth.check(layout, hasSyncedBefore: try database.hasSyncedBefore(), known: knownMirror)
+        let identity = MirrorIdentity(path: layout.root, id: found.id)
+        guard found.isAnother || identity != knownMirror else { return }
+        try database.remember(identity, forgettingBase: found.isAnother)
+        if found.isAnother {
+            logger.warning(
+                "the mirror \(layout.root) is not the one this device synced with (\(knownMirror?.path ?? "?")): this device starts over with it as a new device, keeping both sides where they differ")
+            for (id, container) in containers { containers[id] = try makeContainer(container.id, folder: container.folder) }
+            needsFullPass.formUnion(containers.keys)
+        }
+        knownMirror = identity
     }
 
     /// The container's ignore rules changed (its `.ubqignore`): read them again.
@@ -163,7 +191,7 @@ public final class SyncEngine: @unchecked Sendable {
     ) -> [ContainerID: PassReport] {
         defer { if settled { waitForViews() } }
         do {
-            try MirrorHealth.check(layout, hasSyncedBefore: try database.hasSyncedBefore())
+            try checkMirror()
             try registerDevice()
             if pausedBy != nil { logger.notice("the mirror \(layout.root) can be used again; sync resumes") }
             pausedBy = nil

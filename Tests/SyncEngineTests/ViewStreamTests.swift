@@ -30,7 +30,7 @@ import Testing
         // a person put there, or what a crash left of the first sync's try of a link.
         let layout = a.engine.layout
         try FileManager.default.createDirectory(atPath: layout.root, withIntermediateDirectories: true)
-        try Data(MirrorLayout.markerContent.utf8).write(to: URL(fileURLWithPath: layout.marker))
+        try Data(MirrorLayout.markerContent(id: MirrorIdentity.newID()).utf8).write(to: URL(fileURLWithPath: layout.marker))
         try a.write("kept.txt", "kept")
         try FileManager.default.createDirectory(atPath: a.view + "/Documents/stray-folder", withIntermediateDirectories: true)
         try Data("stray".utf8).write(to: URL(fileURLWithPath: a.view + "/Documents/stray-folder/stray.txt"))
