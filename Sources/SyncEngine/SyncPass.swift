@@ -92,9 +92,10 @@ struct SyncPass {
                 container.unsynced.replace(within: roots, with: local.unsynced)
                 report.deferred = local.deferred
             }
-            let plan = try guardDeletions(makePlan(local: local, base: base, roots: roots), report: &report) { restored in
+            let guarded = try guardDeletions(makePlan(local: local, base: base, roots: roots), report: &report) { restored in
                 makePlan(local: local, base: base.filter { !restored.contains($0.key) }, roots: roots)
             }
+            let plan = keepingReplacedContent(guarded, local: local, executor: executor, report: &report)
             let before = report
             touched.formUnion(plan.actions.lazy.flatMap(\.viewPaths))
             lastPlan = plan

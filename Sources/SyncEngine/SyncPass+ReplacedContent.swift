@@ -1,0 +1,48 @@
+import Glibc
+import SyncPlanning
+
+extension SyncPass {
+    /// `plan`, once the content of each local file it deletes or replaces for another
+    /// device's change is in the store: the history names it, and the file here may be
+    /// its last copy. An object gone from the store (a person tidying the mirror, a
+    /// replicator that lost it) is stored again from the file first. A file whose content
+    /// cannot be stored is left as it is this pass (its action dropped), and said.
+    ///
+    /// One `lstat` in the store for each such file; downloads to new paths cost nothing.
+    func keepingReplacedContent(_ plan: SyncPlan, local: LocalTree, executor: Executor, report: inout PassReport) -> SyncPlan {
+        let missing = plan.actions.compactMap { action -> Upload? in
+            guard case .apply(let version, _) = action, let entry = local.entries[version.path],
+                let content = entry.state.sha256, version.state?.sha256 != content,
+                Sys.lstat(container.layout.object(content)) == nil
+            else { return nil }
+            return Upload(version.path, state: entry.state, local: entry, in: container.folder)
+        }
+        guard !missing.isEmpty else { return plan }
+        var unstored: Set<String> = []
+        for upload in missing {
+            do {
+                try store(upload, executor: executor)
+            } catch {
+                unstored.insert(upload.path)
+                report.failed += 1
+                report.problems.append(
+                    "\(upload.absolute): left as it is for now: its content is missing from the mirror's store and could not be stored again: \(error)")
+            }
+        }
+        var kept = plan
+        kept.actions.removeAll { action in
+            guard case .apply(let version, _) = action else { return false }
+            return unstored.contains(version.path)
+        }
+        return kept
+    }
+
+    private func store(_ upload: Upload, executor: Executor) throws {
+        switch executor.stage([upload])[upload.path] {
+        case .success(let staged?)?: try executor.store.commit([staged], faults: faults)
+        case .success(nil)?: break  // another device stored it meanwhile
+        case .failure(let error)?: throw error
+        case nil: throw SyncError(.changedMeanwhile, "its read claim could not be taken")
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Glibc
+import SyncPlanning
+import Testing
+
+@testable import SyncEngine
+
+/// A device deleting or replacing a synced file for another device's change removes
+/// content: it must be in the store first, or the history would name content nobody has.
+@Suite struct ReplacedContentTests {
+    @Test func aFileDeletedElsewhereWhoseObjectIsMissingIsStoredBeforeItGoes() throws {
+        let scratch = Scratch()
+        let (a, b) = try scratch.pair()
+        try a.write("only.txt", "the only copy")
+        a.sync()
+        b.sync()
+        let version = try #require(try b.engine.versions(container: TestDevice.containerID, path: "Documents/only.txt").first)
+        let object = try #require(version.contentPath)
+        unlink(object)  // the store lost it (a person tidying the mirror, a replicator)
+        unlink(a.documents + "/only.txt")
+        a.sync()
+        b.sync()
+
+        #expect(b.read("only.txt") == nil)
+        #expect(FileManager.default.contents(atPath: object).map { String(decoding: $0, as: UTF8.self) } == "the only copy")
+    }
+
+    /// An edit made elsewhere replaces the file: the version it replaces stays restorable.
+    @Test func aFileEditedElsewhereWhoseObjectIsMissingIsStoredBeforeItIsReplaced() throws {
+        let scratch = Scratch()
+        let (a, b) = try scratch.pair()
+        try a.write("doc.txt", "first")
+        a.sync()
+        b.sync()
+        let first = try #require(try b.engine.versions(container: TestDevice.containerID, path: "Documents/doc.txt").first)
+        unlink(try #require(first.contentPath))
+        try a.write("doc.txt", "second")
+        a.sync()
+        b.sync()
+        #expect(b.read("doc.txt") == "second")
+
+        try b.engine.restore(container: TestDevice.containerID, path: "Documents/doc.txt", version: try #require(VersionID(first.id)))
+        #expect(b.read("doc.txt") == "first")
+    }
+
+    /// Content that cannot be stored again (here its object folder is a file) keeps its
+    /// file: the deletion waits, and the status says why.
+    @Test func aFileWhoseContentCannotBeStoredStays() throws {
+        let scratch = Scratch()
+        let (a, b) = try scratch.pair()
+        try a.write("only.txt", "the only copy")
+        a.sync()
+        b.sync()
+        let object = try #require(try b.engine.versions(container: TestDevice.containerID, path: "Documents/only.txt").first?.contentPath)
+        let folder = (object as NSString).deletingLastPathComponent
+        try FileManager.default.removeItem(atPath: folder)
+        try Data("not a folder".utf8).write(to: URL(fileURLWithPath: folder))
+        unlink(a.documents + "/only.txt")
+        a.sync()
+        let report = b.sync()
+
+        #expect(b.read("only.txt") == "the only copy")
+        #expect(report.problems.contains { $0.contains("only.txt: left as it is for now: its content is missing from the mirror's store") }, "\(report.problems)")
+        #expect(b.engine.status().first?.notSynced == 1)
+    }
+}
