@@ -220,6 +220,7 @@ extension SyncEngine {
         let relative = LocalNames.relative(of: record.path, local: nil, in: container.folder).readable
         let absolute = container.folder.appending(relative).readable
         let synced = try baseRow(of: record.path, in: container)
+        try storeAgainIfMissing(synced, at: relative, in: container)
         try ConcurrentSync.fsyncFolders(try Sys.makeParentFolders(of: relative, beneath: container.folder.readable), faults: faults)
         let staging = DurableFile.stagingPath(beside: absolute)
         try ContentStore(layout: layout, device: device.id).make(state, at: staging)
@@ -244,6 +245,21 @@ extension SyncEngine {
             unlink(staging)
             throw SyncError(.changedMeanwhile, "\(absolute): could not coordinate the write: \(error)")
         }
+    }
+
+    /// Stores the content of the file at `relative`, as last synced (`synced`), if the
+    /// store lost its object: the file about to be replaced may be its last copy
+    /// (`SyncPass.keepingReplacedContent` does the same for a pass). Throws if the file
+    /// no longer holds it: it was changed, and the write is refused anyway.
+    private func storeAgainIfMissing(_ synced: BaseRow?, at relative: String, in container: ContainerSync) throws(SyncError) {
+        guard let state = synced?.entry.state, state.kind == .file, let content = state.sha256,
+            Sys.lstat(layout.object(content)) == nil, Sys.lstat(container.folder.appending(relative).readable) != nil
+        else { return }
+        let store = ContentStore(layout: layout, device: device.id)
+        let expected = ContentHashing.Result(sha256: content, size: state.size)
+        guard let staged = try store.stage(RawPath(relative), through: FolderCursor(root: container.folder), expected: expected, scanned: synced?.signature)
+        else { return }
+        try store.commit([staged], faults: faults)
     }
 
     /// Whether the item at `absolute` may be replaced: it is what the base says was last

@@ -63,4 +63,22 @@ import Testing
         #expect(report.problems.contains { $0.contains("only.txt: left as it is for now: its content is missing from the mirror's store") }, "\(report.problems)")
         #expect(b.engine.status().first?.notSynced == 1)
     }
+
+    /// `ubq restore` replaces the file too.
+    @Test func aRestoreStoresTheContentItReplacesIfTheStoreLostIt() throws {
+        let scratch = Scratch()
+        let (a, _) = try scratch.pair()
+        try a.write("doc.txt", "first")
+        a.sync()
+        try a.write("doc.txt", "second")
+        a.sync()
+        let versions = try a.engine.versions(container: TestDevice.containerID, path: "Documents/doc.txt")
+        let (second, first) = (try #require(versions.first), try #require(versions.last))
+        let object = try #require(second.contentPath)
+        unlink(object)
+        try a.engine.restore(container: TestDevice.containerID, path: "Documents/doc.txt", version: try #require(VersionID(first.id)))
+
+        #expect(a.read("doc.txt") == "first")
+        #expect(FileManager.default.contents(atPath: object).map { String(decoding: $0, as: UTF8.self) } == "second")
+    }
 }
