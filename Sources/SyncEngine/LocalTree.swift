@@ -249,7 +249,7 @@ struct LocalTree {
             leaveOut(relative, "not synced: \(error); \(SyncError.pathTooLongHint(for: relative.readable))")
             unknown.append(relative)
         } catch {
-            problems.append("not synced this time: \(error)")
+            problems.append("\(relative.readable): not synced this time: \(error)")
             unreadable += 1
             unknown.append(relative)
         }

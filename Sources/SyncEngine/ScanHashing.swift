@@ -53,15 +53,17 @@ enum ScanHashing {
     }
 
     /// Hashes one file, and copies it if the job says where. The copy is only a head start
-    /// for its upload: on a mirror with no room for it, the file is hashed alone, and the
-    /// upload meets the full disk and pauses the pass (`SyncPass.execute`).
+    /// for its upload: when it fails (a mirror with no room, or read-only), the file is
+    /// hashed alone, and its upload meets the mirror's problem and says so, naming the
+    /// file (a full disk pauses the pass: `SyncPass.execute`). Only a failure to read the
+    /// file fails its hashing.
     static func hash(_ job: Job, through folders: FolderCursor) throws(SyncError) -> Hashed {
         func hash(copyingTo staging: String?) throws(SyncError) -> ContentHashing.Result {
             try ContentHashing.hash(job.relative, through: folders, refusingWriters: job.refusingWriters, copyingTo: staging, expectedSize: job.size)
         }
         do {
             return Hashed(content: try hash(copyingTo: job.staging), copy: job.staging)
-        } catch where error.isOutOfSpace && job.staging != nil {
+        } catch where job.staging != nil {
             return Hashed(content: try hash(copyingTo: nil), copy: nil)
         }
     }

@@ -23,6 +23,16 @@ public enum SmallDisk {
         }
     }
 
+    /// Makes the folder `path` read-only in place (a read-only bind mount of itself, as a
+    /// disk mounted `ro` is); `unmount(_:)` makes it writable again.
+    public static func makeReadOnly(_ path: String) throws {
+        guard Glibc.mount(path, path, nil, UInt(MS_BIND), nil) == 0,
+            Glibc.mount(nil, path, nil, UInt(MS_REMOUNT | MS_BIND | MS_RDONLY), nil) == 0
+        else {
+            throw SmallDiskError(message: "read-only bind mount of \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+
     public static func unmount(_ path: String) {
         umount2(path, Int32(MNT_DETACH))
     }
