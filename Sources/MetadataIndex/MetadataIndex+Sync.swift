@@ -26,6 +26,9 @@ public struct SyncedState: Sendable {
     /// Items sync leaves out until the user changes them (a name it cannot carry), with
     /// why: their own `…UploadingErrorKey`, before `uploadError`.
     public var itemErrors: [RawPath: String] = [:]
+    /// Items whose newer version could not be put on disk (outdated ones), with why: their
+    /// `…DownloadingErrorKey`.
+    public var downloadErrors: [RawPath: String] = [:]
     /// When set, the state covers only these subtrees (a pass that looked at what changed);
     /// items elsewhere keep their attributes.
     public var limitedTo: [RawPath]?

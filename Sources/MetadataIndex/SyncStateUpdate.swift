@@ -21,6 +21,7 @@ struct SyncStateUpdate {
     let outdated: Set<RawPath>?
     let uploadError: String?
     let itemErrors: [RawPath: String]
+    let downloadErrors: [RawPath: String]
     let roots: [RawPath]?
 
     init(container: String, _ state: SyncedState) {
@@ -31,6 +32,7 @@ struct SyncStateUpdate {
         outdated = state.outdated.map(Set.init)
         uploadError = state.uploadError
         itemErrors = state.itemErrors
+        downloadErrors = state.downloadErrors
         roots = state.limitedTo
     }
 
@@ -48,6 +50,7 @@ struct SyncStateUpdate {
         var status: String
         var percent: Double
         var isDownloading: Bool
+        var error: String?
     }
 
     func run(_ db: Database, changes: inout AppliedChanges) throws {
@@ -85,7 +88,9 @@ struct SyncStateUpdate {
             percentUploaded: isUploaded ? 100 : 0, uploadingError: isUploaded ? nil : itemErrors[rel] ?? uploadError,
             downloading: outdated.map { outdated in
                 let isOutdated = outdated.contains(rel)
-                return Downloading(status: isOutdated ? Self.downloaded : Self.current, percent: isOutdated ? 0 : 100, isDownloading: false)
+                return Downloading(
+                    status: isOutdated ? Self.downloaded : Self.current, percent: isOutdated ? 0 : 100, isDownloading: false,
+                    error: isOutdated ? downloadErrors[rel] : nil)
             })
     }
 
@@ -121,7 +126,7 @@ struct SyncStateUpdate {
             let rel = RawPath(bytes: row.dataNoCopy(atIndex: 1) ?? Data())
             let current = Attributes(
                 isUploaded: row[2], isUploading: row[3], hasConflicts: row[4], percentUploaded: row[5], uploadingError: row[6],
-                downloading: outdated == nil ? nil : Downloading(status: row[7], percent: row[8], isDownloading: row[9]))
+                downloading: outdated == nil ? nil : Downloading(status: row[7], percent: row[8], isDownloading: row[9], error: row[10]))
             try body(row[0], rel, current)
         }
     }
@@ -138,13 +143,13 @@ struct SyncStateUpdate {
         }
         let statement = try db.cachedStatement(sql: Self.upsert(Self.uploadingColumns + Self.downloadingColumns))
         try statement.execute(
-            arguments: StatementArguments(uploading + [downloading.status, downloading.percent, downloading.isDownloading] + range))
+            arguments: StatementArguments(uploading + [downloading.status, downloading.percent, downloading.isDownloading, downloading.error] + range))
     }
 
     /// The columns of `Attributes`, in the order `read` takes them and `write` binds them:
     /// the uploading ones, then the downloading ones (`Downloading`).
     static let uploadingColumns = ["is_uploaded", "is_uploading", "has_conflicts", "percent_uploaded", "uploading_error"]
-    static let downloadingColumns = ["downloading_status", "percent_downloaded", "is_downloading"]
+    static let downloadingColumns = ["downloading_status", "percent_downloaded", "is_downloading", "downloading_error"]
 
     /// Sets `columns` of the items whose ids lie in a range (bound after the columns'
     /// values, in their order): a row is made in `item_sync` for an item that has none.

@@ -29,6 +29,10 @@ public struct PassReport: Sendable {
     /// why): the next pass tries them again.
     public var failed = 0
     public var problems: [String] = []
+    /// Why the actions that failed did, by path: the items' uploading error in the index,
+    /// or their downloading error for an action that was to change the disk.
+    var uploadErrors: [String: String] = [:]
+    var downloadErrors: [String: String] = [:]
     /// The ubiquity attributes of the container's items once the pass ended.
     public var indexState: SyncedState?
     /// Some action failed (other than finding the disk changed): the next pass looks at
@@ -45,6 +49,20 @@ public struct PassReport: Sendable {
 
     public init(problems: [String] = []) {
         self.problems = problems
+    }
+
+    /// The action at `path` failed, for `reason`: said in the problems, counted, and kept
+    /// as the item's error (`download`: the action was to change the disk).
+    mutating func noteFailure(at path: String, download: Bool, _ reason: String) {
+        problems.append("\(path): \(reason)")
+        failed += 1
+        if download { downloadErrors[path] = reason } else { uploadErrors[path] = reason }
+    }
+
+    /// The action at `path` succeeded (in a later round): its earlier failure is over.
+    mutating func noteSuccess(at path: String) {
+        if !uploadErrors.isEmpty { uploadErrors[path] = nil }
+        if !downloadErrors.isEmpty { downloadErrors[path] = nil }
     }
 
     /// The report of a pass that stopped on a full disk, `error`.

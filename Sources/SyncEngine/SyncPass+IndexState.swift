@@ -40,7 +40,7 @@ extension SyncPass {
 
     /// The attributes once the pass ended: what is on disk and agreed is uploaded, what it
     /// could not publish is uploading, what it could not download is outdated.
-    func indexState(local: LocalTree, pending: PendingActions, roots: [RawPath]?) -> SyncedState {
+    func indexState(local: LocalTree, pending: PendingActions, roots: [RawPath]?, report: PassReport) -> SyncedState {
         var uploaded: [RawPath] = []
         var uploading = local.deferred
         var outdated: [RawPath] = []
@@ -67,8 +67,14 @@ extension SyncPass {
         }
         var state = SyncedState(
             uploaded: uploaded, conflicted: conflicted(local), uploading: uploading, outdated: outdated, limitedTo: roots)
-        state.itemErrors = local.unsynced
+        state.itemErrors = local.unsynced.merging(Self.byLocalName(report.uploadErrors, local)) { leftOut, _ in leftOut }
+        state.downloadErrors = Self.byLocalName(report.downloadErrors, local)
         return state
+    }
+
+    /// `errors` by the names the index has the items under (the bytes on disk).
+    private static func byLocalName(_ errors: [String: String], _ local: LocalTree) -> [RawPath: String] {
+        Dictionary(errors.map { (local.entries[$0.key]?.rawPath ?? RawPath($0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The attributes while the mirror cannot be reached: only the disk and the base are
@@ -105,5 +111,14 @@ extension FollowedMove {
         if followed { return move.path }
         if case .adoptDeletion = departure { return from }
         return nil
+    }
+}
+
+extension SyncAction {
+    /// Whether the action is to change the disk for another device's version (a failure
+    /// is then the item's downloading error, not its uploading one).
+    var changesTheDisk: Bool {
+        if case .apply = self { return true }
+        return false
     }
 }

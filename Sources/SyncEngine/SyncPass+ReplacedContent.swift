@@ -24,9 +24,9 @@ extension SyncPass {
                 try store(upload, executor: executor)
             } catch {
                 unstored.insert(upload.path)
-                report.failed += 1
-                report.problems.append(
-                    "\(upload.absolute): left as it is for now: its content is missing from the mirror's store and could not be stored again: \(error)")
+                report.noteFailure(
+                    at: upload.path, download: true,
+                    "left as it is for now: its content is missing from the mirror's store and could not be stored again: \(error)")
             }
         }
         var kept = plan

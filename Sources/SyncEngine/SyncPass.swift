@@ -118,8 +118,10 @@ struct SyncPass {
             // It only spares the next scan some reading: the pass's work stands.
             report.problems.append("new signatures not kept, so these files are read again next time: \(error)")
         }
-        let pending = lastPlan.map { Self.pending($0.actions, unfinished: unfinished) } ?? PendingActions()
-        report.indexState = indexState(local: local, pending: pending, roots: roots)
+        var pending = lastPlan.map { Self.pending($0.actions, unfinished: unfinished) } ?? PendingActions()
+        pending.applies.formUnion(report.downloadErrors.keys)  // dropped from the plan too (`keepingReplacedContent`)
+        pending.planned.formUnion(report.downloadErrors.keys)
+        report.indexState = indexState(local: local, pending: pending, roots: roots, report: report)
         touched.formUnion(container.conflicts.keys)  // a diary merge below may change them
         do {
             try mergeDocumentConflicts(executor: executor, report: &report)
@@ -323,6 +325,7 @@ struct SyncPass {
                 }
                 if try perform(action, local: local, executor: executor, batch: batch, prepared: &prepared, report: &report) {
                     batch.finished(action.path)
+                    report.noteSuccess(at: action.path)
                 }
                 if batch.isFull {
                     defer { noteDurable(batch, unfinished: &unfinished, marking: marking ? local : nil) }
@@ -334,15 +337,13 @@ struct SyncPass {
                 report.skipped += 1
             } catch let error as SyncError where error.isPathTooLong {
                 // It fails the same way every pass: the next need not look at everything for it.
-                report.problems.append("\(action.path): \(error); \(SyncError.pathTooLongHint(for: action.path))")
-                report.failed += 1
+                report.noteFailure(at: action.path, download: action.changesTheDisk, "\(error); \(SyncError.pathTooLongHint(for: action.path))")
             } catch let error as SyncError where error.isOutOfSpace {
                 report.pause(by: error, at: action.path)
                 progress?.abandoned(plan.actions.dropFirst(position + 1))
                 return unfinished
             } catch {
-                report.problems.append("\(action.path): \(error)")
-                report.failed += 1
+                report.noteFailure(at: action.path, download: action.changesTheDisk, "\(error)")
                 report.incomplete = true
             }
         }

@@ -102,6 +102,22 @@ import Testing
         #expect(edited["NSMetadataUbiquitousItemUploadingErrorKey"] == .string("mirror gone"))
     }
 
+    /// A download that failed leaves its item outdated, saying why; the next pass that
+    /// brings the version clears it.
+    @Test func aFailedDownloadShowsItsErrorUntilTheVersionArrives() throws {
+        let fixture = try fixture()
+        defer { fixture.remove() }
+        var failed = SyncedState(uploaded: paths("stale.txt", "synced.txt"), conflicted: [], outdated: paths("stale.txt"))
+        failed.downloadErrors = [RawPath("Documents/stale.txt"): "rename: Permission denied"]
+        try fixture.index.applySyncState(container: IndexFixture.container, failed)
+        #expect(try attributes(fixture, "stale.txt")["NSMetadataUbiquitousItemDownloadingErrorKey"] == .string("rename: Permission denied"))
+        #expect(try attributes(fixture, "synced.txt")["NSMetadataUbiquitousItemDownloadingErrorKey"] == .null)
+        #expect(try fixture.query("NSMetadataUbiquitousItemDownloadingErrorKey != nil") == ["stale.txt"])
+
+        try fixture.index.applySyncState(container: IndexFixture.container, SyncedState(uploaded: paths("stale.txt", "synced.txt"), conflicted: []))
+        #expect(try attributes(fixture, "stale.txt")["NSMetadataUbiquitousItemDownloadingErrorKey"] == .null)
+    }
+
     @Test func aStateThatChangesNoAttributeUpdatesNoRow() throws {
         let fixture = try fixture()
         defer { fixture.remove() }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import RawPaths
 import TestSupport
 import Testing
 
@@ -27,6 +28,8 @@ struct ReadOnlyMirrorTests {
         // The file was read; the mirror refused its upload (not "not synced this time",
         // which says the file could not be read).
         #expect(report.problems.contains { $0.hasPrefix("Documents/two.txt: open ") && $0.hasSuffix("Read-only file system") }, "\(report.problems)")
+        let error = report.indexState?.itemErrors[RawPath("Documents/two.txt")]
+        #expect(error?.hasSuffix("Read-only file system") == true, "the item's uploading error: \(String(describing: error))")
         b.sync()
         #expect(b.read("one.txt") == "one")
 

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import RawPaths
 import SyncPlanning
 import Testing
 
@@ -62,6 +63,9 @@ import Testing
         #expect(b.read("only.txt") == "the only copy")
         #expect(report.problems.contains { $0.contains("only.txt: left as it is for now: its content is missing from the mirror's store") }, "\(report.problems)")
         #expect(b.engine.status().first?.notSynced == 1)
+        let error = report.indexState?.downloadErrors[RawPath("Documents/only.txt")]
+        #expect(error?.hasPrefix("left as it is for now") == true, "the item's downloading error: \(String(describing: error))")
+        #expect(report.indexState?.outdated?.contains(RawPath("Documents/only.txt")) == true, "a newer version (its deletion) waits")
     }
 
     /// `ubq restore` replaces the file too.
