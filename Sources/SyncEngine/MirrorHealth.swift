@@ -14,7 +14,7 @@ enum MirrorHealth {
     }
 
     /// Checks the mirror, and sets it up when the folder is missing or empty and this
-    /// device never synced, or synced with a mirror elsewhere (`known`): the user set
+    /// device never synced, or knows a mirror elsewhere only (`known`): the user set
     /// `mirror` to a new folder. An empty folder where the known mirror was is taken for
     /// an unmounted disk.
     static func check(_ layout: MirrorLayout, hasSyncedBefore: Bool, known: MirrorIdentity?) throws(SyncError) -> Found {
@@ -29,8 +29,11 @@ enum MirrorHealth {
                 "the mirror \(layout.root) is not a folder; set `mirror` (UBQ_MIRROR, --mirror or config.toml) to a folder: an empty one, or an existing mirror")
         }
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: layout.root)) ?? nil
-        let movedHere = known?.isElsewhere(than: layout.root) == true
-        if hasSyncedBefore && !movedHere {
+        // A mirror is expected here if the one the device knows was here (even before its
+        // base has a row: a device starting over with it, stopped before its first commit),
+        // or if it synced before without recording where (a state from before it did).
+        let expected = known.map { !$0.isElsewhere(than: layout.root) } ?? hasSyncedBefore
+        if expected {
             let what = entries == nil ? "is not there" : "has no \(MirrorLayout.markerFileName) (is it mounted?)"
             throw SyncError(
                 .mirrorUnavailable,

@@ -55,6 +55,23 @@ import Testing
         #expect(Sys.lstat(MirrorLayout(root: a.mirror).marker) == nil, "nothing written there")
     }
 
+    /// A device that knows its mirror is here pauses at an empty folder even before its
+    /// base has a row (here: a device whose container holds nothing and was never synced).
+    @Test func aKnownMirrorIsExpectedBeforeTheBaseHasARow() throws {
+        let scratch = Scratch()
+        let a = try TestDevice("a", in: scratch.path, mirror: scratch.path + "/mirror")
+        try FileManager.default.removeItem(atPath: a.root + "/" + TestDevice.containerID.folderName)  // no items: no base row
+        a.sync()
+        #expect(try a.engine.database.hasSyncedBefore() == false)
+        try FileManager.default.removeItem(atPath: a.mirror)
+        try FileManager.default.createDirectory(atPath: a.mirror, withIntermediateDirectories: true)
+        let restarted = try moved(a, to: a.mirror, in: scratch)
+        restarted.sync()
+
+        #expect(status(restarted).hasPrefix("paused: "), "\(status(restarted))")
+        #expect(Sys.lstat(MirrorLayout(root: a.mirror).marker) == nil)
+    }
+
     /// Another mirror mounted where a's was, holding other devices' files, one of them at a
     /// path a has with other content: both are kept, and each side gets what the other had.
     @Test func anotherMirrorWhereItWasIsJoinedLosingNothing() throws {
