@@ -25,14 +25,28 @@ public struct PassReport: Sendable {
     public var restoredDeletions = 0
     /// Files that changed a moment ago, left for the next pass (container-relative).
     public var deferred: [RawPath] = []
-    /// Items whose action failed, or which could not be read this time (`problems` says
-    /// why): the next pass tries them again.
-    public var failed = 0
+    /// Files the scan could not read this time (`problems` says why): the next pass tries
+    /// them again.
+    public var unreadable = 0
     public var problems: [String] = []
-    /// Why the actions that failed did, by path: the items' uploading error in the index,
-    /// or their downloading error for an action that was to change the disk.
+    /// Why the actions that failed did, by path (a path counts once, however many rounds
+    /// of the pass tried it; one that succeeded in a later round not at all): the items'
+    /// uploading error in the index, or their downloading error for an action that was to
+    /// change the disk.
     var uploadErrors: [String: String] = [:]
     var downloadErrors: [String: String] = [:]
+
+    /// Items this pass could not sync: actions that failed, and files it could not read.
+    public var failed: Int { uploadErrors.count + downloadErrors.count + unreadable }
+
+    /// The actions that failed, as `path: reason`, by path.
+    var failures: [RawPath: String] {
+        var failures: [RawPath: String] = [:]
+        for (path, reason) in uploadErrors.merging(downloadErrors, uniquingKeysWith: { upload, _ in upload }) {
+            failures[RawPath(path)] = "\(path): \(reason)"
+        }
+        return failures
+    }
     /// The ubiquity attributes of the container's items once the pass ended.
     public var indexState: SyncedState?
     /// Some action failed (other than finding the disk changed): the next pass looks at
@@ -51,11 +65,9 @@ public struct PassReport: Sendable {
         self.problems = problems
     }
 
-    /// The action at `path` failed, for `reason`: said in the problems, counted, and kept
-    /// as the item's error (`download`: the action was to change the disk).
+    /// The action at `path` failed, for `reason`: kept as the item's error (`download`:
+    /// the action was to change the disk), and said in the problems when the pass ends.
     mutating func noteFailure(at path: String, download: Bool, _ reason: String) {
-        problems.append("\(path): \(reason)")
-        failed += 1
         if download { downloadErrors[path] = reason } else { uploadErrors[path] = reason }
     }
 
@@ -115,6 +127,9 @@ final class ContainerSync {
     var keptFolders: Set<String> = []
     /// The local items sync leaves out until the user changes them, with why.
     var unsynced = UnsyncedItems()
+    /// The items whose actions failed, with `path: reason`, as the passes that looked at
+    /// them last found (`UnsyncedItems`' rule).
+    var failedItems = UnsyncedItems()
 
     init(id: String, folder: RawPath, layout: MirrorLayout, device: String) {
         self.id = id

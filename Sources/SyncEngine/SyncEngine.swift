@@ -246,8 +246,10 @@ public final class SyncEngine: @unchecked Sendable {
             log(report, container: id, timer: timer)
             let conflicts = container.conflicts.count
             // The items left out still are, whether or not this pass looked at them.
-            let standing = (views.offReason.map { [$0] } ?? []) + container.unsynced.messages(limit: ContainerSyncStatus.problemLimit)
-            update(id) { $0.finish(report, conflicts: conflicts, standing: standing, leftOut: container.unsynced.count) }
+            let limit = ContainerSyncStatus.problemLimit
+            let standing = (views.offReason.map { [$0] } ?? []) + container.unsynced.messages(limit: limit) + container.failedItems.messages(limit: limit)
+            let leftOut = container.unsynced.count + container.failedItems.count
+            update(id) { $0.finish(report, conflicts: conflicts, standing: standing, leftOut: leftOut) }
             if let state = report.indexState {
                 record(state, container: id)
             }

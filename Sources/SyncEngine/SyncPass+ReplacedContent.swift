@@ -22,8 +22,12 @@ extension SyncPass {
         for upload in missing {
             do {
                 try store(upload, executor: executor)
+            } catch let error as SyncError where error.isOutOfSpace {
+                unstored.insert(upload.path)
+                report.pause(by: error, at: upload.path)
             } catch {
                 unstored.insert(upload.path)
+                report.incomplete = true  // the next pass tries again, whatever it is told changed
                 report.noteFailure(
                     at: upload.path, download: true,
                     "left as it is for now: its content is missing from the mirror's store and could not be stored again: \(error)")

@@ -88,7 +88,7 @@ struct SyncPass {
             if round == 0 {
                 EarlyWriteback.start(copies: copies.count, footprint: local.earlyCopyFootprint, anchor: container.layout.root, faults: faults)
                 report.problems += local.problems + removeLeftovers(local.leftovers, lift: executor.folderLift)
-                report.failed += local.unreadable
+                report.unreadable = local.unreadable
                 container.unsynced.replace(within: roots, with: local.unsynced)
                 report.deferred = local.deferred
             }
@@ -136,6 +136,11 @@ struct SyncPass {
         let whole = roots == nil && viewStream == nil
         report.problems += viewStream?.problems ?? []
         updateView(touched: touched, whole: whole, base: unchanged && whole ? base : nil, report: &report)
+        let failures = report.failures
+        report.problems += failures.sorted { $0.key < $1.key }.map(\.value)
+        // Kept until a pass looks at them again: a failure that recurs (a path too long
+        // here) is not retried by passes over what changed elsewhere, yet still counts.
+        container.failedItems.replace(within: roots, with: failures)
         return report
     }
 

@@ -35,13 +35,13 @@ extension ContainerSyncStatus {
     static let problemLimit = 20
 
     /// The pass ended. `standing`: problems that hold beyond one pass (views off, items left
-    /// out), shown first and once, whether or not this pass found them; `leftOut` of them
-    /// are items left out until the user changes them.
+    /// out, actions that failed), shown first and once, whether or not this pass found
+    /// them; `leftOut` of them are items not synced.
     mutating func finish(_ report: PassReport, conflicts: Int, standing: [String] = [], leftOut: Int = 0) {
         self.conflicts = conflicts
         heldDeletions = report.heldDeletions
         waiting = report.deferred.isEmpty ? nil : report.deferred.count
-        notSynced = leftOut + report.failed > 0 ? leftOut + report.failed : nil
+        notSynced = leftOut + report.unreadable > 0 ? leftOut + report.unreadable : nil
         problems = Array((standing + report.problems.filter { !standing.contains($0) }).prefix(Self.problemLimit))
         lastPass = ISO8601.format(referenceSeconds: Date().timeIntervalSinceReferenceDate)
         if report.heldDeletions > 0 {

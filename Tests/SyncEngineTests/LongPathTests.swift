@@ -47,6 +47,33 @@ import Testing
         #expect(report.failed == 1 && b.engine.status().first?.notSynced == 1, "the download failed: `ubq sync` says so")
     }
 
+    /// The failed download counts once, though the pass tried it in each round (a file
+    /// published here makes a second round), and still counts after a pass over another
+    /// change, which does not look at it: `ubq sync` must not exit 0 while it is missing.
+    @Test func aDownloadThatCannotBeMadeCountsOnceAndUntilItIsFixed() throws {
+        let scratch = Scratch()
+        let (a, b) = try scratch.pair()
+        try a.write("seed.txt", "seed")
+        a.sync(settled: true)
+        b.sync()
+        let name = String(repeating: "日", count: 90)  // 270 bytes
+        let stored = try ContentStore(layout: MirrorLayout(root: a.mirror), device: "0123456789abcdef").store(bytes: Array("hello".utf8))
+        let line = #"{"seq":1,"time":1795340000000,"path":"Documents/"# + name
+            + #"","parents":[],"op":"put","kind":"file","mode":420,"sha256":""# + stored.sha256 + #"","size":5}"# + "\n"
+        let log = MirrorLayout(root: a.mirror).log(container: TestDevice.containerID.identifier, device: "0123456789abcdef")
+        try FileManager.default.createDirectory(atPath: Sys.parent(of: log), withIntermediateDirectories: true)
+        try Data(line.utf8).write(to: URL(fileURLWithPath: log))
+        try b.write("local.txt", "published in the same pass")
+        let report = b.sync()
+
+        #expect(report.published >= 1 && report.failed == 1, "\(report.problems)")
+        #expect(report.problems.count { $0.contains("longer than Linux takes") } == 1, "\(report.problems)")
+        try b.write("other.txt", "another change")
+        b.sync(changed: ["Documents/other.txt"])
+        let status = try #require(b.engine.status().first)
+        #expect(status.notSynced == 1 && status.problems.count { $0.contains("longer than Linux takes") } == 1, "\(status)")
+    }
+
     private func makeDeepFile(in folder: String, folders: Int, named name: String) throws {
         var fd = open(folder, O_RDONLY | O_DIRECTORY)
         for _ in 0..<folders {
