@@ -159,6 +159,12 @@ struct ContentStore {
         try durability.syncFolders(folders.sorted(), faults: faults)
     }
 
+    /// Whether `layout`'s store has object `sha256` whole, as far as its size tells (its
+    /// bytes are checked when it is read).
+    static func holds(_ sha256: String, size: Int64, in layout: MirrorLayout) -> Bool {
+        Sys.lstat(layout.object(sha256)).map { Int64($0.st_size) == size } ?? false
+    }
+
     /// Makes `path` (a new name) hold `state`, a file (from the store, fsynced, with its
     /// mode and date) or a link: the item a version puts in place, once renamed in.
     func make(_ state: EntryState, at path: String) throws(SyncError) {

@@ -39,6 +39,14 @@ enum MirrorHealth {
                 .mirrorUnavailable,
                 "the mirror \(layout.root) \(what); sync is paused, nothing is deleted (to start a new mirror, set `mirror` to an empty folder elsewhere)")
         }
+        // A new mirror for a device that knows one elsewhere is made only in a folder the
+        // user made: one that is missing may be a disk not mounted yet (made, the mirror
+        // would go on the disk below it).
+        if known != nil, entries == nil {
+            throw SyncError(
+                .mirrorUnavailable,
+                "the mirror \(layout.root) is not there: mount the disk that holds it, or make the folder (empty, it becomes a new mirror); sync is paused, nothing is deleted")
+        }
         guard entries?.isEmpty ?? true else {
             throw SyncError(
                 .mirrorUnavailable,
@@ -67,13 +75,16 @@ struct MirrorIdentity: Equatable {
         return id != other
     }
 
-    /// Whether this mirror was at another path than `root`: the user set `mirror` to a new one.
+    /// Whether this mirror was at another path than `root`: the user set `mirror` to a new
+    /// one. Paths are compared resolved (links followed) where they can be.
     func isElsewhere(than root: String) -> Bool {
-        Self.normalized(path) != Self.normalized(root)
+        Self.resolved(path) != Self.resolved(root)
     }
 
-    private static func normalized(_ path: String) -> String {
-        URL(fileURLWithPath: path).standardizedFileURL.path
+    private static func resolved(_ path: String) -> String {
+        guard let real = realpath(path, nil) else { return URL(fileURLWithPath: path).standardizedFileURL.path }
+        defer { free(real) }
+        return String(cString: real)
     }
 
     /// 32 hex digits, at random.

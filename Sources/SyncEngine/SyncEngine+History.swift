@@ -253,7 +253,7 @@ extension SyncEngine {
     /// no longer holds it: it was changed, and the write is refused anyway.
     private func storeAgainIfMissing(_ synced: BaseRow?, at relative: String, in container: ContainerSync) throws(SyncError) {
         guard let state = synced?.entry.state, state.kind == .file, let content = state.sha256,
-            Sys.lstat(layout.object(content)) == nil, Sys.lstat(container.folder.appending(relative).readable) != nil
+            !ContentStore.holds(content, size: state.size, in: layout), Sys.lstat(container.folder.appending(relative).readable) != nil
         else { return }
         let store = ContentStore(layout: layout, device: device.id)
         let expected = ContentHashing.Result(sha256: content, size: state.size)

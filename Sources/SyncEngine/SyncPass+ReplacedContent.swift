@@ -4,16 +4,18 @@ import SyncPlanning
 extension SyncPass {
     /// `plan`, once the content of each local file it deletes or replaces for another
     /// device's change is in the store: the history names it, and the file here may be
-    /// its last copy. An object gone from the store (a person tidying the mirror, a
-    /// replicator that lost it) is stored again from the file first. A file whose content
-    /// cannot be stored is left as it is this pass (its action dropped), and said.
+    /// its last copy. An object gone from the store, or cut short (a person tidying the
+    /// mirror, a replicator that lost it, a copy of the mirror that ran out of room), is
+    /// stored again from the file first. A file whose content cannot be stored is left as
+    /// it is this pass (its action dropped), and said.
     ///
-    /// One `lstat` in the store for each such file; downloads to new paths cost nothing.
+    /// One `lstat` in the store for each such file (on a network mount, a round trip);
+    /// downloads to new paths cost nothing.
     func keepingReplacedContent(_ plan: SyncPlan, local: LocalTree, executor: Executor, report: inout PassReport) -> SyncPlan {
         let missing = plan.actions.compactMap { action -> Upload? in
             guard case .apply(let version, _) = action, let entry = local.entries[version.path],
                 let content = entry.state.sha256, version.state?.sha256 != content,
-                Sys.lstat(container.layout.object(content)) == nil
+                !ContentStore.holds(content, size: entry.state.size, in: container.layout)
             else { return nil }
             return Upload(version.path, state: entry.state, local: entry, in: container.folder)
         }

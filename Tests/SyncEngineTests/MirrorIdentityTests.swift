@@ -72,6 +72,31 @@ import Testing
         #expect(Sys.lstat(MirrorLayout(root: a.mirror).marker) == nil)
     }
 
+    /// `mirror` set to a folder that does not exist (a disk not mounted yet): nothing is
+    /// made there, the path under it stays empty, and a's base is kept for when it comes.
+    @Test func aNewMirrorPathThatIsMissingPausesAndMakesNothing() throws {
+        let scratch = Scratch()
+        let (a, _) = try scratch.pair()
+        try a.write("doc.txt", "text")
+        a.sync()
+        let unmounted = scratch.path + "/media/usb/ubq"
+        let moved = try moved(a, to: unmounted, in: scratch)
+        moved.sync()
+
+        #expect(status(moved).hasPrefix("paused: the mirror \(unmounted) is not there: mount the disk"), "\(status(moved))")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path + "/media"))
+        #expect(try moved.engine.database.hasSyncedBefore(), "the base is kept")
+    }
+
+    /// The same mirror named through a link is the same path.
+    @Test func aMirrorNamedThroughALinkIsNotElsewhere() throws {
+        let scratch = Scratch()
+        try FileManager.default.createDirectory(atPath: scratch.path + "/real", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: scratch.path + "/link", withDestinationPath: scratch.path + "/real")
+        #expect(!MirrorIdentity(path: scratch.path + "/link", id: nil).isElsewhere(than: scratch.path + "/real/"))
+        #expect(MirrorIdentity(path: scratch.path + "/link", id: nil).isElsewhere(than: scratch.path))
+    }
+
     /// Another mirror mounted where a's was, holding other devices' files, one of them at a
     /// path a has with other content: both are kept, and each side gets what the other had.
     @Test func anotherMirrorWhereItWasIsJoinedLosingNothing() throws {

@@ -26,6 +26,24 @@ import Testing
         #expect(FileManager.default.contents(atPath: object).map { String(decoding: $0, as: UTF8.self) } == "the only copy")
     }
 
+    /// An object cut short (a copy of the mirror that ran out of room) is no copy either.
+    @Test func aFileWhoseObjectWasCutShortIsStoredWholeBeforeItGoes() throws {
+        let scratch = Scratch()
+        let (a, b) = try scratch.pair()
+        try a.write("only.txt", "the only copy")
+        a.sync()
+        b.sync()
+        let object = try #require(try b.engine.versions(container: TestDevice.containerID, path: "Documents/only.txt").first?.contentPath)
+        chmod(object, 0o644)
+        #expect(truncate(object, 4) == 0)
+        unlink(a.documents + "/only.txt")
+        a.sync()
+        b.sync()
+
+        #expect(b.read("only.txt") == nil)
+        #expect(FileManager.default.contents(atPath: object).map { String(decoding: $0, as: UTF8.self) } == "the only copy")
+    }
+
     /// An edit made elsewhere replaces the file: the version it replaces stays restorable.
     @Test func aFileEditedElsewhereWhoseObjectIsMissingIsStoredBeforeItIsReplaced() throws {
         let scratch = Scratch()
