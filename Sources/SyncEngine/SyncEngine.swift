@@ -102,20 +102,32 @@ public final class SyncEngine: @unchecked Sendable {
     /// mirror than the base was synced with (the user set `mirror` to a new folder, or
     /// another mirror is found where it was): the base says nothing of it, so this device
     /// starts over with it as a new device would, losing nothing. Where its files and the
-    /// mirror's agree, they are adopted; where they differ, both are kept (the mirror's as
-    /// conflict versions); what only one side has comes to the other.
+    /// mirror's agree, they are adopted; where they differ, its own are published beside the
+    /// mirror's (conflict versions) unless that mirror's history has them already; what
+    /// only one side has comes to the other.
     func checkMirror() throws {
         let found = try MirrorHealth.check(layout, hasSyncedBefore: try database.hasSyncedBefore(), known: knownMirror)
-        let identity = MirrorIdentity(path: layout.root, id: found.id)
-        guard found.isAnother || identity != knownMirror else { return }
+        // A marker that could not be read this time keeps the id known for this path.
+        let here = knownMirror.map { !$0.isElsewhere(than: layout.root) } ?? false
+        let identity = MirrorIdentity(path: layout.root, id: found.id ?? (here ? knownMirror?.id : nil))
+        guard identity != knownMirror else { return }
         try database.remember(identity, forgettingBase: found.isAnother)
-        if found.isAnother {
+        // Another id: what was read of the other mirror's logs is no guide, whatever the base.
+        if found.isAnother || knownMirror?.isAnother(id: identity.id) == true {
             logger.warning(
                 "the mirror \(layout.root) is not the one this device synced with (\(knownMirror?.path ?? "?")): this device starts over with it as a new device, keeping both sides where they differ")
-            for (id, container) in containers { containers[id] = try makeContainer(container.id, folder: container.folder) }
-            needsFullPass.formUnion(containers.keys)
+            try startOver()
         }
         knownMirror = identity
+    }
+
+    /// Forgets what was read of the mirror (the containers' logs, histories and own log
+    /// writer, how views are linked there), as at start-up; the next passes look at everything.
+    private func startOver() throws {
+        waitForViews()  // none of the old mirror's views is still being written
+        views = ViewLinker(layout: layout, device: device.id, faults: faults)
+        for (id, container) in containers { containers[id] = try makeContainer(container.id, folder: container.folder) }
+        needsFullPass.formUnion(containers.keys)
     }
 
     /// The container's ignore rules changed (its `.ubqignore`): read them again.

@@ -126,6 +126,22 @@ import Testing
         #expect(Set([joined.read("doc.txt"), cThere.read("doc.txt")]).count == 1, "one current version everywhere")
     }
 
+    /// A marker that cannot be read for a moment (a network mount's hiccup) does not make
+    /// the device forget which mirror it knows: another one put there then is still told.
+    @Test func aMarkerUnreadableForAMomentKeepsTheKnownId() throws {
+        let scratch = Scratch()
+        let (a, _) = try scratch.pair()
+        try a.write("doc.txt", "text")
+        a.sync()
+        let marker = MirrorLayout(root: a.mirror).marker
+        let id = try #require(MirrorIdentity.id(inMarker: marker))
+        try Data("{".utf8).write(to: URL(fileURLWithPath: marker))
+        a.sync()
+
+        #expect(try a.engine.database.knownMirror() == MirrorIdentity(path: a.mirror, id: id))
+        #expect(status(a).hasPrefix("idle: "))
+    }
+
     /// Two devices setting up one empty folder at once: the second does not write over the
     /// first's marker, and takes its id.
     @Test func aMarkerIsNeverReplaced() throws {
