@@ -220,6 +220,7 @@ extension SyncEngine {
         let relative = LocalNames.relative(of: record.path, local: nil, in: container.folder).readable
         let absolute = container.folder.appending(relative).readable
         let synced = try baseRow(of: record.path, in: container)
+        guard try Self.disk(at: absolute, holds: synced) else { throw Self.unsyncedChanges(at: absolute) }  // checked again below, under the claim
         try storeAgainIfMissing(synced, at: relative, in: container)
         try ConcurrentSync.fsyncFolders(try Sys.makeParentFolders(of: relative, beneath: container.folder.readable), faults: faults)
         let staging = DurableFile.stagingPath(beside: absolute)
@@ -228,9 +229,7 @@ extension SyncEngine {
         do {
             return try coordinator.write(absolute) { () throws -> LocalSignature? in
                 guard let placed = Sys.lstat(staging) else { throw SyncError.system("lstat", staging) }
-                guard try Self.disk(at: absolute, holds: synced) else {
-                    throw SyncError(.changedMeanwhile, "\(absolute) has changes that are not synced yet; nothing was changed: run `ubq sync`, then try again")
-                }
+                guard try Self.disk(at: absolute, holds: synced) else { throw Self.unsyncedChanges(at: absolute) }
                 let renamedAt = LocalSignature.now()
                 guard try Sys.rename(staging, absolute, replacing: Sys.lstat(absolute) != nil) else {
                     throw SyncError(.changedMeanwhile, "\(absolute) appeared meanwhile; nothing was changed")
@@ -245,6 +244,12 @@ extension SyncEngine {
             unlink(staging)
             throw SyncError(.changedMeanwhile, "\(absolute): could not coordinate the write: \(error)")
         }
+    }
+
+    /// Why a version was not put at `absolute`: the file there has changes not synced yet,
+    /// which exist nowhere else.
+    private static func unsyncedChanges(at absolute: String) -> SyncError {
+        SyncError(.changedMeanwhile, "\(absolute) has changes that are not synced yet; nothing was changed: run `ubq sync`, then try again")
     }
 
     /// Stores the content of the file at `relative`, as last synced (`synced`), if the

@@ -173,10 +173,11 @@ extension FileVersion {
     /// the fraction is added.
     static func date(_ text: String) -> Date? {
         guard text.hasSuffix("Z") else { return nil }
-        let parts = text.dropLast().split(separator: ".", maxSplits: 1)
+        let parts = text.dropLast().split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         guard let whole = dateFormatter.date(from: parts[0] + "Z") else { return nil }
         guard parts.count == 2 else { return whole }
-        guard let fraction = Double("0." + parts[1]) else { return nil }
+        let digits = parts[1]
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let fraction = Double("0." + digits) else { return nil }
         return whole.addingTimeInterval(fraction)
     }
 

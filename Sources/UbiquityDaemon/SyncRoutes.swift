@@ -91,13 +91,20 @@ struct SyncRoutes: Sendable {
     }
 
     /// Runs a call whose `SyncError` is the user's to read: an unknown path or version
-    /// (404), or a file with changes not synced yet, which the call left alone (409).
+    /// (404), a file with changes not synced yet, which the call left alone (409), a mirror
+    /// that cannot be used now (503), or a step that failed on a disk (500).
     private func answering(_ body: @escaping (SyncWorker) async throws -> some Encodable) async throws -> Response {
         try await withWorker { worker in
             do {
                 return JSONResponse.encode(try await body(worker))
             } catch let error as SyncError {
-                let status: HTTPResponse.Status = error.code == .changedMeanwhile ? .conflict : .notFound
+                let status: HTTPResponse.Status =
+                    switch error.code {
+                    case .changedMeanwhile: .conflict
+                    case .unknownItem: .notFound
+                    case .mirrorUnavailable: .serviceUnavailable
+                    case .system, .corruptMirror, .ownLogChanged: .internalServerError
+                    }
                 return JSONResponse.error(status, APIError(error: "sync", message: error.message))
             }
         }

@@ -16,7 +16,7 @@ import Testing
         #expect(abs(date.timeIntervalSince1970 - unixSeconds) < 0.000_000_5, "\(date.timeIntervalSince1970)")
     }
 
-    @Test(arguments: ["", "2026-11-22T08:55:19.123456", "2026-11-22T08:55:19.abcZ", "yesterday"])
+    @Test(arguments: ["", "Z", ".Z", "2026-11-22T08:55:19.Z", "2026-11-22T08:55:19.123456", "2026-11-22T08:55:19.abcZ", "yesterday"])
     func anythingElseIsNoDate(text: String) {
         #expect(FileVersion.date(text) == nil)
     }

@@ -103,4 +103,27 @@ import Testing
         #expect(a.read("doc.txt") == "first")
         #expect(FileManager.default.contents(atPath: object).map { String(decoding: $0, as: UTF8.self) } == "second")
     }
+
+    /// A file with changes not synced yet is refused as always, saying so, though the
+    /// store lost what was last synced there: nothing is stored from it, nothing replaced.
+    @Test func aRestoreOverUnsyncedChangesIsRefusedSayingSo() throws {
+        let scratch = Scratch()
+        let (a, _) = try scratch.pair()
+        try a.write("doc.txt", "first")
+        a.sync()
+        try a.write("doc.txt", "second")
+        a.sync()
+        let versions = try a.engine.versions(container: TestDevice.containerID, path: "Documents/doc.txt")
+        unlink(try #require(versions.first?.contentPath))
+        try a.write("doc.txt", "third, not synced")
+        let oldest = try #require(versions.last)
+        let first = try #require(VersionID(oldest.id))
+
+        #expect {
+            try a.engine.restore(container: TestDevice.containerID, path: "Documents/doc.txt", version: first)
+        } throws: { error in
+            "\(error)".contains("has changes that are not synced yet; nothing was changed")
+        }
+        #expect(a.read("doc.txt") == "third, not synced")
+    }
 }
