@@ -13,11 +13,11 @@ extension SyncPass {
     /// downloads to new paths cost nothing.
     func keepingReplacedContent(_ plan: SyncPlan, local: LocalTree, executor: Executor, report: inout PassReport) -> SyncPlan {
         let missing = plan.actions.compactMap { action -> Upload? in
-            guard case .apply(let version, _) = action, let entry = local.entries[version.path],
-                let content = entry.state.sha256, version.state?.sha256 != content,
+            guard action.replacesLocalItem, let entry = local.entries[action.path],
+                let content = entry.state.sha256, action.incomingSHA256 != content,
                 !ContentStore.holds(content, size: entry.state.size, in: container.layout)
             else { return nil }
-            return Upload(version.path, state: entry.state, local: entry, in: container.folder)
+            return Upload(action.path, state: entry.state, local: entry, in: container.folder)
         }
         guard !missing.isEmpty else { return plan }
         var unstored: Set<String> = []
@@ -36,10 +36,7 @@ extension SyncPass {
             }
         }
         var kept = plan
-        kept.actions.removeAll { action in
-            guard case .apply(let version, _) = action else { return false }
-            return unstored.contains(version.path)
-        }
+        kept.actions.removeAll { $0.replacesLocalItem && unstored.contains($0.path) }
         return kept
     }
 
@@ -49,6 +46,30 @@ extension SyncPass {
         case .success(nil)?: break  // another device stored it meanwhile
         case .failure(let error)?: throw error
         case nil: throw SyncError(.changedMeanwhile, "its read claim could not be taken")
+        }
+    }
+}
+
+extension SyncAction {
+    /// Whether the action puts another device's item (or an edit following its rename) in
+    /// place of the local item at its path.
+    fileprivate var replacesLocalItem: Bool {
+        switch self {
+        case .apply, .follow: true
+        case .publish, .adopt: false
+        }
+    }
+
+    /// The content it puts there: nil for a deletion, a folder or a link.
+    fileprivate var incomingSHA256: String? {
+        switch self {
+        case .apply(let version, _): version.state?.sha256
+        case .follow(let followed):
+            switch followed.edit {
+            case .localFile(let state): state.sha256
+            case .mirrorVersion(let version): version.state?.sha256
+            }
+        case .publish, .adopt: nil
         }
     }
 }
