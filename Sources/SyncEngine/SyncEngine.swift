@@ -108,8 +108,8 @@ public final class SyncEngine: @unchecked Sendable {
     func checkMirror() throws {
         let found = try MirrorHealth.check(layout, hasSyncedBefore: try database.hasSyncedBefore(), known: knownMirror)
         // A marker that could not be read this time keeps the id known for this path.
-        let here = knownMirror.map { !$0.isElsewhere(than: layout.root) } ?? false
-        let identity = MirrorIdentity(path: layout.root, id: found.id ?? (here ? knownMirror?.id : nil))
+        let id = found.id ?? (knownMirror?.isElsewhere(than: layout.root) == false ? knownMirror?.id : nil)
+        let identity = MirrorIdentity(path: layout.root, id: id)
         guard identity != knownMirror else { return }
         try database.remember(identity, forgettingBase: found.isAnother)
         // Another id: what was read of the other mirror's logs is no guide, whatever the base.
