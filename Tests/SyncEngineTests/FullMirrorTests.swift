@@ -59,4 +59,30 @@ struct FullMirrorTests {
         b.sync()
         #expect(b.tree()["large.bin"]?.utf8.count == 2 << 20)
     }
+
+    /// A file deleted elsewhere whose content the store lost, on a mirror with no room to
+    /// store it again: the pass pauses for space and the file stays (`keepingReplacedContent`).
+    @Test func contentThatCannotBeStoredForWantOfRoomKeepsItsFileAndPauses() throws {
+        let scratch = Scratch()
+        let mirror = scratch.path + "/mirror"
+        try SmallDisk.mount(at: mirror, size: "4m")
+        defer { SmallDisk.unmount(mirror) }
+        let (a, b) = try scratch.pair()
+        try Data(repeating: 7, count: 256 << 10).write(to: URL(fileURLWithPath: a.documents + "/only.bin"))
+        a.sync()
+        b.sync()
+        let object = try #require(try b.engine.versions(container: TestDevice.containerID, path: "Documents/only.bin").first?.contentPath)
+        unlink(object)
+        unlink(a.documents + "/only.bin")
+        a.sync()
+        SmallDisk.fill(mirror, leaving: 16 << 10)
+        let paused = b.sync()
+
+        #expect(paused.pausedForSpace, "\(paused.problems)")
+        #expect(b.tree()["only.bin"]?.utf8.count == 256 << 10, "the file stays")
+        SmallDisk.empty(mirror)
+        b.sync()
+        #expect(b.tree()["only.bin"] == nil)
+        #expect(FileManager.default.fileExists(atPath: object), "stored again before it went")
+    }
 }
