@@ -78,6 +78,7 @@ extension SyncEngine {
         if removingOtherVersions, case .resolving = choice {
             throw SyncError(.unknownItem, "the other versions are removed only when every conflict version is resolved")
         }
+        try checkMirrorBeforeWriting()
         let history = try history(id, path)
         guard let winner = history.winner, let container = container(id) else { return }
         if let stopped = container.stopped { throw stopped }  // before anything is written here
@@ -152,6 +153,7 @@ extension SyncEngine {
     /// quiet period, and one this device was behind on was taken for a download made late
     /// and replaced by the current version again (`Planner`'s passed versions).
     public func restore(container id: ContainerID, path: String, version: VersionID, now: Int64 = SyncClock.nowMilliseconds()) throws(SyncError) {
+        try checkMirrorBeforeWriting()
         let history = try history(id, path)
         let record = try keptVersion(version, of: history, now: now)
         guard record.state?.kind != .folder else {
@@ -167,6 +169,19 @@ extension SyncEngine {
         try supersede(
             heads: [current.id] + history.twins(of: current.id), with: record, signature: signature, container: container, id: id,
             outliving: history, forgetting: false)
+    }
+
+    /// The check a pass makes first (`checkMirror`), for a call that writes between passes:
+    /// an unmounted mirror is said as such (not as a path with no versions), and another
+    /// mirror found meanwhile is started over with before its histories are used.
+    private func checkMirrorBeforeWriting() throws(SyncError) {
+        do {
+            try checkMirror()
+        } catch let error as SyncError {
+            throw error
+        } catch {
+            throw SyncError(.system(EIO), "reading the sync state: \(error)")
+        }
     }
 
     /// Runs `body`, which writes beside `path`, with its folder lifted if it is read-only

@@ -106,6 +106,26 @@ import Testing
         }
     }
 
+    /// With the mirror not mounted, a restore says so, and writes nothing.
+    @Test func aRestoreWithTheMirrorAwaySaysSo() throws {
+        let scratch = Scratch()
+        let (a, _) = try scratch.pair()
+        try a.write("doc.txt", "first")
+        a.sync()
+        try a.write("doc.txt", "second")
+        a.sync()
+        let first = try #require(try versions(a).last)
+        try FileManager.default.moveItem(atPath: a.mirror, toPath: scratch.path + "/away")
+        try FileManager.default.createDirectory(atPath: a.mirror, withIntermediateDirectories: true)
+
+        #expect {
+            try a.engine.restore(container: TestDevice.containerID, path: Self.path, version: try #require(VersionID(first.id)))
+        } throws: { error in
+            (error as? SyncError)?.code == .mirrorUnavailable && "\(error)".contains("(is it mounted?)")
+        }
+        #expect(a.read("doc.txt") == "second")
+    }
+
     private func versions(_ device: TestDevice) throws -> [VersionInfo] {
         try device.engine.versions(container: TestDevice.containerID, path: Self.path)
     }
