@@ -29,17 +29,7 @@ import Testing
     /// log: the problem names the name, not the path. Found in review.
     @Test func aNameTooLongForLinuxIsCalledSo() throws {
         let scratch = Scratch()
-        let (a, b) = try scratch.pair()
-        try a.write("seed.txt", "seed")
-        a.sync(settled: true)
-        b.sync()
-        let name = String(repeating: "日", count: 90)  // 270 bytes
-        let stored = try ContentStore(layout: MirrorLayout(root: a.mirror), device: "0123456789abcdef").store(bytes: Array("hello".utf8))
-        let line = #"{"seq":1,"time":1795340000000,"path":"Documents/"# + name
-            + #"","parents":[],"op":"put","kind":"file","mode":420,"sha256":""# + stored.sha256 + #"","size":5}"# + "\n"
-        let log = MirrorLayout(root: a.mirror).log(container: TestDevice.containerID.identifier, device: "0123456789abcdef")
-        try FileManager.default.createDirectory(atPath: Sys.parent(of: log), withIntermediateDirectories: true)
-        try Data(line.utf8).write(to: URL(fileURLWithPath: log))
+        let b = try Self.receivingANameTooLong(scratch)
         let report = b.sync()
 
         #expect(report.problems.contains { $0.contains("is 270 bytes, longer than Linux takes (255)") }, "\(report.problems)")
@@ -52,17 +42,7 @@ import Testing
     /// change, which does not look at it: `ubq sync` must not exit 0 while it is missing.
     @Test func aDownloadThatCannotBeMadeCountsOnceAndUntilItIsFixed() throws {
         let scratch = Scratch()
-        let (a, b) = try scratch.pair()
-        try a.write("seed.txt", "seed")
-        a.sync(settled: true)
-        b.sync()
-        let name = String(repeating: "日", count: 90)  // 270 bytes
-        let stored = try ContentStore(layout: MirrorLayout(root: a.mirror), device: "0123456789abcdef").store(bytes: Array("hello".utf8))
-        let line = #"{"seq":1,"time":1795340000000,"path":"Documents/"# + name
-            + #"","parents":[],"op":"put","kind":"file","mode":420,"sha256":""# + stored.sha256 + #"","size":5}"# + "\n"
-        let log = MirrorLayout(root: a.mirror).log(container: TestDevice.containerID.identifier, device: "0123456789abcdef")
-        try FileManager.default.createDirectory(atPath: Sys.parent(of: log), withIntermediateDirectories: true)
-        try Data(line.utf8).write(to: URL(fileURLWithPath: log))
+        let b = try Self.receivingANameTooLong(scratch)
         try b.write("local.txt", "published in the same pass")
         let report = b.sync()
 
@@ -72,6 +52,23 @@ import Testing
         b.sync(changed: ["Documents/other.txt"])
         let status = try #require(b.engine.status().first)
         #expect(status.notSynced == 1 && status.problems.count { $0.contains("longer than Linux takes") } == 1, "\(status)")
+    }
+
+    /// Device b, synced, and a log line of another device in the mirror it has not read:
+    /// a file named with 90 CJK characters (270 bytes; a Mac takes them).
+    private static func receivingANameTooLong(_ scratch: Scratch) throws -> TestDevice {
+        let (a, b) = try scratch.pair()
+        try a.write("seed.txt", "seed")
+        a.sync(settled: true)
+        b.sync()
+        let name = String(repeating: "日", count: 90)
+        let stored = try ContentStore(layout: MirrorLayout(root: a.mirror), device: "0123456789abcdef").store(bytes: Array("hello".utf8))
+        let line = #"{"seq":1,"time":1795340000000,"path":"Documents/"# + name
+            + #"","parents":[],"op":"put","kind":"file","mode":420,"sha256":""# + stored.sha256 + #"","size":5}"# + "\n"
+        let log = MirrorLayout(root: a.mirror).log(container: TestDevice.containerID.identifier, device: "0123456789abcdef")
+        try FileManager.default.createDirectory(atPath: Sys.parent(of: log), withIntermediateDirectories: true)
+        try Data(line.utf8).write(to: URL(fileURLWithPath: log))
+        return b
     }
 
     private func makeDeepFile(in folder: String, folders: Int, named name: String) throws {

@@ -11,31 +11,27 @@ import Testing
 @Suite struct ReplacedContentTests {
     @Test func aFileDeletedElsewhereWhoseObjectIsMissingIsStoredBeforeItGoes() throws {
         let scratch = Scratch()
-        let (a, b) = try scratch.pair()
-        try a.write("only.txt", "the only copy")
-        a.sync()
-        b.sync()
-        let version = try #require(try b.engine.versions(container: TestDevice.containerID, path: "Documents/only.txt").first)
-        let object = try #require(version.contentPath)
-        unlink(object)  // the store lost it (a person tidying the mirror, a replicator)
-        unlink(a.documents + "/only.txt")
-        a.sync()
-        b.sync()
-
-        #expect(b.read("only.txt") == nil)
-        #expect(FileManager.default.contents(atPath: object).map { String(decoding: $0, as: UTF8.self) } == "the only copy")
+        try expectStoredBeforeItGoes(scratch) { object in unlink(object) }  // a person tidying the mirror, a replicator
     }
 
     /// An object cut short (a copy of the mirror that ran out of room) is no copy either.
     @Test func aFileWhoseObjectWasCutShortIsStoredWholeBeforeItGoes() throws {
         let scratch = Scratch()
+        try expectStoredBeforeItGoes(scratch) { object in
+            chmod(object, 0o644)
+            #expect(truncate(object, 4) == 0)
+        }
+    }
+
+    /// a and b hold `only.txt`; the store loses its object (`damage`), then a deletes it:
+    /// b's file goes, and its content is in the store again.
+    private func expectStoredBeforeItGoes(_ scratch: Scratch, damage: (String) -> Void) throws {
         let (a, b) = try scratch.pair()
         try a.write("only.txt", "the only copy")
         a.sync()
         b.sync()
         let object = try #require(try b.engine.versions(container: TestDevice.containerID, path: "Documents/only.txt").first?.contentPath)
-        chmod(object, 0o644)
-        #expect(truncate(object, 4) == 0)
+        damage(object)
         unlink(a.documents + "/only.txt")
         a.sync()
         b.sync()
