@@ -55,6 +55,24 @@ public struct PassReport: Sendable {
     /// The pass stopped on a full disk (the container's or the mirror's): sync is paused
     /// until there is space, and retried (`pause(by:)`).
     public var pausedForSpace = false
+    /// Why the pass did nothing at all: the container cannot be synced as it stands. It
+    /// shows as the container's phase and message (not as an idle container with a
+    /// problem), until a pass gets through.
+    public var holdup: Holdup?
+
+    public enum Holdup: Sendable, Equatable {
+        /// Until the user puts things right (`Documents` made a link or a file).
+        case paused(String)
+        /// Until ubqd restarts (its own log written by another machine: `ContainerSync.stopped`).
+        case stopped(String)
+
+        var reason: String {
+            switch self {
+            case .paused(let reason), .stopped(let reason): reason
+            }
+        }
+    }
+
     /// The pass looked at the whole container: asked to, or widened for its many changes
     /// (`SyncPass.widened`).
     public var lookedAtEverything = false

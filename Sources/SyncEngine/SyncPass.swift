@@ -44,8 +44,11 @@ struct SyncPass {
     var batchCapacity = ChangeBatch.defaultCapacity
 
     func run() throws -> PassReport {
-        if let problem = container.stopped.map(\.message) ?? Self.documentsProblem(in: container.folder) {
-            var waiting = PassReport(problems: [problem])
+        if let holdup = container.stopped.map({ PassReport.Holdup.stopped($0.message) })
+            ?? Self.documentsProblem(in: container.folder).map(PassReport.Holdup.paused)
+        {
+            var waiting = PassReport(problems: [holdup.reason])
+            waiting.holdup = holdup
             waiting.incomplete = true  // the next pass looks at everything again
             return waiting
         }

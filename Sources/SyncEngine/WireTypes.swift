@@ -44,6 +44,11 @@ extension ContainerSyncStatus {
         notSynced = leftOut + report.unreadable > 0 ? leftOut + report.unreadable : nil
         problems = Array((standing + report.problems.filter { !standing.contains($0) }).prefix(Self.problemLimit))
         lastPass = ISO8601.format(referenceSeconds: Date().timeIntervalSinceReferenceDate)
+        switch report.holdup {
+        case .paused(let why)?: return pause(why)
+        case .stopped(let why)?: return fail(why)
+        case nil: break
+        }
         if report.heldDeletions > 0 {
             phase = .paused
             message = Self.heldDeletionsNote(report.heldDeletions)

@@ -27,6 +27,8 @@ import Testing
         let hint = "another machine writes it under this device's id"
         #expect(stopped.problems.contains { $0.contains(hint) && $0.contains("sync.sqlite") }, "\(stopped.problems)")
         #expect(still.problems.contains { $0.contains(hint) }, "stays stopped: \(still.problems)")
+        let status = try #require(clone.engine.status().first)
+        #expect(status.phase == .failed && status.message?.contains(hint) == true, "failed until a restart, not idle: \(status)")
         #expect(still.published == 0)
         let log = try String(contentsOfFile: MirrorLayout(root: a.mirror).log(container: Self.container, device: a.engine.device.id), encoding: .utf8)
         #expect(!log.contains("only-on-the-clone") && !log.contains("later.txt"), "nothing appended after the clone found the log grown")

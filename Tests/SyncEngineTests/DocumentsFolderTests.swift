@@ -21,6 +21,8 @@ import Testing
         a.sync()
 
         #expect(waiting.published == 0 && waiting.problems.contains { $0.contains("is a symbolic link") }, "\(waiting)")
+        let status = try #require(b.engine.status().first)
+        #expect(status.phase == .paused && status.message?.contains("is a symbolic link") == true, "paused, as the README says, not idle: \(status)")
         #expect(a.tree() == ["doc0.txt": "doc 0", "doc1.txt": "doc 1", "doc2.txt": "doc 2"])
         #expect(TestDevice.tree(at: moved).count == 3)
 
@@ -30,6 +32,7 @@ import Testing
         a.sync()
         #expect(b.sync().problems.isEmpty)
         #expect(b.read("later.txt") == "later")
+        #expect(b.engine.status().first?.phase == .idle)
     }
 
     @Test func documentsReplacedByAFileWaitsAndLosesNothing() throws {
