@@ -44,10 +44,10 @@ extension ContainerSyncStatus {
         notSynced = leftOut + report.unreadable > 0 ? leftOut + report.unreadable : nil
         problems = Array((standing + report.problems.filter { !standing.contains($0) }).prefix(Self.problemLimit))
         lastPass = ISO8601.format(referenceSeconds: Date().timeIntervalSinceReferenceDate)
-        switch report.holdup {
-        case .paused(let why)?: return pause(why)
-        case .stopped(let why)?: return fail(why)
-        case nil: break
+        if let holdup = report.holdup {
+            problems.removeAll { $0 == holdup.reason }  // the message says it
+            if case .stopped = holdup { return fail(holdup.reason) }
+            return pause(holdup.reason)
         }
         if report.heldDeletions > 0 {
             phase = .paused

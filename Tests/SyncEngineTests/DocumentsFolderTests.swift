@@ -23,6 +23,7 @@ import Testing
         #expect(waiting.published == 0 && waiting.problems.contains { $0.contains("is a symbolic link") }, "\(waiting)")
         let status = try #require(b.engine.status().first)
         #expect(status.phase == .paused && status.message?.contains("is a symbolic link") == true, "paused, as the README says, not idle: \(status)")
+        #expect(!status.problems.contains { $0.contains("is a symbolic link") }, "said once, in the message")
         #expect(a.tree() == ["doc0.txt": "doc 0", "doc1.txt": "doc 1", "doc2.txt": "doc 2"])
         #expect(TestDevice.tree(at: moved).count == 3)
 
