@@ -27,10 +27,11 @@ struct Connection {
     }
 
     /// The sysexits codes `ubq` uses: 69 (unavailable) when no ubqd answers, 78
-    /// (configuration) when sync is off for want of a mirror, as `ubq sync` documents; 1
-    /// for the rest.
+    /// (configuration) when sync is off for want of a mirror, 75 (try again later) when
+    /// the mirror cannot be used now (not mounted), as `ubq sync` documents; 1 for the rest.
     static func exitCode(for error: DaemonClientError) -> Int32 {
         if error.code == .notRunning { return 69 }
+        if error.apiError?.error == "sync", error.status == 503 { return 75 }
         return error.apiError?.error == "no-mirror" ? 78 : 1
     }
 }

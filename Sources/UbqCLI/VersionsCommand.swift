@@ -25,7 +25,15 @@ struct VersionsCommand: AsyncParsableCommand {
 
 struct RestoreCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "restore", abstract: "Make an old version of an item current again (on every device).")
+        commandName: "restore", abstract: "Make an old version of an item current again (on every device).",
+        discussion: """
+            The version is written in place and published before ubq returns: it replaces the \
+            current version on every device. A file with changes not synced yet is left alone \
+            (run `ubq sync`, then try again).
+
+            Exit status: 0 when done; 75 when the mirror cannot be used now (not mounted); 78 \
+            when no mirror is configured; 1 otherwise (the message says why).
+            """)
 
     @OptionGroup var options: SettingsOptions
     @Argument(help: "The item.") var path: String
@@ -51,6 +59,9 @@ struct ResolveCommand: AsyncParsableCommand {
             --keep current --only VERSION resolves that conflict version alone; the item's other \
             conflict versions stay unresolved. --remove-others also removes every version the \
             resolution replaces from the history, on every device (they can no longer be restored).
+
+            Exit status: 0 when done; 75 when the mirror cannot be used now (not mounted); 78 \
+            when no mirror is configured; 1 otherwise (the message says why).
             """)
 
     @OptionGroup var options: SettingsOptions

@@ -260,6 +260,26 @@ final class FileVersionTests {
         }
     }
 
+    /// With the mirror not mounted, `ubq restore` says so and exits 75 (try again later), as
+    /// `ubq sync` does; the file is left as it is.
+    @Test func aRestoreWithTheMirrorAwayExits75() throws {
+        let device = shared.add(try DaemonHarness())
+        try device.start(extraEnvironment: ["UBQ_MIRROR": shared.path])
+        try device.shell("echo first > doc.txt")
+        try shared.sync(device)
+        try device.shell("echo second > doc.txt")
+        try shared.sync(device)
+        let listed = try JSONSerialization.jsonObject(with: device.ubq(["versions", doc(device).path, "--json"]).output) as? [[String: Any]]
+        let first = try #require(listed?.last?["id"] as? String)
+        try FileManager.default.moveItem(atPath: shared.path, toPath: shared.path + "-away")
+        defer { try? FileManager.default.removeItem(atPath: shared.path); try? FileManager.default.moveItem(atPath: shared.path + "-away", toPath: shared.path) }
+        try FileManager.default.createDirectory(atPath: shared.path, withIntermediateDirectories: true)  // an empty mount point
+
+        let result = try device.ubq(["restore", doc(device).path, "--version", first])
+        #expect(result.status == 75 && result.errorText.contains("is it mounted?"), "\(result.status) \(result.errorText)")
+        #expect(try String(contentsOf: doc(device), encoding: .utf8) == "second\n")
+    }
+
     /// The root a symbolic link (~/Ubiquity -> elsewhere): `ubq versions doc.txt` typed in
     /// the Documents folder (whose current folder is its physical path), and a URL whose
     /// links were resolved, name the item.
