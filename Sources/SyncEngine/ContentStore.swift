@@ -23,9 +23,8 @@ struct ContentStore {
     /// collector's second read of the logs covers it.
     func reuses(_ sha256: String, size: Int64) -> Bool {
         if let absent, !absent.mayHold(sha256) { return false }
-        let object = layout.object(sha256)
-        guard let info = Sys.lstat(object), Int64(info.st_size) == size else { return false }
-        _ = object.withCString { utimensat(AT_FDCWD, $0, nil, AT_SYMLINK_NOFOLLOW) }
+        guard Self.holds(sha256, size: size, in: layout) else { return false }
+        _ = layout.object(sha256).withCString { utimensat(AT_FDCWD, $0, nil, AT_SYMLINK_NOFOLLOW) }
         return true
     }
 

@@ -1,8 +1,8 @@
 import ArgumentParser
 import CommandLineSettings
 import DaemonClient
-import SystemPackage
 import Foundation
+import SystemPackage
 import UbiquitySettings
 
 /// What every daemon-talking subcommand shares: settings resolution and error reporting.

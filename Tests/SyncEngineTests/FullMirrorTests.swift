@@ -71,7 +71,7 @@ struct FullMirrorTests {
         try Data(repeating: 7, count: 256 << 10).write(to: URL(fileURLWithPath: a.documents + "/only.bin"))
         a.sync()
         b.sync()
-        let object = try #require(try b.engine.versions(container: TestDevice.containerID, path: "Documents/only.bin").first?.contentPath)
+        let object = try #require(try b.versions("only.bin").first?.contentPath)
         unlink(object)
         unlink(a.documents + "/only.bin")
         a.sync()

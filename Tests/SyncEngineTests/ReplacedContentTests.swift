@@ -1,7 +1,6 @@
 import Foundation
 import Glibc
 import RawPaths
-import SyncPlanning
 import Testing
 
 @testable import SyncEngine
@@ -30,7 +29,7 @@ import Testing
         try a.write("only.txt", "the only copy")
         a.sync()
         b.sync()
-        let object = try #require(try b.engine.versions(container: TestDevice.containerID, path: "Documents/only.txt").first?.contentPath)
+        let object = try #require(try b.versions("only.txt").first?.contentPath)
         damage(object)
         unlink(a.documents + "/only.txt")
         a.sync()
@@ -44,17 +43,15 @@ import Testing
     @Test func aFileEditedElsewhereWhoseObjectIsMissingIsStoredBeforeItIsReplaced() throws {
         let scratch = Scratch()
         let (a, b) = try scratch.pair()
-        try a.write("doc.txt", "first")
-        a.sync()
+        try a.saveVersions("doc.txt", "first")
         b.sync()
-        let first = try #require(try b.engine.versions(container: TestDevice.containerID, path: "Documents/doc.txt").first)
+        let first = try #require(try b.versions("doc.txt").first)
         unlink(try #require(first.contentPath))
-        try a.write("doc.txt", "second")
-        a.sync()
+        try a.saveVersions("doc.txt", "second")
         b.sync()
         #expect(b.read("doc.txt") == "second")
 
-        try b.engine.restore(container: TestDevice.containerID, path: "Documents/doc.txt", version: try #require(VersionID(first.id)))
+        try b.restore("doc.txt", to: first)
         #expect(b.read("doc.txt") == "first")
     }
 
@@ -66,7 +63,7 @@ import Testing
         try a.write("only.txt", "the only copy")
         a.sync()
         b.sync()
-        let object = try #require(try b.engine.versions(container: TestDevice.containerID, path: "Documents/only.txt").first?.contentPath)
+        let object = try #require(try b.versions("only.txt").first?.contentPath)
         let folder = (object as NSString).deletingLastPathComponent
         try FileManager.default.removeItem(atPath: folder)
         try Data("not a folder".utf8).write(to: URL(fileURLWithPath: folder))
@@ -86,15 +83,12 @@ import Testing
     @Test func aRestoreStoresTheContentItReplacesIfTheStoreLostIt() throws {
         let scratch = Scratch()
         let (a, _) = try scratch.pair()
-        try a.write("doc.txt", "first")
-        a.sync()
-        try a.write("doc.txt", "second")
-        a.sync()
-        let versions = try a.engine.versions(container: TestDevice.containerID, path: "Documents/doc.txt")
+        try a.saveVersions("doc.txt", "first", "second")
+        let versions = try a.versions("doc.txt")
         let (second, first) = (try #require(versions.first), try #require(versions.last))
         let object = try #require(second.contentPath)
         unlink(object)
-        try a.engine.restore(container: TestDevice.containerID, path: "Documents/doc.txt", version: try #require(VersionID(first.id)))
+        try a.restore("doc.txt", to: first)
 
         #expect(a.read("doc.txt") == "first")
         #expect(FileManager.default.contents(atPath: object).map { String(decoding: $0, as: UTF8.self) } == "second")
@@ -105,18 +99,14 @@ import Testing
     @Test func aRestoreOverUnsyncedChangesIsRefusedSayingSo() throws {
         let scratch = Scratch()
         let (a, _) = try scratch.pair()
-        try a.write("doc.txt", "first")
-        a.sync()
-        try a.write("doc.txt", "second")
-        a.sync()
-        let versions = try a.engine.versions(container: TestDevice.containerID, path: "Documents/doc.txt")
+        try a.saveVersions("doc.txt", "first", "second")
+        let versions = try a.versions("doc.txt")
         unlink(try #require(versions.first?.contentPath))
         try a.write("doc.txt", "third, not synced")
-        let oldest = try #require(versions.last)
-        let first = try #require(VersionID(oldest.id))
+        let first = try #require(versions.last)
 
         #expect {
-            try a.engine.restore(container: TestDevice.containerID, path: "Documents/doc.txt", version: first)
+            try a.restore("doc.txt", to: first)
         } throws: { error in
             "\(error)".contains("has changes that are not synced yet; nothing was changed")
         }

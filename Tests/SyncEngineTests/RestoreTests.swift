@@ -2,7 +2,6 @@ import APIModel
 import Crypto
 import Foundation
 import Glibc
-import SyncPlanning
 import Testing
 
 @testable import SyncEngine
@@ -10,8 +9,6 @@ import Testing
 /// `ubq restore` (NSFileVersion's `replaceItem`): the chosen version is current on every
 /// device once the call returns, whatever this device's pass would make of the file.
 @Suite struct RestoreTests {
-    static let path = "Documents/doc.txt"
-
     /// Written a moment ago, the restored file was left by the restore's own pass for the
     /// quiet period: `ubq versions` still called the newer version current, and another
     /// device syncing then did not get it.
@@ -23,10 +20,10 @@ import Testing
         a.sync(settled: true)
         try a.write("doc.txt", "second")
         a.sync(settled: true)
-        let first = try #require(try versions(a).last)
-        try a.engine.restore(container: TestDevice.containerID, path: Self.path, version: try #require(VersionID(first.id)))
+        let first = try #require(try a.versions("doc.txt").last)
+        try a.restore("doc.txt", to: first)
 
-        let current = try #require(try versions(a).first { $0.current })
+        let current = try #require(try a.versions("doc.txt").first { $0.current })
         #expect(current.sha256 == first.sha256 && current.id != first.id, "a new version with the old content")
         b.sync()
         #expect(b.read("doc.txt") == "first")
@@ -40,22 +37,19 @@ import Testing
     @Test func aRestoreOnADeviceThatIsBehindReplacesTheCurrentVersion() throws {
         let scratch = Scratch()
         let (a, b) = try scratch.pair()
-        try a.write("doc.txt", "first")
-        a.sync()
+        try a.saveVersions("doc.txt", "first")
         b.sync()
-        try a.write("doc.txt", "second")
-        a.sync()
+        try a.saveVersions("doc.txt", "second")
         b.sync()
-        try a.write("doc.txt", "third")
-        a.sync()
-        let second = try #require(try versions(b).first { $0.sha256 == sha256("second") })
-        try b.engine.restore(container: TestDevice.containerID, path: Self.path, version: try #require(VersionID(second.id)))
+        try a.saveVersions("doc.txt", "third")
+        let second = try #require(try b.versions("doc.txt").first { $0.sha256 == sha256("second") })
+        try b.restore("doc.txt", to: second)
         b.sync()
         a.sync()
 
         #expect(b.read("doc.txt") == "second" && a.read("doc.txt") == "second")
         #expect(a.engine.conflicts().isEmpty, "third is an older version now, not a conflict")
-        #expect(try versions(a).contains { $0.sha256 == sha256("third") && !$0.current })
+        #expect(try a.versions("doc.txt").contains { $0.sha256 == sha256("third") && !$0.current })
     }
 
     /// A link's versions are versions too: restoring one did nothing, and said it was done.
@@ -69,8 +63,8 @@ import Testing
         #expect(symlink("report-2.pdf", link) == 0)
         a.sync()
         b.sync()
-        let old = try #require(try a.engine.versions(container: TestDevice.containerID, path: "Documents/latest").last)
-        try a.engine.restore(container: TestDevice.containerID, path: "Documents/latest", version: try #require(VersionID(old.id)))
+        let old = try #require(try a.versions("latest").last)
+        try a.restore("latest", to: old)
         b.sync()
 
         #expect(a.tree()["latest"] == "-> report-1.pdf")
@@ -81,16 +75,11 @@ import Testing
     @Test func restoringTheCurrentContentChangesNothing() throws {
         let scratch = Scratch()
         let (a, _) = try scratch.pair()
-        try a.write("doc.txt", "same")
-        a.sync()
-        try a.write("doc.txt", "other")
-        a.sync()
-        try a.write("doc.txt", "same")
-        a.sync()
-        let count = try versions(a).count
-        let old = try #require(try versions(a).last)
-        try a.engine.restore(container: TestDevice.containerID, path: Self.path, version: try #require(VersionID(old.id)))
-        #expect(try versions(a).count == count)
+        try a.saveVersions("doc.txt", "same", "other", "same")
+        let count = try a.versions("doc.txt").count
+        let old = try #require(try a.versions("doc.txt").last)
+        try a.restore("doc.txt", to: old)
+        #expect(try a.versions("doc.txt").count == count)
     }
 
     @Test func aFoldersVersionIsRefusedSayingWhereItsFilesAre() throws {
@@ -98,9 +87,9 @@ import Testing
         let (a, _) = try scratch.pair()
         try a.write("notes/one.txt", "one")
         a.sync()
-        let folder = try #require(try a.engine.versions(container: TestDevice.containerID, path: "Documents/notes").first)
+        let folder = try #require(try a.versions("notes").first)
         #expect {
-            try a.engine.restore(container: TestDevice.containerID, path: "Documents/notes", version: try #require(VersionID(folder.id)))
+            try a.restore("notes", to: folder)
         } throws: { error in
             "\(error)".contains("is a folder: the files in it have versions of their own")
         }
@@ -110,24 +99,17 @@ import Testing
     @Test func aRestoreWithTheMirrorAwaySaysSo() throws {
         let scratch = Scratch()
         let (a, _) = try scratch.pair()
-        try a.write("doc.txt", "first")
-        a.sync()
-        try a.write("doc.txt", "second")
-        a.sync()
-        let first = try #require(try versions(a).last)
+        try a.saveVersions("doc.txt", "first", "second")
+        let first = try #require(try a.versions("doc.txt").last)
         try FileManager.default.moveItem(atPath: a.mirror, toPath: scratch.path + "/away")
         try FileManager.default.createDirectory(atPath: a.mirror, withIntermediateDirectories: true)
 
         #expect {
-            try a.engine.restore(container: TestDevice.containerID, path: Self.path, version: try #require(VersionID(first.id)))
+            try a.restore("doc.txt", to: first)
         } throws: { error in
             (error as? SyncError)?.code == .mirrorUnavailable && "\(error)".contains("(is it mounted?)")
         }
         #expect(a.read("doc.txt") == "second")
-    }
-
-    private func versions(_ device: TestDevice) throws -> [VersionInfo] {
-        try device.engine.versions(container: TestDevice.containerID, path: Self.path)
     }
 
     private func sha256(_ text: String) -> String {

@@ -1,3 +1,4 @@
+import APIModel
 import Coordination
 import Foundation
 import Indexing
@@ -92,6 +93,25 @@ final class TestDevice {
         let path = documents + "/" + relative
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    }
+
+    /// Writes `relative` once with each of `texts`, syncing after each: a version each.
+    func saveVersions(_ relative: String, _ texts: String...) throws {
+        for text in texts {
+            try write(relative, text)
+            sync()
+        }
+    }
+
+    /// The versions of `relative` the history keeps, newest first.
+    func versions(_ relative: String) throws -> [VersionInfo] {
+        try engine.versions(container: Self.containerID, path: "Documents/" + relative)
+    }
+
+    /// Makes `version` (one `versions(_:)` listed) of `relative` current again.
+    func restore(_ relative: String, to version: VersionInfo) throws {
+        guard let id = VersionID(version.id) else { throw SyncError(.unknownItem, "no version id: \(version.id)") }
+        try engine.restore(container: Self.containerID, path: "Documents/" + relative, version: id)
     }
 
     func read(_ relative: String) -> String? {
