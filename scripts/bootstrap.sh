@@ -16,6 +16,7 @@ APT_PACKAGES=(
   systemd                # systemd-analyze checks the unit
   zsh fish               # the install test loads the completion scripts (bash is there)
   groff-base             # ... and renders the manual pages
+  exfat-fuse exfatprogs  # a sync test puts the mirror on exFAT, as most USB disks are
 )
 PIP_PACKAGES=(bpylist2 nskeyedunarchiver)
 

@@ -67,8 +67,32 @@ enum DurableFile {
 
     /// `replace`, unless `path` exists already (another writer was first): false then, and
     /// nothing is written.
+    ///
+    /// A filesystem with neither RENAME_NOREPLACE nor hard links (exFAT and FAT, as on
+    /// most USB disks, and some FUSE and SMB mounts) has no way to put a whole file in
+    /// place without replacing: there the file is made in place (O_EXCL), so a reader may
+    /// find it short for a moment, and a crash may leave it so.
     static func create(_ path: String, with bytes: [UInt8], mode: mode_t = 0o644) throws(SyncError) -> Bool {
-        try put(bytes, at: path, mode: mode, replacing: false)
+        do {
+            return try put(bytes, at: path, mode: mode, replacing: false)
+        } catch where linkRefusals.contains(error.code) {
+            // Made in place, the file cannot replace anything either; if the refusal had
+            // another cause (a permission), the create fails with it.
+            return try createInPlace(path, with: bytes, mode: mode)
+        }
+    }
+
+    /// How link(2) says the filesystem has no hard links (EPERM on exFAT and FAT).
+    private static let linkRefusals: [SyncError.Code] = [.system(EPERM), .system(EOPNOTSUPP), .system(ENOSYS)]
+
+    private static func createInPlace(_ path: String, with bytes: [UInt8], mode: mode_t) throws(SyncError) -> Bool {
+        do {
+            try write(path, mode: mode) { fd throws(SyncError) in try Sys.writeAll(fd, bytes, path: path) }
+        } catch where error.code == .system(EEXIST) {
+            return false
+        }
+        try Sys.fsyncFolder(Sys.parent(of: path))
+        return true
     }
 
     private static func put(_ bytes: [UInt8], at path: String, mode: mode_t, replacing: Bool) throws(SyncError) -> Bool {
