@@ -31,10 +31,17 @@ struct LogReader {
         self.device = device
     }
 
-    /// Whether the file grew, shrank or was replaced since the last read: one `stat`, so
-    /// an idle mirror costs next to nothing to poll.
+    /// Whether the file grew, shrank or was replaced since the last read: an `open` and an
+    /// `fstat`, so an idle mirror costs next to nothing to poll. Not `lstat`: on NFS it
+    /// answers from the attribute cache, for up to a minute (acregmax) for a log left
+    /// alone a while, where an open asks the server (close-to-open consistency, nfs(5)).
     func hasNews() -> Bool {
-        guard let info = Sys.lstat(path) else { return false }
+        // O_NONBLOCK: a FIFO put in the log's place must not hang the poll.
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return false }
         return Int64(info.st_size) != lastSize || FileIdentity(info) != identity
     }
 
