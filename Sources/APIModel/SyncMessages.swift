@@ -24,6 +24,9 @@ public struct ContainerSyncStatus: Sendable, Codable, Equatable {
     /// When the last pass ended (ISO 8601).
     public var lastPass: String?
     public var problems: [String] = []
+    /// How many problems the last pass had beyond those `problems` lists (at most 20):
+    /// the daemon's log has them all. Absent when none (and from a daemon older than the field).
+    public var problemsOmitted: Int?
     /// The pass in flight: nil when idle, or while a pass has planned nothing to do.
     public var progress: SyncProgress?
     /// The last pass that had anything to do, as it ended (done == total); nil before one.

@@ -52,7 +52,9 @@ enum DamagedObjects {
     /// The error a reader reports for `object`, found missing from the store.
     static func missingError(_ object: String, what: String) -> SyncError {
         let asked = requestAgain(object) ? "; a device that has the file will store it again" : ""
-        return SyncError(.corruptMirror, "\(object) is missing from the store\(what)\(asked)")
+        // A tool copying the mirror between places (Syncthing, rsync) may bring a log's
+        // line before the object it names: the same error, until it comes.
+        return SyncError(.corruptMirror, "\(object) is missing from the store (or not copied here yet)\(what)\(asked)")
     }
 
     /// The hashes of the objects set aside in `layout`'s store that are still missing from

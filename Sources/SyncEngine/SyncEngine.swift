@@ -350,7 +350,7 @@ public final class SyncEngine: @unchecked Sendable {
                 var status = status
                 status.progress = inFlight[id]?.snapshot.nonEmpty
                 let viewProblems = backgroundViewProblems[id.identifier] ?? []
-                status.problems = Array((status.problems + viewProblems.filter { !status.problems.contains($0) }).prefix(ContainerSyncStatus.problemLimit))
+                status.list(status.problems + viewProblems.filter { !status.problems.contains($0) }, omitted: status.problemsOmitted ?? 0)
                 return status
             }.sorted { $0.container < $1.container }
         }

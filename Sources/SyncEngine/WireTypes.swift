@@ -34,6 +34,14 @@ extension ContainerSyncStatus {
     /// The most problems a status lists.
     static let problemLimit = 20
 
+    /// Lists the first of `all` (`problemLimit`), and counts the rest in `problemsOmitted`
+    /// with `omitted` more that were left out before.
+    mutating func list(_ all: [String], omitted: Int = 0) {
+        problems = Array(all.prefix(Self.problemLimit))
+        let rest = omitted + max(all.count - Self.problemLimit, 0)
+        problemsOmitted = rest > 0 ? rest : nil
+    }
+
     /// The pass ended. `standing`: problems that hold beyond one pass (views off, items left
     /// out, actions that failed), shown first and once, whether or not this pass found
     /// them; `leftOut` of them are items not synced.
@@ -42,7 +50,7 @@ extension ContainerSyncStatus {
         heldDeletions = report.heldDeletions
         waiting = report.deferred.isEmpty ? nil : report.deferred.count
         notSynced = leftOut + report.unreadable > 0 ? leftOut + report.unreadable : nil
-        problems = Array((standing + report.problems.filter { !standing.contains($0) }).prefix(Self.problemLimit))
+        list(standing + report.problems.filter { !standing.contains($0) })
         lastPass = ISO8601.format(referenceSeconds: Date().timeIntervalSinceReferenceDate)
         if let holdup = report.holdup {
             problems.removeAll { $0 == holdup.reason }  // the message says it

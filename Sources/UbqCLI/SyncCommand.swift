@@ -97,6 +97,9 @@ enum SyncStatusPrinter {
             if let progress = container.progress { Output.line("  \(container.container): \(describe(progress))") }
             // A problem names the path it is about: shown escaped, as `ubq ls` shows names.
             for problem in container.problems { Output.line("  \(container.container): \(Table.terminalSafe(problem))") }
+            if let more = container.problemsOmitted {
+                Output.line("  \(container.container): and \(more) more \(more == 1 ? "problem" : "problems"): ubqd's log has them all (journalctl --user -u ubqd, under systemd)")
+            }
         }
     }
 

@@ -99,6 +99,23 @@ final class SyncStatusTests {
         #expect(fixed["notSynced"] == nil && fixed["message"] == nil, "\(fixed)")
     }
 
+    /// The status lists 20 problems; the others are counted, and `ubq sync` says how many
+    /// more there are and where: before, 23 items not synced showed 20 reasons and no word
+    /// of the other three.
+    @Test func problemsBeyondTheTwentyListedAreCounted() throws {
+        let a = try device()
+        try start(a)
+        try a.shell("for n in $(seq 23); do echo latin > \"$(printf 'caf\\351')-$n.txt\"; done")
+        let result = try a.ubq(["sync", "--full"])
+        #expect(result.status == 1, "\(result.errorText)")
+        let status = try containerStatus(a)
+        #expect(status["notSynced"] as? Int == 23 && (status["problems"] as? [String])?.count == 20, "\(status)")
+        #expect(status["problemsOmitted"] as? Int == 3, "\(status)")
+        #expect(result.text.contains("iCloud.org.ubiquity.Default: and 3 more problems: ubqd's log has them all"), "\(result.text)")
+        let logged = a.log().components(separatedBy: "is not valid UTF-8").count - 1
+        #expect(logged >= 23, "the log has every one: \(logged)")
+    }
+
     @Test func aLocalChangeIsPublishedAsSoonAsItIsIndexedNotAtTheNextPoll() throws {
         // Polling once a minute: only the index's news can start the pass within the wait.
         let a = try device(config: "[sync]\npoll_interval_ms = 60000\n")

@@ -105,7 +105,7 @@ import Testing
 
         for device in [b, c] {
             let refused = device.sync()
-            #expect(refused.problems.contains { $0.contains("is missing from the store; a device that has the file will store it again") }, "\(refused.problems)")
+            #expect(refused.problems.contains { $0.contains("is missing from the store (or not copied here yet); a device that has the file will store it again") }, "\(refused.problems)")
         }
         let requests = try FileManager.default.contentsOfDirectory(atPath: MirrorLayout(root: a.mirror).damaged)
         #expect(requests == [(object as NSString).lastPathComponent + ".missing"])
