@@ -27,6 +27,10 @@ public struct ContainerSyncStatus: Sendable, Codable, Equatable {
     /// How many problems the last pass had beyond those `problems` lists (at most 20):
     /// the daemon's log has them all. Absent when none (and from a daemon older than the field).
     public var problemsOmitted: Int?
+    /// How long, in whole seconds, a call to the mirror has waited for its answer, once
+    /// that is 5 s or more (a network share whose server is away, a disk that hangs):
+    /// `phase` is then `paused` and `message` says so. Absent otherwise.
+    public var mirrorUnansweredSeconds: Int?
     /// The pass in flight: nil when idle, or while a pass has planned nothing to do.
     public var progress: SyncProgress?
     /// The last pass that had anything to do, as it ended (done == total); nil before one.

@@ -50,6 +50,12 @@ public final class FaultInjection: @unchecked Sendable {
         lock.withLock { interleaved[checkpoint] = action }
     }
 
+    /// Runs what `interleave(at:)` set for `name`, if anything, without counting toward a
+    /// crash: for steps outside a pass's actions (a call to the mirror between passes).
+    func reach(_ name: String) {
+        lock.withLock { interleaved.removeValue(forKey: name) }?()
+    }
+
     /// The errno `call` must fail with, or nil to make the call.
     func failure(of call: String) -> Int32? {
         lock.withLock { failingCalls[call] }

@@ -61,13 +61,18 @@ public final class SyncEngine: @unchecked Sendable {
     /// Why sync is paused for every container (the mirror cannot be used), as last logged:
     /// the daemon tries every poll, 10 times a second, and logs the pause once.
     private var pausedBy: String?
-    private let statusLock = NSLock()
+    let statusLock = NSLock()
     private var statuses: [ContainerID: ContainerSyncStatus] = [:]
     /// The counts of the passes running now (under `statusLock`).
     private var inFlight: [ContainerID: PassProgress] = [:]
     /// The problems of the last view written in the background, by container identifier
     /// (under `statusLock`).
     private var backgroundViewProblems: [String: [String]] = [:]
+    /// Since when a call to the mirror made between passes (the poll, the mirror's check)
+    /// has waited for its answer; nil when none is waiting (under `statusLock`).
+    var mirrorCallStarted: ContinuousClock.Instant?
+    /// How long such a call may wait before the status says the mirror does not answer.
+    public var mirrorSilenceLimit = Duration.seconds(5)
 
     public init(
         mirror: String, root: RawPath, containers: [Container], database: SyncDatabase, ignore: IgnoreCatalog,
@@ -187,7 +192,7 @@ public final class SyncEngine: @unchecked Sendable {
 
     /// Whether another device wrote since the last pass: a few `stat`s per container.
     public func mirrorHasNews() -> Bool {
-        containers.values.contains { $0.mirrorHasNews() }
+        awaitingMirror { containers.values.contains { $0.mirrorHasNews() } }
     }
 
     /// One pass over every container. `confirmDeletes` lets held mass deletions through,
@@ -203,8 +208,10 @@ public final class SyncEngine: @unchecked Sendable {
     ) -> [ContainerID: PassReport] {
         defer { if settled { waitForViews() } }
         do {
-            try checkMirror()
-            try registerDevice()
+            try awaitingMirror {
+                try checkMirror()
+                try registerDevice()
+            }
             if pausedBy != nil { logger.notice("the mirror \(layout.root) can be used again; sync resumes") }
             pausedBy = nil
         } catch {
@@ -351,6 +358,10 @@ public final class SyncEngine: @unchecked Sendable {
                 status.progress = inFlight[id]?.snapshot.nonEmpty
                 let viewProblems = backgroundViewProblems[id.identifier] ?? []
                 status.list(status.problems + viewProblems.filter { !status.problems.contains($0) }, omitted: status.problemsOmitted ?? 0)
+                if let waited = mirrorUnanswered() {
+                    status.mirrorUnansweredSeconds = Int(waited.components.seconds)
+                    status.pause(Self.unansweredNote(mirror: layout.root, waited: waited))
+                }
                 return status
             }.sorted { $0.container < $1.container }
         }

@@ -18,13 +18,22 @@ struct SyncProgressDisplay {
     func run() async {
         var drawn = false
         while !Task.isCancelled {
-            if let status = try? await client.get(Route.mirror, as: MirrorStatus.self), let progress = Self.current(status) {
-                Self.write("\r" + ProgressBar.render(progress, width: Self.terminalWidth() - 1) + "\u{1B}[K")
+            if let status = try? await client.get(Route.mirror, as: MirrorStatus.self), let line = Self.line(status, width: Self.terminalWidth() - 1) {
+                Self.write("\r" + line + "\u{1B}[K")
                 drawn = true
             }
             try? await Task.sleep(for: Self.interval)
         }
         if drawn { Self.write("\r\u{1B}[K") }
+    }
+
+    /// The progress bar, or while the mirror does not answer, how long it has not; nil
+    /// when there is nothing to show.
+    static func line(_ status: MirrorStatus, width: Int) -> String? {
+        if let waited = status.containers.compactMap(\.mirrorUnansweredSeconds).max() {
+            return String("waiting for the mirror: no answer for \(waited) s (ubq status tells more)".prefix(max(width, 0)))
+        }
+        return current(status).map { ProgressBar.render($0, width: width) }
     }
 
     /// The sum over the containers that are syncing now; nil when none has work under way.

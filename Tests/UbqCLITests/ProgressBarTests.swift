@@ -1,6 +1,6 @@
 import APIModel
 import Testing
-import UbqCLI
+@testable import UbqCLI
 
 @Suite("The progress bar of ubq sync")
 struct ProgressBarTests {
@@ -48,5 +48,23 @@ struct ProgressBarTests {
         let line = ProgressBar.render(SyncProgress(done: 5, total: 4, bytesDone: 30, bytesTotal: 20), width: 40)
         #expect(line.count <= 40)
         #expect(line.contains("100%"), "\(line)")
+    }
+}
+
+/// What `ubq sync` draws on a terminal while it waits for the pass.
+@Suite("ubq sync's waiting line")
+struct SyncWaitingLineTests {
+    @Test func aMirrorThatDoesNotAnswerIsSaidInsteadOfTheBar() {
+        var waiting = ContainerSyncStatus(container: "iCloud.org.example.Notes")
+        waiting.phase = .paused
+        waiting.mirrorUnansweredSeconds = 12
+        var busy = ContainerSyncStatus(container: "iCloud.org.ubiquity.Default")
+        busy.phase = .syncing
+        busy.progress = SyncProgress(done: 1, total: 4)
+        let status = MirrorStatus(mirror: "/mnt/nas/ubq", device: "d", deviceName: "laptop", containers: [busy, waiting])
+        #expect(SyncProgressDisplay.line(status, width: 200) == "waiting for the mirror: no answer for 12 s (ubq status tells more)")
+        #expect(SyncProgressDisplay.line(status, width: 20)?.count == 20, "cut to the terminal's width")
+        let answered = MirrorStatus(mirror: "/mnt/nas/ubq", device: "d", deviceName: "laptop", containers: [busy])
+        #expect(SyncProgressDisplay.line(answered, width: 60)?.hasSuffix("1/4 actions") == true)
     }
 }

@@ -1,0 +1,33 @@
+import Foundation
+
+/// A mirror that does not answer: a network share whose server went away, a disk that
+/// hangs. Calls to it block (NFS and sshfs mounts wait for the server by default), so the
+/// sync thread waits with them; the status says so instead of showing the last pass's
+/// `idle`. Between passes the calls are a few `open`s and small reads, answered in
+/// milliseconds when the mirror is there, so a wait of seconds is the mirror's.
+extension SyncEngine {
+    /// Runs `body`, which calls the mirror, noting when the wait began. Nested calls keep
+    /// the outermost start.
+    func awaitingMirror<Result>(_ body: () throws -> Result) rethrows -> Result {
+        let started = statusLock.withLock {
+            guard mirrorCallStarted == nil else { return false }
+            mirrorCallStarted = .now
+            return true
+        }
+        defer { if started { statusLock.withLock { mirrorCallStarted = nil } } }
+        faults?.reach("mirror call")
+        return try body()
+    }
+
+    /// How long a call to the mirror has waited, once that is `mirrorSilenceLimit` or
+    /// longer; nil otherwise. Called under `statusLock`.
+    func mirrorUnanswered() -> Duration? {
+        guard let started = mirrorCallStarted else { return nil }
+        let waited = started.duration(to: .now)
+        return waited >= mirrorSilenceLimit ? waited : nil
+    }
+
+    static func unansweredNote(mirror: String, waited: Duration) -> String {
+        "the mirror \(mirror) has not answered for \(waited.components.seconds) s (a network share whose server is away, or a disk that hangs: check the connection); sync goes on when it answers, and nothing is lost meanwhile"
+    }
+}
