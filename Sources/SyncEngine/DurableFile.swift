@@ -60,58 +60,51 @@ enum DurableFile {
             && !parts[1].isEmpty && parts[1].allSatisfy(digits.contains)
     }
 
-    /// Writes `bytes` to `path` atomically: staging file, fsync, rename, fsync the folder.
-    static func replace(_ path: String, with bytes: [UInt8], mode: mode_t = 0o644) throws(SyncError) {
-        _ = try put(bytes, at: path, mode: mode, replacing: true)
-    }
-
     /// `replace`, unless `path` exists already (another writer was first): false then, and
     /// nothing is written.
     ///
-    /// A filesystem with neither RENAME_NOREPLACE nor hard links (exFAT and FAT, as on
-    /// most USB disks, and some FUSE and SMB mounts) has no way to put a whole file in
-    /// place without replacing: there the file is made in place (O_EXCL), so a reader may
-    /// find it short for a moment, and a crash may leave it so.
+    /// A filesystem with neither RENAME_NOREPLACE nor hard links (exFAT through
+    /// exfat-fuse, some FUSE and SMB mounts) has no way to put a whole file in place
+    /// without replacing: there the file is made in place (O_EXCL), so a reader may find
+    /// it empty or short for a moment, and a crash may leave it so.
     static func create(_ path: String, with bytes: [UInt8], mode: mode_t = 0o644) throws(SyncError) -> Bool {
+        let staging = stagingPath(beside: path)
+        let outcome: Sys.NoReplaceRename
         do {
-            return try put(bytes, at: path, mode: mode, replacing: false)
-        } catch where linkRefusals.contains(error.code) {
-            // Made in place, the file cannot replace anything either; if the refusal had
-            // another cause (a permission), the create fails with it.
-            return try createInPlace(path, with: bytes, mode: mode)
+            try write(staging, mode: mode) { fd throws(SyncError) in try Sys.writeAll(fd, bytes, path: staging) }
+            outcome = try Sys.renameWithoutReplacing(staging, path)
+        } catch {
+            unlink(staging)
+            throw error
         }
-    }
-
-    /// How link(2) says the filesystem has no hard links (EPERM on exFAT and FAT).
-    private static let linkRefusals: [SyncError.Code] = [.system(EPERM), .system(EOPNOTSUPP), .system(ENOSYS)]
-
-    private static func createInPlace(_ path: String, with bytes: [UInt8], mode: mode_t) throws(SyncError) -> Bool {
-        do {
-            try write(path, mode: mode) { fd throws(SyncError) in try Sys.writeAll(fd, bytes, path: path) }
-        } catch where error.code == .system(EEXIST) {
+        switch outcome {
+        case .renamed: break
+        case .occupied:
+            unlink(staging)
             return false
+        case .unsupported:
+            unlink(staging)
+            do {
+                try write(path, mode: mode) { fd throws(SyncError) in try Sys.writeAll(fd, bytes, path: path) }
+            } catch where error.code == .system(EEXIST) {
+                return false
+            }
         }
         try Sys.fsyncFolder(Sys.parent(of: path))
         return true
     }
 
-    private static func put(_ bytes: [UInt8], at path: String, mode: mode_t, replacing: Bool) throws(SyncError) -> Bool {
+    /// Writes `bytes` to `path` atomically: staging file, fsync, rename, fsync the folder.
+    static func replace(_ path: String, with bytes: [UInt8], mode: mode_t = 0o644) throws(SyncError) {
         let staging = stagingPath(beside: path)
         do {
-            try write(staging, mode: mode) { fd throws(SyncError) in
-                try Sys.writeAll(fd, bytes, path: staging)
-            }
-            if replacing {
-                try Sys.rename(staging, path)
-            } else if try !Sys.renameNoReplace(staging, path) {
-                unlink(staging)
-                return false
-            }
+            try write(staging, mode: mode) { fd throws(SyncError) in try Sys.writeAll(fd, bytes, path: staging) }
+            try Sys.rename(staging, path)
         } catch {
             unlink(staging)
             throw error
         }
         try Sys.fsyncFolder(Sys.parent(of: path))
-        return true
     }
 }
+

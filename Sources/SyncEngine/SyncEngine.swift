@@ -111,7 +111,8 @@ public final class SyncEngine: @unchecked Sendable {
     /// mirror's (conflict versions) unless that mirror's history has them already; what
     /// only one side has comes to the other.
     func checkMirror() throws {
-        let found = try MirrorHealth.check(layout, hasSyncedBefore: try database.hasSyncedBefore(), known: knownMirror)
+        let hasSyncedBefore = try database.hasSyncedBefore()
+        let found = try awaitingMirror { try MirrorHealth.check(layout, hasSyncedBefore: hasSyncedBefore, known: knownMirror) }
         // A marker that could not be read this time keeps the id known for this path.
         let id = found.id ?? (knownMirror?.isElsewhere(than: layout.root) == false ? knownMirror?.id : nil)
         let identity = MirrorIdentity(path: layout.root, id: id)
@@ -208,10 +209,8 @@ public final class SyncEngine: @unchecked Sendable {
     ) -> [ContainerID: PassReport] {
         defer { if settled { waitForViews() } }
         do {
-            try awaitingMirror {
-                try checkMirror()
-                try registerDevice()
-            }
+            try checkMirror()
+            try awaitingMirror { try registerDevice() }
             if pausedBy != nil { logger.notice("the mirror \(layout.root) can be used again; sync resumes") }
             pausedBy = nil
         } catch {
@@ -265,8 +264,7 @@ public final class SyncEngine: @unchecked Sendable {
             log(report, container: id, timer: timer)
             let conflicts = container.conflicts.count
             // The items left out still are, whether or not this pass looked at them.
-            let limit = ContainerSyncStatus.problemLimit
-            let standing = (views.offReason.map { [$0] } ?? []) + container.unsynced.messages(limit: limit) + container.failedItems.messages(limit: limit)
+            let standing = (views.offReason.map { [$0] } ?? []) + container.unsynced.messages + container.failedItems.messages
             let leftOut = container.unsynced.count + container.failedItems.count
             update(id) { $0.finish(report, conflicts: conflicts, standing: standing, leftOut: leftOut) }
             if let state = report.indexState {

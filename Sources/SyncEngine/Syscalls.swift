@@ -95,15 +95,35 @@ enum Sys {
     /// which a file saved at `to` is replaced. Where the filesystem has no
     /// RENAME_NOREPLACE, link then unlink give the same guarantee.
     static func renameNoReplace(_ from: String, _ to: String) throws(SyncError) -> Bool {
-        if ubq_rename_noreplace(from, to) == 0 { return true }
-        if errno == EEXIST { return false }
+        switch try renameWithoutReplacing(from, to) {
+        case .renamed: return true
+        case .occupied: return false
+        case .unsupported(let code): throw .system("link", "\(from) → \(to)", errno: code)
+        }
+    }
+
+    /// How `renameWithoutReplacing` ended.
+    enum NoReplaceRename {
+        case renamed
+        /// Something is at the destination: nothing was renamed.
+        case occupied
+        /// The filesystem has neither RENAME_NOREPLACE nor hard links (link(2) failed with
+        /// this errno: EPERM on exFAT through exfat-fuse): nothing was renamed.
+        case unsupported(Int32)
+    }
+
+    /// `renameNoReplace`, telling a filesystem that cannot do it from other failures.
+    static func renameWithoutReplacing(_ from: String, _ to: String) throws(SyncError) -> NoReplaceRename {
+        if ubq_rename_noreplace(from, to) == 0 { return .renamed }
+        if errno == EEXIST { return .occupied }
         guard errno == EINVAL || errno == ENOSYS else { throw .system("rename", "\(from) → \(to)") }
         if Glibc.link(from, to) != 0 {
-            if errno == EEXIST { return false }
+            if errno == EEXIST { return .occupied }
+            if [EPERM, EOPNOTSUPP, ENOSYS].contains(errno) { return .unsupported(errno) }
             throw .system("link", "\(from) → \(to)")
         }
         guard unlink(from) == 0 else { throw .system("unlink", from) }
-        return true
+        return .renamed
     }
 
     /// Renames `from` to `to`, over what is there with `replacing`, else only if nothing is

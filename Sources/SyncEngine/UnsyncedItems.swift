@@ -22,8 +22,8 @@ struct UnsyncedItems {
 
     var count: Int { reasons.count }
 
-    /// The first `limit` reasons, in their paths' order.
-    func messages(limit: Int) -> [String] {
-        reasons.sorted { $0.key < $1.key }.prefix(limit).map(\.value)
+    /// The reasons, in their paths' order.
+    var messages: [String] {
+        reasons.sorted { $0.key < $1.key }.map(\.value)
     }
 }

@@ -50,10 +50,11 @@ extension ContainerSyncStatus {
         heldDeletions = report.heldDeletions
         waiting = report.deferred.isEmpty ? nil : report.deferred.count
         notSynced = leftOut + report.unreadable > 0 ? leftOut + report.unreadable : nil
-        list(standing + report.problems.filter { !standing.contains($0) })
+        var said = Set(standing)
+        if let holdup = report.holdup { said.insert(holdup.reason) }  // the message says it
+        list(standing + report.problems.filter { said.insert($0).inserted })
         lastPass = ISO8601.format(referenceSeconds: Date().timeIntervalSinceReferenceDate)
         if let holdup = report.holdup {
-            problems.removeAll { $0 == holdup.reason }  // the message says it
             if case .stopped = holdup { return fail(holdup.reason) }
             return pause(holdup.reason)
         }

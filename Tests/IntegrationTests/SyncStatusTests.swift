@@ -114,6 +114,12 @@ final class SyncStatusTests {
         #expect(result.text.contains("iCloud.org.ubiquity.Default: and 3 more problems: ubqd's log has them all"), "\(result.text)")
         let logged = a.log().components(separatedBy: "is not valid UTF-8").count - 1
         #expect(logged >= 23, "the log has every one: \(logged)")
+
+        // A pass over one change (not --full) does not meet them again: they still count.
+        try a.shell("echo ok > fine.txt")
+        try sync(a, exitStatus: 1)
+        let later = try containerStatus(a)
+        #expect(later["notSynced"] as? Int == 23 && later["problemsOmitted"] as? Int == 3, "\(later)")
     }
 
     @Test func aLocalChangeIsPublishedAsSoonAsItIsIndexedNotAtTheNextPoll() throws {

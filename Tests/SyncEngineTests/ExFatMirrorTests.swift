@@ -5,8 +5,9 @@ import Testing
 
 @testable import SyncEngine
 
-/// A mirror on a USB disk formatted exFAT (a real exFAT, through exfat-fuse): no hard
-/// links, no symlinks, no RENAME_NOREPLACE, no permissions. The mirror's marker was made
+/// A mirror on a USB disk formatted exFAT, mounted through exfat-fuse (as where the
+/// kernel has no exFAT driver): no hard links, no symlinks, no RENAME_NOREPLACE, no
+/// permissions. The mirror's marker was made
 /// with a rename that must not replace, which fell back to link(2), which exFAT refuses
 /// (EPERM): no device could ever set such a mirror up, and sync stayed paused.
 @Suite(.serialized, .enabled(if: ExFatDisk.canMount, "needs root, /dev/fuse, a loop device and exfat-fuse"))
@@ -39,8 +40,8 @@ struct ExFatMirrorTests {
         #expect(a.engine.conflicts().count == 1 && b.engine.conflicts().count == 1, "one edit wins, the other is kept as a conflict version")
     }
 
-    /// Two devices setting up one exFAT folder at once agree on the first one's id: the
-    /// marker is made in place (O_EXCL) where it cannot be renamed into place.
+    /// The marker is made in place (O_EXCL) where it cannot be renamed into place, and a
+    /// second create (another device setting up the same folder) finds it and writes nothing.
     @Test func theMarkerIsMadeOnceAndNeverReplaced() throws {
         let scratch = Scratch()
         let disk = try ExFatDisk(at: scratch.path + "/disk")

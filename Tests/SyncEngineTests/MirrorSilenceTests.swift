@@ -8,7 +8,8 @@ import Testing
 /// sftp-server: `ubq status` went on saying `idle` while the daemon waited.
 @Suite struct MirrorSilenceTests {
     @Test func aMirrorCheckThatWaitsPastTheLimitIsSaidAndForgottenOnceAnswered() throws {
-        let a = try Scratch().devices("a")[0]
+        let scratch = Scratch()
+        let a = try scratch.devices("a")[0]
         try a.write("doc.txt", "synced")
         a.sync()
         let faults = FaultInjection()
@@ -18,13 +19,14 @@ import Testing
         faults.interleave(at: "mirror call") { during = a.status() }  // while the call waits
         a.sync()
         #expect(during?.phase == .paused, "\(String(describing: during))")
-        #expect(during?.message?.contains("the mirror \(a.mirror) has not answered for 0 s") == true, "\(String(describing: during?.message))")
-        #expect(during?.mirrorUnansweredSeconds == 0)
+        #expect(during?.message?.contains("the mirror \(a.mirror) has not answered for ") == true, "\(String(describing: during?.message))")
+        #expect(during?.mirrorUnansweredSeconds != nil)
         #expect(a.status().phase == .idle && a.status().message == nil && a.status().mirrorUnansweredSeconds == nil, "answered: \(a.status())")
     }
 
     @Test func aPollThatWaitsIsSaidToo() throws {
-        let a = try Scratch().devices("a")[0]
+        let scratch = Scratch()
+        let a = try scratch.devices("a")[0]
         a.sync()
         let faults = FaultInjection()
         a.engine.faults = faults
@@ -37,7 +39,8 @@ import Testing
     }
 
     @Test func aShortWaitIsNotSaid() throws {
-        let a = try Scratch().devices("a")[0]
+        let scratch = Scratch()
+        let a = try scratch.devices("a")[0]
         a.sync()
         let faults = FaultInjection()
         a.engine.faults = faults  // the limit stays 5 s: these calls take milliseconds

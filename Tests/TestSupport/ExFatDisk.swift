@@ -28,18 +28,28 @@ public struct ExFatDisk {
         guard FileManager.default.createFile(atPath: image, contents: nil), truncate(image, off_t(megabytes) << 20) == 0 else {
             throw SmallDiskError(message: "making the image \(image): \(String(cString: strerror(errno)))")
         }
-        try Self.run(Self.mkfs, image)
-        device = try Self.run("/usr/sbin/losetup", "--find", "--show", image).trimmingCharacters(in: .whitespacesAndNewlines)
+        do {
+            try Self.run(Self.mkfs, image)
+            device = try Self.run("/usr/sbin/losetup", "--find", "--show", image).trimmingCharacters(in: .whitespacesAndNewlines)
+        } catch {
+            unlink(image)
+            throw error
+        }
         do {
             try Self.run(Self.mountProgram, device, path)
         } catch {
             _ = try? Self.run("/usr/sbin/losetup", "--detach", device)
+            unlink(image)
             throw error
         }
     }
 
+    /// Unmounts the disk (lazily if it is busy: the test's folder is removed next, and must
+    /// not be removed through the mount) and frees its loop device and image.
     public func unmount() {
-        _ = try? Self.run("/usr/bin/umount", mountPoint)
+        if (try? Self.run("/usr/bin/umount", mountPoint)) == nil {
+            _ = try? Self.run("/usr/bin/umount", "--lazy", mountPoint)
+        }
         _ = try? Self.run("/usr/sbin/losetup", "--detach", device)
         unlink(image)
     }
@@ -63,9 +73,10 @@ public struct ExFatDisk {
         let spawned = posix_spawn(&pid, program, &actions, nil, argv, environ)
         guard spawned == 0 else { throw SmallDiskError(message: "\(program): \(String(cString: strerror(spawned)))") }
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        var waited = waitpid(pid, &status, 0)
+        while waited < 0 && errno == EINTR { waited = waitpid(pid, &status, 0) }
         let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-        guard status == 0 else {
+        guard waited == pid, status == 0 else {
             throw SmallDiskError(message: "\(([program] + arguments).joined(separator: " ")) failed (wait status \(status)): \(text)")
         }
         return text
