@@ -58,6 +58,9 @@ public final class SyncEngine: @unchecked Sendable {
     private var knownMirror: MirrorIdentity?
     /// Containers whose last pass failed or was cut short: their next pass is full.
     private var needsFullPass: Set<ContainerID> = []
+    /// Why this device is not registered in the mirror, which it may only read (nil when
+    /// it is): said among every container's problems while it holds.
+    private var unregistered: String?
     /// Why sync is paused for every container (the mirror cannot be used), as last logged:
     /// the daemon tries every poll, 10 times a second, and logs the pause once.
     private var pausedBy: String?
@@ -210,7 +213,9 @@ public final class SyncEngine: @unchecked Sendable {
         defer { if settled { waitForViews() } }
         do {
             try checkMirror()
-            try awaitingMirror { try registerDevice() }
+            let unregistered = try awaitingMirror { try registerIfWritable() }
+            if let unregistered, unregistered != self.unregistered { logger.warning("\(unregistered)") }
+            self.unregistered = unregistered
             if pausedBy != nil { logger.notice("the mirror \(layout.root) can be used again; sync resumes") }
             pausedBy = nil
         } catch {
@@ -264,7 +269,7 @@ public final class SyncEngine: @unchecked Sendable {
             log(report, container: id, timer: timer)
             let conflicts = container.conflicts.count
             // The items left out still are, whether or not this pass looked at them.
-            let standing = (views.offReason.map { [$0] } ?? []) + container.unsynced.messages + container.failedItems.messages
+            let standing = [views.offReason, unregistered].compactMap { $0 } + container.unsynced.messages + container.failedItems.messages
             let leftOut = container.unsynced.count + container.failedItems.count
             update(id) { $0.finish(report, conflicts: conflicts, standing: standing, leftOut: leftOut) }
             if let state = report.indexState {
@@ -336,6 +341,18 @@ public final class SyncEngine: @unchecked Sendable {
         }
         if report.restoredDeletions > 0 {
             logger.notice("\(container.identifier): \(report.restoredDeletions) held deletions undone: their items are brought back from the mirror")
+        }
+    }
+
+    /// Registers this device (`registerDevice`). A mirror it may only read (mounted
+    /// read-only, a share this user may read) does not stop sync: the device receives, and
+    /// the reason it sends nothing is returned, for the status. Other failures throw.
+    private func registerIfWritable() throws -> String? {
+        do {
+            try registerDevice()
+            return nil
+        } catch let error as SyncError where [EROFS, EACCES, EPERM].contains(where: { error.code == .system($0) }) {
+            return "this device cannot register in the mirror (\(error)): it receives other devices' changes, and sends its own once it may write there"
         }
     }
 

@@ -39,4 +39,29 @@ struct ReadOnlyMirrorTests {
         #expect(b.read("two.txt") == "two")
         #expect(a.engine.status().first?.notSynced == nil)
     }
+
+    /// A device new to a mirror it may only read cannot write its name in `devices/`: it
+    /// paused there, receiving nothing. It now receives, and says why it sends nothing.
+    @Test func aNewDeviceReceivesFromAMirrorItMayOnlyRead() throws {
+        let scratch = Scratch()
+        let a = try scratch.devices("a")[0]
+        try a.write("shared.txt", "from a")
+        a.sync()
+        try SmallDisk.makeReadOnly(a.mirror)
+        defer { SmallDisk.unmount(a.mirror) }
+        let c = try scratch.devices("c")[0]
+        let first = c.sync()
+        #expect(first.holdup == nil && c.status().phase == .idle, "\(c.status())")
+        #expect(c.read("shared.txt") == "from a")
+        #expect(c.status().problems.first?.hasPrefix("this device cannot register in the mirror (") == true, "\(c.status().problems)")
+        try c.write("mine.txt", "from c")
+        c.sync()
+        #expect(c.status().notSynced == 1, "its own change is not sent, and counts: \(c.status())")
+
+        SmallDisk.unmount(a.mirror)
+        c.sync()
+        #expect(c.status().problems.isEmpty && c.status().notSynced == nil, "\(c.status())")
+        a.sync()
+        #expect(a.read("mine.txt") == "from c")
+    }
 }
