@@ -107,4 +107,3 @@ enum DurableFile {
         try Sys.fsyncFolder(Sys.parent(of: path))
     }
 }
-

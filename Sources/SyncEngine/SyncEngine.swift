@@ -194,7 +194,7 @@ public final class SyncEngine: @unchecked Sendable {
         path.lastComponent.map(DurableFile.isStagingName) ?? false
     }
 
-    /// Whether another device wrote since the last pass: a few `stat`s per container.
+    /// Whether another device wrote since the last pass: an open and an `fstat` per log.
     public func mirrorHasNews() -> Bool {
         awaitingMirror { containers.values.contains { $0.mirrorHasNews() } }
     }

@@ -7,9 +7,9 @@ import Testing
 
 /// A mirror on a USB disk formatted exFAT, mounted through exfat-fuse (as where the
 /// kernel has no exFAT driver): no hard links, no symlinks, no RENAME_NOREPLACE, no
-/// permissions. The mirror's marker was made
-/// with a rename that must not replace, which fell back to link(2), which exFAT refuses
-/// (EPERM): no device could ever set such a mirror up, and sync stayed paused.
+/// permissions. The mirror's marker was made with a rename that must not replace, which
+/// fell back to link(2), which exFAT refuses (EPERM): no device could ever set such a
+/// mirror up, and sync stayed paused.
 @Suite(.serialized, .enabled(if: ExFatDisk.canMount, "needs root, /dev/fuse, a loop device and exfat-fuse"))
 struct ExFatMirrorTests {
     @Test func twoDevicesSyncThroughAnExFatDisk() throws {
