@@ -19,22 +19,27 @@ enum MirrorHealth {
     /// an unmounted disk.
     static func check(_ layout: MirrorLayout, hasSyncedBefore: Bool, known: MirrorIdentity?) throws(SyncError) -> Found {
         if Sys.lstat(layout.marker) != nil {
+            // The kernel may answer `lstat` from its cache after the mount died; an open asks.
+            let fd = open(layout.marker, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+            if fd >= 0 { close(fd) } else if unreachable.contains(errno) { throw unreachableError(layout.root, errno) }
             let id = MirrorIdentity.id(inMarker: layout.marker)
             return Found(id: id, isAnother: hasSyncedBefore && known?.isAnother(id: id) == true)
         }
         var info = stat()
-        if stat(layout.root, &info) == 0, info.st_mode & S_IFMT != S_IFDIR {  // followed: a link to the folder is fine
+        let found = stat(layout.root, &info) == 0  // followed: a link to the folder is fine
+        if found, info.st_mode & S_IFMT != S_IFDIR {
             throw SyncError(
                 .mirrorUnavailable,
                 "the mirror \(layout.root) is not a folder; set `mirror` (UBQ_MIRROR, --mirror or config.toml) to a folder: an empty one, or an existing mirror")
         }
+        if !found, unreachable.contains(errno) { throw unreachableError(layout.root, errno) }
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: layout.root)) ?? nil
         // A mirror is expected here if the one the device knows was here (even before its
         // base has a row: a device starting over with it, stopped before its first commit),
         // or if it synced before without recording where (a state from before it did).
         let expected = known.map { !$0.isElsewhere(than: layout.root) } ?? hasSyncedBefore
         if expected {
-            let what = entries == nil ? "is not there" : "has no \(MirrorLayout.markerFileName) (is it mounted?)"
+            let what = entries == nil ? "is not there (is its disk mounted?)" : "has no \(MirrorLayout.markerFileName) (is it mounted?)"
             throw SyncError(
                 .mirrorUnavailable,
                 "the mirror \(layout.root) \(what); sync is paused, nothing is deleted (to start a new mirror, set `mirror` to an empty folder elsewhere)")
@@ -58,6 +63,17 @@ enum MirrorHealth {
         let first = try DurableFile.create(layout.marker, with: Array(MirrorLayout.markerContent(id: id).utf8))
         // A device that synced before is here only if it synced elsewhere.
         return Found(id: first ? id : MirrorIdentity.id(inMarker: layout.marker), isAnother: hasSyncedBefore)
+    }
+
+    /// How a mount says it cannot be reached: a FUSE mount whose program died (ENOTCONN),
+    /// an NFS handle gone stale, a server away, a failing disk (EIO), a medium taken out.
+    /// Not "missing": nothing may be made there, and the fix is to mount it again.
+    static let unreachable: Set<Int32> = [ENOTCONN, EIO, ESTALE, ETIMEDOUT, EHOSTDOWN, EHOSTUNREACH, ECONNRESET, ECONNABORTED, ENODEV, ENXIO, ENOMEDIUM]
+
+    static func unreachableError(_ root: String, _ code: Int32) -> SyncError {
+        SyncError(
+            .mirrorUnavailable,
+            "the mirror \(root) cannot be reached (\(String(cString: strerror(code))): a share or mount whose connection or program ended, or a failing disk? mount it again); sync is paused, nothing is deleted")
     }
 }
 

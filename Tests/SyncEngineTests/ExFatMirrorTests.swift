@@ -54,6 +54,25 @@ struct ExFatMirrorTests {
         #expect(leftovers.isEmpty, "no staging file left behind: \(leftovers)")
     }
 
+    /// A mount whose program died answers every call with ENOTCONN. Said as "not there",
+    /// with the advice to set `mirror` to a new folder, it sent the user the wrong way.
+    @Test func aMountWhoseProgramDiedIsSaidSoAndPauses() throws {
+        let scratch = Scratch()
+        let disk = try ExFatDisk(at: scratch.path + "/mirror")
+        defer { disk.unmount() }
+        let (a, b) = try scratch.pair()
+        try a.write("notes.txt", "from a")
+        a.sync()
+        b.sync()
+        disk.killProgram()
+        try a.write("notes.txt", "edited meanwhile")
+        let paused = a.sync()
+        let reason = paused.holdup?.reason ?? a.status().message ?? ""
+        #expect(a.status().phase == .paused, "\(a.status())")
+        #expect(reason.contains("cannot be reached (Transport endpoint is not connected"), "\(reason)")
+        #expect(a.read("notes.txt") == "edited meanwhile" && b.read("notes.txt") == "from a")
+    }
+
     private static func mode(_ path: String) -> mode_t? {
         var info = stat()
         return lstat(path, &info) == 0 ? info.st_mode & 0o7777 : nil

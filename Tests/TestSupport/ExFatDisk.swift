@@ -44,6 +44,17 @@ public struct ExFatDisk {
         }
     }
 
+    /// Kills the FUSE program serving the disk, as a crash would: the mount stays, and
+    /// every call to it fails with ENOTCONN until it is unmounted.
+    public func killProgram() {
+        let processes = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        for pid in processes.compactMap({ pid_t($0) }) {
+            guard let bytes = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { continue }
+            let arguments = bytes.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            if arguments.first?.hasSuffix("mount.exfat-fuse") == true, arguments.contains(device) { kill(pid, SIGKILL) }
+        }
+    }
+
     /// Unmounts the disk (lazily if it is busy: the test's folder is removed next, and must
     /// not be removed through the mount) and frees its loop device and image.
     public func unmount() {
