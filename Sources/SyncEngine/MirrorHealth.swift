@@ -21,18 +21,22 @@ enum MirrorHealth {
         if Sys.lstat(layout.marker) != nil {
             // The kernel may answer `lstat` from its cache after the mount died; an open asks.
             let fd = open(layout.marker, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-            if fd >= 0 { close(fd) } else if unreachable.contains(errno) { throw unreachableError(layout.root, errno) }
+            let code = errno
+            if fd >= 0 { close(fd) } else if unreachable.contains(code) { throw unreachableError(layout.root, code) }
             let id = MirrorIdentity.id(inMarker: layout.marker)
             return Found(id: id, isAnother: hasSyncedBefore && known?.isAnother(id: id) == true)
         }
+        let markerError = errno
+        if unreachable.contains(markerError) { throw unreachableError(layout.root, markerError) }
         var info = stat()
         let found = stat(layout.root, &info) == 0  // followed: a link to the folder is fine
+        let rootError = errno
         if found, info.st_mode & S_IFMT != S_IFDIR {
             throw SyncError(
                 .mirrorUnavailable,
                 "the mirror \(layout.root) is not a folder; set `mirror` (UBQ_MIRROR, --mirror or config.toml) to a folder: an empty one, or an existing mirror")
         }
-        if !found, unreachable.contains(errno) { throw unreachableError(layout.root, errno) }
+        if !found, unreachable.contains(rootError) { throw unreachableError(layout.root, rootError) }
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: layout.root)) ?? nil
         // A mirror is expected here if the one the device knows was here (even before its
         // base has a row: a device starting over with it, stopped before its first commit),
@@ -73,7 +77,7 @@ enum MirrorHealth {
     static func unreachableError(_ root: String, _ code: Int32) -> SyncError {
         SyncError(
             .mirrorUnavailable,
-            "the mirror \(root) cannot be reached (\(String(cString: strerror(code))): a share or mount whose connection or program ended, or a failing disk? mount it again); sync is paused, nothing is deleted")
+            "the mirror \(root) cannot be reached (\(String(cString: strerror(code))): a share or mount whose connection or program ended, or a failing disk? unmount it (umount, or fusermount -u for a FUSE mount) and mount it again); sync is paused, nothing is deleted")
     }
 }
 

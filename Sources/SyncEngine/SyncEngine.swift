@@ -351,8 +351,11 @@ public final class SyncEngine: @unchecked Sendable {
         do {
             try registerDevice()
             return nil
-        } catch let error as SyncError where [EROFS, EACCES, EPERM].contains(where: { error.code == .system($0) }) {
-            return "this device cannot register in the mirror (\(error)): it receives other devices' changes, and sends its own once it may write there"
+        } catch let error as SyncError {
+            // Said without the staging file's name, which changes at each try: the same
+            // words each pass, so the log says it once.
+            guard case .system(let code) = error.code, [EROFS, EACCES, EPERM].contains(code) else { throw error }
+            return "this device cannot register in the mirror (\(layout.devices): \(String(cString: strerror(code)))): it receives other devices' changes, and sends its own once it may write there"
         }
     }
 

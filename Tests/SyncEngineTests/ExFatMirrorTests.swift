@@ -64,7 +64,7 @@ struct ExFatMirrorTests {
         try a.write("notes.txt", "from a")
         a.sync()
         b.sync()
-        disk.killProgram()
+        #expect(disk.killProgram(), "the mount answers ENOTCONN")
         try a.write("notes.txt", "edited meanwhile")
         let paused = a.sync()
         let reason = paused.holdup?.reason ?? a.status().message ?? ""

@@ -45,14 +45,24 @@ public struct ExFatDisk {
     }
 
     /// Kills the FUSE program serving the disk, as a crash would: the mount stays, and
-    /// every call to it fails with ENOTCONN until it is unmounted.
-    public func killProgram() {
+    /// every call to it fails with ENOTCONN until it is unmounted. Returns once a call
+    /// does (false if no program was found, or the mount never said so).
+    public func killProgram() -> Bool {
         let processes = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        var killed = false
         for pid in processes.compactMap({ pid_t($0) }) {
             guard let bytes = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { continue }
             let arguments = bytes.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
-            if arguments.first?.hasSuffix("mount.exfat-fuse") == true, arguments.contains(device) { kill(pid, SIGKILL) }
+            if arguments.first?.hasSuffix("mount.exfat-fuse") == true, arguments.contains(device) { killed = kill(pid, SIGKILL) == 0 || killed }
         }
+        // Until the kernel closes the connection, a call may fail otherwise (ECONNABORTED).
+        let deadline = ContinuousClock.now + .seconds(10)
+        var info = stat()
+        while killed, ContinuousClock.now < deadline {
+            if stat(mountPoint, &info) != 0, errno == ENOTCONN { return true }
+            sched_yield()
+        }
+        return false
     }
 
     /// Unmounts the disk (lazily if it is busy: the test's folder is removed next, and must
