@@ -194,9 +194,12 @@ public final class SyncEngine: @unchecked Sendable {
         path.lastComponent.map(DurableFile.isStagingName) ?? false
     }
 
-    /// Whether another device wrote since the last pass: an open and an `fstat` per log.
+    /// Whether another device wrote since the last pass (an open and an `fstat` per log),
+    /// or the mirror this device could only read may now be written.
     public func mirrorHasNews() -> Bool {
-        awaitingMirror { containers.values.contains { $0.mirrorHasNews() } }
+        awaitingMirror {
+            (unregistered != nil && access(layout.devices, W_OK) == 0) || containers.values.contains { $0.mirrorHasNews() }
+        }
     }
 
     /// One pass over every container. `confirmDeletes` lets held mass deletions through,
