@@ -53,6 +53,7 @@ public final class FaultInjection: @unchecked Sendable {
     /// Runs what `interleave(at:)` set for `name`, if anything, without counting toward a
     /// crash: for steps outside a pass's actions (a call to the mirror between passes).
     func reach(_ name: String) {
+        // Run outside the lock: the action may arm other faults.
         lock.withLock { interleaved.removeValue(forKey: name) }?()
     }
 
@@ -62,8 +63,7 @@ public final class FaultInjection: @unchecked Sendable {
     }
 
     func checkpoint(_ name: String) throws(SimulatedCrash) {
-        // Run outside the lock: the action may arm other faults.
-        lock.withLock { interleaved.removeValue(forKey: name) }?()
+        reach(name)
         let crashes = lock.withLock {
             guard let remaining = countdown else { return false }
             countdown = remaining <= 0 ? nil : remaining - 1

@@ -6,15 +6,11 @@ import Foundation
 /// `idle`. Between passes the calls are a few `open`s and small reads, answered in
 /// milliseconds when the mirror is there, so a wait of seconds is the mirror's.
 extension SyncEngine {
-    /// Runs `body`, which calls the mirror, noting when the wait began. Nested calls keep
-    /// the outermost start.
+    /// Runs `body`, which calls the mirror, noting when the wait began. Such calls run one
+    /// at a time, on the daemon's sync queue, and never inside one another.
     func awaitingMirror<Result>(_ body: () throws -> Result) rethrows -> Result {
-        let started = statusLock.withLock {
-            guard mirrorCallStarted == nil else { return false }
-            mirrorCallStarted = .now
-            return true
-        }
-        defer { if started { statusLock.withLock { mirrorCallStarted = nil } } }
+        statusLock.withLock { mirrorCallStarted = .now }
+        defer { statusLock.withLock { mirrorCallStarted = nil } }
         faults?.reach("mirror call")
         return try body()
     }
