@@ -49,6 +49,18 @@ public final class SyncDatabase: Sendable {
             // before the first pass that found the mirror usable.
             try db.execute(sql: "CREATE TABLE mirror (path TEXT NOT NULL, id TEXT)")
         }
+        migrator.registerMigration("v4: bases of mirrors left") { db in
+            // The base this device had with each mirror it left (`SyncDatabase+LeftMirrors`):
+            // taken up again if it comes back to that mirror.
+            try db.execute(sql: """
+                CREATE TABLE left_mirror (id TEXT PRIMARY KEY NOT NULL, path TEXT NOT NULL, left INTEGER NOT NULL);
+                CREATE TABLE left_base (
+                    mirror TEXT NOT NULL, container TEXT NOT NULL, path TEXT NOT NULL, version TEXT NOT NULL,
+                    kind TEXT, sha256 TEXT, size INTEGER, mode INTEGER, target TEXT,
+                    inode INTEGER, mtime_ns INTEGER, ctime_ns INTEGER,
+                    PRIMARY KEY (mirror, container, path)) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 
@@ -56,16 +68,6 @@ public final class SyncDatabase: Sendable {
     func knownMirror() throws -> MirrorIdentity? {
         try queue.read { db in
             try Row.fetchOne(db, sql: "SELECT path, id FROM mirror").map { MirrorIdentity(path: $0["path"], id: $0["id"]) }
-        }
-    }
-
-    /// Records `mirror` as the one the base is synced with; `forgettingBase`: the base was
-    /// synced with another, and is dropped (the same transaction).
-    func remember(_ mirror: MirrorIdentity, forgettingBase: Bool) throws {
-        try queue.write { db in
-            if forgettingBase { try db.execute(sql: "DELETE FROM base") }
-            try db.execute(sql: "DELETE FROM mirror")
-            try db.execute(sql: "INSERT INTO mirror (path, id) VALUES (?, ?)", arguments: [mirror.path, mirror.id])
         }
     }
 

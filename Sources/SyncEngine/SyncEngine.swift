@@ -108,11 +108,13 @@ public final class SyncEngine: @unchecked Sendable {
 
     /// Checks that the mirror can be used (`MirrorHealth`), and which one it is. Another
     /// mirror than the base was synced with (the user set `mirror` to a new folder, or
-    /// another mirror is found where it was): the base says nothing of it, so this device
-    /// starts over with it as a new device would, losing nothing. Where its files and the
-    /// mirror's agree, they are adopted; where they differ, its own are published beside the
-    /// mirror's (conflict versions) unless that mirror's history has them already; what
-    /// only one side has comes to the other.
+    /// another mirror is found where it was): the base says nothing of it. The base is kept
+    /// for the mirror left (`SyncDatabase+LeftMirrors`), and one kept for this mirror is
+    /// taken up again: this device carries on where it left it. Otherwise it starts over as
+    /// a new device would, losing nothing: where its files and the mirror's agree, they are
+    /// adopted; where they differ, its own are published beside the mirror's (conflict
+    /// versions) unless that mirror's history has them already; what only one side has
+    /// comes to the other.
     func checkMirror() throws {
         let hasSyncedBefore = try database.hasSyncedBefore()
         let found = try awaitingMirror { try MirrorHealth.check(layout, hasSyncedBefore: hasSyncedBefore, known: knownMirror) }
@@ -120,11 +122,16 @@ public final class SyncEngine: @unchecked Sendable {
         let id = found.id ?? (knownMirror?.isElsewhere(than: layout.root) == false ? knownMirror?.id : nil)
         let identity = MirrorIdentity(path: layout.root, id: id)
         guard identity != knownMirror else { return }
-        try database.remember(identity, forgettingBase: found.isAnother)
+        let left = try database.remember(identity, forgettingBase: found.isAnother)
         // Another id: what was read of the other mirror's logs is no guide, whatever the base.
         if found.isAnother || knownMirror?.isAnother(id: identity.id) == true {
-            logger.warning(
-                "the mirror \(layout.root) is not the one this device synced with (\(knownMirror?.path ?? "?")): this device starts over with it as a new device, keeping both sides where they differ")
+            let leaving = "the mirror \(layout.root) is not the one this device synced with (\(knownMirror?.path ?? "?"))"
+            if let left {
+                logger.notice(
+                    "\(leaving): this device synced with it until \(ISO8601DateFormatter().string(from: left)), and carries on where it left it (its changes since are sent as edits and deletions)")
+            } else {
+                logger.warning("\(leaving): this device starts over with it as a new device, keeping both sides where they differ")
+            }
             try startOver()
         }
         knownMirror = identity
