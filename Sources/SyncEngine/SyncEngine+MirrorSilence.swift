@@ -4,7 +4,8 @@ import Foundation
 /// hangs. Calls to it block (NFS and sshfs mounts wait for the server by default), so the
 /// sync thread waits with them; the status says so instead of showing the last pass's
 /// `idle`. Between passes the calls are a few `open`s and small reads, answered in
-/// milliseconds when the mirror is there, so a wait of seconds is the mirror's.
+/// milliseconds when the mirror is there, so a wait of seconds is the mirror's. During a
+/// pass, a `MirrorProbe` asks instead: the pass's own calls may rightly take long.
 extension SyncEngine {
     /// Runs `body`, which calls the mirror, noting when the wait began. Such calls run one
     /// at a time, on the daemon's sync queue, and never inside one another.
@@ -15,10 +16,21 @@ extension SyncEngine {
         return try body()
     }
 
+    /// Runs `body` (passes) with a `MirrorProbe` asking the mirror meanwhile.
+    func probingMirror<Result>(_ body: () throws -> Result) rethrows -> Result {
+        let probe = MirrorProbe(marker: layout.marker, interval: mirrorProbeInterval, faults: faults)
+        statusLock.withLock { mirrorProbe = probe }
+        defer {
+            probe.stop()
+            statusLock.withLock { mirrorProbe = nil }
+        }
+        return try body()
+    }
+
     /// How long a call to the mirror has waited, once that is `mirrorSilenceLimit` or
     /// longer; nil otherwise. Called under `statusLock`.
     func mirrorUnanswered() -> Duration? {
-        guard let started = mirrorCallStarted else { return nil }
+        guard let started = [mirrorCallStarted, mirrorProbe?.callStarted].compactMap({ $0 }).min() else { return nil }
         let waited = started.duration(to: .now)
         return waited >= mirrorSilenceLimit ? waited : nil
     }

@@ -74,7 +74,12 @@ public final class SyncEngine: @unchecked Sendable {
     /// Since when a call to the mirror made between passes (the poll, the mirror's check)
     /// has waited for its answer; nil when none is waiting (under `statusLock`).
     var mirrorCallStarted: ContinuousClock.Instant?
-    /// How long such a call may wait before the status says the mirror does not answer.
+    /// What asks the mirror whether it answers while passes run (under `statusLock`).
+    var mirrorProbe: MirrorProbe?
+    /// How often that probe asks.
+    var mirrorProbeInterval = Duration.seconds(1)
+    /// How long a call to the mirror (between passes, or the probe's during one) may wait
+    /// before the status says the mirror does not answer.
     public var mirrorSilenceLimit = Duration.seconds(5)
 
     public init(
@@ -238,11 +243,13 @@ public final class SyncEngine: @unchecked Sendable {
         }
         var reports: [ContainerID: PassReport] = [:]
         var lookedAtEverything = false
-        for (id, container) in containers.sorted(by: { $0.key.identifier < $1.key.identifier }) {
-            let scope = needsFullPass.remove(id) == nil ? changed.map { $0[id] ?? [] } : nil
-            let report = pass(container, id: id, confirmDeletes: confirmDeletes, restoreDeletes: restoreDeletes, settled: settled, scope: scope)
-            lookedAtEverything = lookedAtEverything || scope == nil || report.lookedAtEverything
-            reports[id] = report
+        probingMirror {
+            for (id, container) in containers.sorted(by: { $0.key.identifier < $1.key.identifier }) {
+                let scope = needsFullPass.remove(id) == nil ? changed.map { $0[id] ?? [] } : nil
+                let report = pass(container, id: id, confirmDeletes: confirmDeletes, restoreDeletes: restoreDeletes, settled: settled, scope: scope)
+                lookedAtEverything = lookedAtEverything || scope == nil || report.lookedAtEverything
+                reports[id] = report
+            }
         }
         // A full pass holds the whole base, tree and plan for a moment (about 1 KB an item);
         // glibc keeps what was freed, so the daemon would stay that large between passes.

@@ -1,4 +1,5 @@
 import APIModel
+import Dispatch
 import Testing
 
 @testable import SyncEngine
@@ -36,6 +37,36 @@ import Testing
         _ = a.engine.mirrorHasNews()
         #expect(during?.phase == .paused && during?.message?.contains("has not answered") == true, "\(String(describing: during))")
         #expect(a.status().phase == .idle)
+    }
+
+    /// A mirror that stops answering during a pass blocks the pass's own call, whatever it
+    /// is; the probe's call waits too, and the status says so instead of `syncing`.
+    @Test func aPassUnderWayWhenTheMirrorStopsAnsweringIsSaidByTheProbe() throws {
+        let scratch = Scratch()
+        let a = try scratch.devices("a")[0]
+        a.sync()
+        try a.write("doc.txt", "to upload")
+        let faults = FaultInjection()
+        a.engine.faults = faults
+        a.engine.mirrorSilenceLimit = .zero
+        a.engine.mirrorProbeInterval = .milliseconds(1)
+        let probing = DispatchSemaphore(value: 0), answer = DispatchSemaphore(value: 0)
+        faults.interleave(at: "mirror probe") {  // on the probe's thread: its call waits
+            probing.signal()
+            _ = answer.wait(timeout: .now() + 60)
+        }
+        var during: ContainerSyncStatus?
+        faults.interleave(at: "between actions") {  // on the pass's thread, before the upload
+            let probed = probing.wait(timeout: .now() + 60) == .success
+            during = probed ? a.status() : nil
+            answer.signal()
+        }
+        let report = a.sync()
+
+        #expect(during?.phase == .paused && during?.message?.contains("has not answered") == true, "\(String(describing: during))")
+        #expect(report.published == 1, "the pass went on once the mirror answered")
+        #expect(a.status().phase == .idle && a.status().mirrorUnansweredSeconds == nil)
+        #expect(a.engine.statusLock.withLock { a.engine.mirrorProbe } == nil, "no probe between passes")
     }
 
     @Test func aShortWaitIsNotSaid() throws {
