@@ -21,12 +21,15 @@ extension SyncDatabase {
     /// mirror's id (if it has one) and dropped. A base kept for `mirror` is taken up again
     /// when this device has none now. Returns when this device left `mirror`, if its base
     /// was taken up.
+    ///
+    /// A base recorded as synced with `mirror` already is never dropped, whatever the caller
+    /// believed: one taken up by a call whose caller then failed before it learnt so.
     @discardableResult
     func remember(_ mirror: MirrorIdentity, forgettingBase: Bool) throws -> Date? {
         try queue.write { db in
             let leaving = try String?.fetchOne(db, sql: "SELECT id FROM mirror") ?? nil
-            if forgettingBase {
-                if let leaving, leaving != mirror.id { try Self.keepBase(db, of: leaving) }
+            if forgettingBase, leaving == nil || leaving != mirror.id {
+                if let leaving { try Self.keepBase(db, of: leaving) }
                 try db.execute(sql: "DELETE FROM base")
             }
             let left = try mirror.id.flatMap { id in try Self.takeUpBase(db, of: id) }

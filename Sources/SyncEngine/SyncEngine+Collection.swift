@@ -15,7 +15,7 @@ extension SyncEngine {
             return skipped
         }
         let collector = StoreCollector(layout: layout, device: device.id, retention: retention, graceMilliseconds: Self.collectionGraceMilliseconds)
-        return collector.collect(now: now)
+        return probingMirror { collector.collect(now: now) }  // it reads the whole store
     }
 
     /// Objects younger than this are never collected: a day, far longer than an upload

@@ -16,8 +16,9 @@ extension SyncEngine {
         return try body()
     }
 
-    /// Runs `body` (passes) with a `MirrorProbe` asking the mirror meanwhile.
-    func probingMirror<Result>(_ body: () throws -> Result) rethrows -> Result {
+    /// Runs `body` (passes, a collection of the store) with a `MirrorProbe` asking the
+    /// mirror meanwhile.
+    func probingMirror<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
         let probe = MirrorProbe(marker: layout.marker, interval: mirrorProbeInterval, faults: faults)
         statusLock.withLock { mirrorProbe = probe }
         defer {
@@ -27,12 +28,15 @@ extension SyncEngine {
         return try body()
     }
 
-    /// How long a call to the mirror has waited, once that is `mirrorSilenceLimit` or
-    /// longer; nil otherwise. Called under `statusLock`.
+    /// How long a call to the mirror has waited, once that is past its limit
+    /// (`mirrorSilenceLimit`, `probeSilenceLimit` for the probe's); nil otherwise. Called
+    /// under `statusLock`.
     func mirrorUnanswered() -> Duration? {
-        guard let started = [mirrorCallStarted, mirrorProbe?.callStarted].compactMap({ $0 }).min() else { return nil }
-        let waited = started.duration(to: .now)
-        return waited >= mirrorSilenceLimit ? waited : nil
+        let now = ContinuousClock.now
+        let waits = [(mirrorCallStarted, mirrorSilenceLimit), (mirrorProbe?.callStarted, probeSilenceLimit)].compactMap { started, limit in
+            started.map { $0.duration(to: now) }.flatMap { $0 >= limit ? $0 : nil }
+        }
+        return waits.max()
     }
 
     static func unansweredNote(mirror: String, waited: Duration) -> String {

@@ -56,6 +56,9 @@ public final class SyncEngine: @unchecked Sendable {
     private var containers: [ContainerID: ContainerSync] = [:]
     /// The mirror the base was synced with (`checkMirror`).
     private var knownMirror: MirrorIdentity?
+    /// What was read of the mirror belongs to another one than `knownMirror`: forgotten
+    /// before the next pass (`startOver`).
+    private var needsStartOver = false
     /// Containers whose last pass failed or was cut short: their next pass is full.
     private var needsFullPass: Set<ContainerID> = []
     /// Why this device is not registered in the mirror, which it may only read (nil when
@@ -78,9 +81,12 @@ public final class SyncEngine: @unchecked Sendable {
     var mirrorProbe: MirrorProbe?
     /// How often that probe asks.
     var mirrorProbeInterval = Duration.seconds(1)
-    /// How long a call to the mirror (between passes, or the probe's during one) may wait
-    /// before the status says the mirror does not answer.
+    /// How long a call to the mirror made between passes may wait before the status says
+    /// the mirror does not answer.
     public var mirrorSilenceLimit = Duration.seconds(5)
+    /// The same for the probe's calls during a pass: longer, since on a slow share or USB
+    /// stick they may queue behind the pass's own writes (a large file's flush) for seconds.
+    public var probeSilenceLimit = Duration.seconds(30)
 
     public init(
         mirror: String, root: RawPath, containers: [Container], database: SyncDatabase, ignore: IgnoreCatalog,
@@ -126,20 +132,27 @@ public final class SyncEngine: @unchecked Sendable {
         // A marker that could not be read this time keeps the id known for this path.
         let id = found.id ?? (knownMirror?.isElsewhere(than: layout.root) == false ? knownMirror?.id : nil)
         let identity = MirrorIdentity(path: layout.root, id: id)
-        guard identity != knownMirror else { return }
+        guard identity != knownMirror else { return try startOverIfNeeded() }
         let left = try database.remember(identity, forgettingBase: found.isAnother)
-        // Another id: what was read of the other mirror's logs is no guide, whatever the base.
-        if found.isAnother || knownMirror?.isAnother(id: identity.id) == true {
-            let leaving = "the mirror \(layout.root) is not the one this device synced with (\(knownMirror?.path ?? "?"))"
-            if let left {
-                logger.notice(
-                    "\(leaving): this device synced with it until \(ISO8601DateFormatter().string(from: left)), and carries on where it left it (its changes since are sent as edits and deletions)")
-            } else {
-                logger.warning("\(leaving): this device starts over with it as a new device, keeping both sides where they differ")
-            }
-            try startOver()
+        let previous = knownMirror
+        knownMirror = identity  // recorded: a start-over that fails below is tried again, not the change
+        // Another id, or a base taken up: what was read of the other mirror's logs is no guide.
+        guard found.isAnother || previous?.isAnother(id: identity.id) == true || left != nil else { return }
+        let leaving = "the mirror \(layout.root) is not the one this device synced with (\(previous?.path ?? "?"))"
+        if let left {
+            logger.notice(
+                "\(leaving): this device synced with it until \(ISO8601DateFormatter().string(from: left)), and carries on where it left it (its changes since, and those it received elsewhere, are sent as edits and deletions)")
+        } else {
+            logger.warning("\(leaving): this device starts over with it as a new device, keeping both sides where they differ")
         }
-        knownMirror = identity
+        needsStartOver = true
+        try startOverIfNeeded()
+    }
+
+    private func startOverIfNeeded() throws {
+        guard needsStartOver else { return }
+        try startOver()
+        needsStartOver = false
     }
 
     /// Forgets what was read of the mirror (the containers' logs, histories and own log
@@ -225,7 +238,7 @@ public final class SyncEngine: @unchecked Sendable {
     public func passAll(
         confirmDeletes: Bool = false, restoreDeletes: Bool = false, settled: Bool = false, changed: [ContainerID: Set<RawPath>]? = nil
     ) -> [ContainerID: PassReport] {
-        defer { if settled { waitForViews() } }
+        defer { if settled { probingMirror { waitForViews() } } }
         do {
             try checkMirror()
             let unregistered = try awaitingMirror { try registerIfWritable() }
