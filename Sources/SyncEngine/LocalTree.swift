@@ -32,6 +32,12 @@ struct LocalTree {
     /// cannot carry, a path too long, a folder it cannot read), with that reason, which
     /// `problems` holds too.
     var unsynced: [RawPath: String] = [:]
+    /// The FIFOs, sockets and device files where no synced item was: sync does not carry
+    /// them, by design, so they are no problem; but the index says why they are not uploaded
+    /// (their UploadingError), rather than leave them looking like uploads yet to come.
+    var uncarried: [RawPath: String] = [:]
+    /// `unsynced` and `uncarried`: each item the index shows with an error, and why.
+    var itemErrors: [RawPath: String] { unsynced.merging(uncarried) { leftOut, _ in leftOut } }
     /// Items that could not be read this time (left out of the plan, like `unsynced`, but
     /// tried again by the next pass).
     var unreadable = 0
@@ -232,9 +238,12 @@ struct LocalTree {
                     // What sync does not carry is left out. Where it took the place of a synced
                     // item, it is said, and the path left alone: as a deletion it would be
                     // dropped each pass in silence, and another device's edit never arrive.
+                    let reason = "not synced: \(relative.readable) is a FIFO, socket or device file, which sync does not carry"
                     if known != nil {
-                        leaveOut(relative, "not synced: \(relative.readable) is a FIFO, socket or device file, which sync does not carry; it stays as it is")
+                        leaveOut(relative, reason + "; it stays as it is")
                         unknown.append(relative)
+                    } else {
+                        uncarried[relative] = reason
                     }
                     return
                 }

@@ -9,8 +9,8 @@ import SyncPlanning
 ///   paused) — Apple's IsUploading covers both "queued" and "in progress";
 /// - outdated: a newer version is in the mirror but not on disk yet (a download that
 ///   failed or found the file changed): DownloadingStatus Downloaded rather than Current;
-/// - an item sync leaves out until the user changes it (a name it cannot carry) is neither
-///   uploaded nor uploading, and its UploadingError says why.
+/// - an item sync leaves out until the user changes it (a name it cannot carry), or never
+///   carries (a FIFO), is neither uploaded nor uploading, and its UploadingError says why.
 extension SyncPass {
     /// The actions of a pass's last plan that did not complete, by what they would have done.
     struct PendingActions {
@@ -67,7 +67,7 @@ extension SyncPass {
         }
         var state = SyncedState(
             uploaded: uploaded, conflicted: conflicted(local), uploading: uploading, outdated: outdated, limitedTo: roots)
-        state.itemErrors = local.unsynced.merging(Self.byLocalName(report.uploadErrors, local)) { leftOut, _ in leftOut }
+        state.itemErrors = local.itemErrors.merging(Self.byLocalName(report.uploadErrors, local)) { leftOut, _ in leftOut }
         state.downloadErrors = Self.byLocalName(report.downloadErrors, local)
         return state
     }
@@ -94,7 +94,7 @@ extension SyncPass {
         var state = SyncedState(
             uploaded: uploaded, conflicted: conflicted(local), uploading: uploading, outdated: nil, uploadError: reason,
             limitedTo: roots)
-        state.itemErrors = local.unsynced
+        state.itemErrors = local.itemErrors
         return state
     }
 

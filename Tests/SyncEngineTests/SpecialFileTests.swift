@@ -1,10 +1,13 @@
 import Foundation
 import Glibc
-@testable import SyncEngine
+import RawPaths
 import Testing
 
+@testable import SyncEngine
+
 /// FIFOs, sockets and device files are not carried. One that takes a synced file's place
-/// is said, and its path left alone until it is gone.
+/// is said, and its path left alone until it is gone; a new one is no problem, but the
+/// index gives it an UploadingError, not the look of an upload yet to come.
 @Suite struct SpecialFileTests {
     @Test func aFifoInASyncedFilesPlaceIsSaidAndTheEditElsewhereWaits() throws {
         let scratch = Scratch()
@@ -35,5 +38,9 @@ import Testing
 
         #expect(report.problems.isEmpty, "\(report.problems)")
         #expect(b.tree().isEmpty)
+        // Not shown as an upload to come: the index says why it is not uploaded.
+        let error = report.indexState?.itemErrors[RawPath("Documents/pipe")]
+        #expect(error?.contains("Documents/pipe is a FIFO, socket or device file, which sync does not carry") == true, "\(String(describing: error))")
+        #expect(report.indexState?.uploading.contains(RawPath("Documents/pipe")) == false)
     }
 }
