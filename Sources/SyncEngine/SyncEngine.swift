@@ -385,7 +385,9 @@ public final class SyncEngine: @unchecked Sendable {
             // Said without the staging file's name, which changes at each try: the same
             // words each pass, so the log says it once.
             guard case .system(let code) = error.code, [EROFS, EACCES, EPERM].contains(code) else { throw error }
-            return "this device cannot register in the mirror (\(layout.devices): \(String(cString: strerror(code)))): it receives other devices' changes, and sends its own once it may write there"
+            // Permissions on `devices/` alone may forbid it while uploads go through: the
+            // words hold for both.
+            return "this device cannot register in the mirror (\(layout.devices): \(String(cString: strerror(code)))): it receives other devices' changes, and sends its own where the mirror lets it write; other devices name it by its id until it registers"
         }
     }
 

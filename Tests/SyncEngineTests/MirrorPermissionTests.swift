@@ -30,4 +30,24 @@ struct MirrorPermissionTests {
         }
         #expect(b.read("g.txt") == "g", "\(report.problems)")
     }
+
+    /// A `devices/` folder this user may not write in (the rest of the mirror writable): a
+    /// new device cannot register, says so, and still sends its changes.
+    @Test func aDeviceThatCannotRegisterStillSendsWhereItMayWrite() throws {
+        let scratch = Scratch()
+        let (a, b) = try scratch.pair()
+        a.sync()
+        let devices = MirrorLayout(root: a.mirror).devices
+        chmod(devices, 0o555)
+        defer { chmod(devices, 0o755) }
+        let c = try TestDevice("c", in: scratch.path, mirror: a.mirror)
+        try c.write("from-c.txt", "c's")
+        c.sync()
+        b.sync()
+
+        let problem = c.status().problems.first ?? ""
+        #expect(problem.hasPrefix("this device cannot register in the mirror (\(devices): Permission denied)"), "\(c.status().problems)")
+        #expect(problem.contains("sends its own where the mirror lets it write"))
+        #expect(b.read("from-c.txt") == "c's", "sent all the same")
+    }
 }
