@@ -211,6 +211,11 @@ final class ContainerSync {
         return remotelyChanged
     }
 
+    /// Keeps `paths`, taken by a pass that could not plan them, for the next scoped pass.
+    func lookAgain(at paths: some Sequence<String>) {
+        remotelyChanged.formUnion(paths)
+    }
+
     func add(_ record: VersionRecord) {
         histories[record.path, default: PathHistory(path: record.path)].add(record)
         if histories[record.path]?.conflicts.isEmpty == false {

@@ -114,6 +114,12 @@ struct SyncPass {
             if report.published == before.published && report.followed == before.followed { break }
             if report.followed == before.followed && report.applied == before.applied && metNothing(plan, unfinished: unfinished) { break }
         }
+        // Other devices' changes at or below what the scan left as it is (a file still being
+        // written, a folder it could not read) were not planned, and nothing would report
+        // them again: a folder that replaced a file being edited here arrived without its
+        // files until the next full pass. The next pass looks at them.
+        let leftAsIs = Subtrees(local.unknown.compactMap { SyncPath.key($0) })
+        container.lookAgain(at: remote.filter(leftAsIs.contains))
         if roots == nil { report.problems += restoreDamagedObjects(local: local, base: base, executor: executor) }
         do {
             try database.refreshSignatures(container: container.id, Self.refreshedSignatures(local: local, base: base))
