@@ -114,12 +114,11 @@ struct SyncPass {
             if report.published == before.published && report.followed == before.followed { break }
             if report.followed == before.followed && report.applied == before.applied && metNothing(plan, unfinished: unfinished) { break }
         }
-        // Other devices' changes at or below what the scan left as it is (a file still being
-        // written, a folder it could not read) were not planned, and nothing would report
-        // them again: a folder that replaced a file being edited here arrived without its
-        // files until the next full pass. The next pass looks at them.
-        let leftAsIs = Subtrees(local.unknown.compactMap { SyncPath.key($0) })
-        container.lookAgain(at: remote.filter(leftAsIs.contains))
+        // Other devices' changes that wait on what the scan left as it is (a file still
+        // being written, a folder it could not read) were not planned, and nothing would
+        // report them again: a folder that replaced a file being edited here arrived without
+        // its files until the next full pass. The next pass looks at them.
+        container.lookAgain(at: Self.waitingOnUnknown(remote, in: local, histories: container.histories))
         if roots == nil { report.problems += restoreDamagedObjects(local: local, base: base, executor: executor) }
         do {
             try database.refreshSignatures(container: container.id, Self.refreshedSignatures(local: local, base: base))
@@ -299,12 +298,29 @@ struct SyncPass {
             paths.formUnion(trees.base.keys)
             paths.formUnion(trees.histories.keys)
         }
-        // What could not be read or is still being written, and all below it, is left as
-        // it is. One walk over the paths, not one per such item: filtering 100,000 paths
-        // once per item took 34-47 ms an item (200 items: 6.8-9.3 s; a copy into the
-        // container leaves thousands unsettled), one walk for 20,000 items 0.1 s.
-        paths.subtract(paths.filter(Subtrees(local.unknown.compactMap { SyncPath.key($0) }).contains))
+        paths.subtract(Self.waitingOnUnknown(paths, in: local, histories: trees.histories))
         return SyncPlan(trees, paths: paths)
+    }
+
+    /// The `paths` a pass leaves as they are with the scan's `unknown` items (not read, or
+    /// still being written): those at or below them; and the arrivals of renames made
+    /// elsewhere from what is being written, which its edit may have to follow
+    /// (`MoveFollowing`): applied at once, the arrival would leave the edit, published once
+    /// it settles, at the old name beside it. (An arrival from an item that could not be
+    /// read is not held: that may last, and the arrival would wait as long.)
+    ///
+    /// One walk over the paths, not one per such item: filtering 100,000 paths once per
+    /// item took 34-47 ms an item (200 items: 6.8-9.3 s; a copy into the container leaves
+    /// thousands unsettled), one walk for 20,000 items 0.1 s.
+    static func waitingOnUnknown(_ paths: some Collection<String>, in local: LocalTree, histories: [String: PathHistory]) -> [String] {
+        guard !local.unknown.isEmpty else { return [] }
+        let leftAsIs = Subtrees(local.unknown.compactMap { SyncPath.key($0) })
+        let settling = local.deferred.isEmpty ? nil : Subtrees(local.deferred.compactMap { SyncPath.key($0) })
+        return paths.filter { path in
+            if leftAsIs.contains(path) { return true }
+            guard let settling, let origin = histories[path]?.winner?.movedFrom else { return false }
+            return settling.contains(origin)
+        }
     }
 
     /// Runs the plan's actions in order, committing them in batches; returns the paths
