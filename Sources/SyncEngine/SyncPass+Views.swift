@@ -70,8 +70,9 @@ struct ViewUpdate: Sendable {
 }
 
 extension SyncAction {
-    /// The paths whose view entry this action may change: its own, and where a move came from.
-    var viewPaths: [String] {
+    /// The paths this action may change (on disk, in the base, in the view): its own, and
+    /// where a move came from.
+    var paths: [String] {
         switch self {
         case .publish(let path, _, _, let movedFrom): [path] + (movedFrom.map { [$0] } ?? [])
         case .apply(let version, _): [version.path] + (version.movedFrom.map { [$0] } ?? [])

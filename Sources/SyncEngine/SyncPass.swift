@@ -100,7 +100,7 @@ struct SyncPass {
             }
             let plan = keepingReplacedContent(guarded, local: local, executor: executor, report: &report)
             let before = report
-            touched.formUnion(plan.actions.lazy.flatMap(\.viewPaths))
+            touched.formUnion(plan.actions.lazy.flatMap(\.paths))
             lastPlan = plan
             long.note(plan.actions.count)
             unfinished = try execute(plan, local: local, executor: executor, view: viewStream, report: &report)
@@ -118,7 +118,7 @@ struct SyncPass {
         // being written, a folder it could not read) were not planned, and nothing would
         // report them again: a folder that replaced a file being edited here arrived without
         // its files until the next full pass. The next pass looks at them.
-        container.lookAgain(at: Self.waitingOnUnknown(remote, in: local, histories: container.histories))
+        container.lookAgain(at: Self.waitingOnUnknown(remote, in: local, histories: container.histories, base: base))
         if roots == nil { report.problems += restoreDamagedObjects(local: local, base: base, executor: executor) }
         do {
             try database.refreshSignatures(container: container.id, Self.refreshedSignatures(local: local, base: base))
@@ -298,27 +298,32 @@ struct SyncPass {
             paths.formUnion(trees.base.keys)
             paths.formUnion(trees.histories.keys)
         }
-        paths.subtract(Self.waitingOnUnknown(paths, in: local, histories: trees.histories))
+        paths.subtract(Self.waitingOnUnknown(paths, in: local, histories: trees.histories, base: base))
         return SyncPlan(trees, paths: paths)
     }
 
     /// The `paths` a pass leaves as they are with the scan's `unknown` items (not read, or
     /// still being written): those at or below them; and the arrivals of renames made
-    /// elsewhere from what is being written, which its edit may have to follow
-    /// (`MoveFollowing`): applied at once, the arrival would leave the edit, published once
-    /// it settles, at the old name beside it. (An arrival from an item that could not be
-    /// read is not held: that may last, and the arrival would wait as long.)
+    /// elsewhere from what is being written, not applied here yet (the base holds another
+    /// version), which its edit may have to follow (`MoveFollowing`): applied at once, the
+    /// arrival would leave the edit, published once it settles, at the old name beside
+    /// it. (An arrival from an item that could not be read is not held: that may last, and
+    /// the arrival would wait as long.)
     ///
     /// One walk over the paths, not one per such item: filtering 100,000 paths once per
     /// item took 34-47 ms an item (200 items: 6.8-9.3 s; a copy into the container leaves
     /// thousands unsettled), one walk for 20,000 items 0.1 s.
-    static func waitingOnUnknown(_ paths: some Collection<String>, in local: LocalTree, histories: [String: PathHistory]) -> [String] {
+    static func waitingOnUnknown(
+        _ paths: some Collection<String>, in local: LocalTree, histories: [String: PathHistory], base: [String: BaseRow]
+    ) -> [String] {
         guard !local.unknown.isEmpty else { return [] }
         let leftAsIs = Subtrees(local.unknown.compactMap { SyncPath.key($0) })
         let settling = local.deferred.isEmpty ? nil : Subtrees(local.deferred.compactMap { SyncPath.key($0) })
         return paths.filter { path in
             if leftAsIs.contains(path) { return true }
-            guard let settling, let origin = histories[path]?.winner?.movedFrom else { return false }
+            guard let settling, let arrival = histories[path]?.winner, let origin = arrival.movedFrom,
+                base[path]?.entry.version != arrival.id
+            else { return false }
             return settling.contains(origin)
         }
     }
@@ -356,6 +361,8 @@ struct SyncPass {
                 if try perform(action, local: local, executor: executor, batch: batch, prepared: &prepared, report: &report) {
                     batch.finished(action.path)
                     report.noteSuccess(at: action.path)
+                } else {
+                    container.lookAgain(at: action.paths)
                 }
                 if batch.isFull {
                     defer { noteDurable(batch, unfinished: &unfinished, marking: marking ? local : nil) }
@@ -364,7 +371,10 @@ struct SyncPass {
             } catch let crash as FaultInjection.SimulatedCrash {
                 throw crash
             } catch let error as SyncError where error.code == .changedMeanwhile {
+                // What changed under the action is reported again, but not always its path:
+                // a folder that was to be replaced, and gained a file meanwhile, is not.
                 report.skipped += 1
+                container.lookAgain(at: action.paths)
             } catch let error as SyncError where error.isPathTooLong {
                 // It fails the same way every pass: the next need not look at everything for it.
                 report.noteFailure(at: action.path, download: action.changesTheDisk, "\(error); \(SyncError.pathTooLongHint(for: action.path))")
