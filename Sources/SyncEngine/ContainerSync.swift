@@ -211,7 +211,8 @@ final class ContainerSync {
         return remotelyChanged
     }
 
-    /// Keeps `paths`, taken by a pass that could not plan them, for the next scoped pass.
+    /// Keeps `paths` for the next scoped pass: a pass took them, and could not plan them
+    /// or carry out their actions, and nothing else may report them again.
     func lookAgain(at paths: some Sequence<String>) {
         remotelyChanged.formUnion(paths)
     }
