@@ -114,11 +114,6 @@ struct SyncPass {
             if report.published == before.published && report.followed == before.followed { break }
             if report.followed == before.followed && report.applied == before.applied && metNothing(plan, unfinished: unfinished) { break }
         }
-        // Other devices' changes that wait on what the scan left as it is (a file still
-        // being written, a folder it could not read) were not planned, and nothing would
-        // report them again: a folder that replaced a file being edited here arrived without
-        // its files until the next full pass. The next pass looks at them.
-        container.lookAgain(at: Self.waitingOnUnknown(remote, in: local, histories: container.histories, base: base))
         if roots == nil { report.problems += restoreDamagedObjects(local: local, base: base, executor: executor) }
         do {
             try database.refreshSignatures(container: container.id, Self.refreshedSignatures(local: local, base: base))
@@ -298,34 +293,54 @@ struct SyncPass {
             paths.formUnion(trees.base.keys)
             paths.formUnion(trees.histories.keys)
         }
-        paths.subtract(Self.waitingOnUnknown(paths, in: local, histories: trees.histories, base: base))
+        let waiting = Self.waitingOnUnknown(paths, in: local, histories: trees.histories, base: base)
+        paths.subtract(waiting.all)
+        // Nothing may report these again once the file settles (another device's folder
+        // that replaced a file being edited here arrived without its files until the next
+        // full pass): the next pass looks at them.
+        container.lookAgain(at: waiting.onWrites)
         return SyncPlan(trees, paths: paths)
+    }
+
+    /// The paths a pass leaves as they are (`waitingOnUnknown`).
+    struct Waiting {
+        /// Every one: left out of the plan.
+        var all: [String] = []
+        /// Those that wait on a file still being written, which settles: the pass after it
+        /// must look at them. (Those below an item that could not be read wait for it to be
+        /// read again, which may last: a full pass looks at them.)
+        var onWrites: [String] = []
     }
 
     /// The `paths` a pass leaves as they are with the scan's `unknown` items (not read, or
     /// still being written): those at or below them; and the arrivals of renames made
-    /// elsewhere from what is being written, not applied here yet (the base holds another
-    /// version), which its edit may have to follow (`MoveFollowing`): applied at once, the
-    /// arrival would leave the edit, published once it settles, at the old name beside
-    /// it. (An arrival from an item that could not be read is not held: that may last, and
-    /// the arrival would wait as long.)
+    /// elsewhere from a file being written here, which its edit is to follow
+    /// (`MoveFollowing`): applied at once, the arrival would leave the edit, published
+    /// once it settles, at the old name beside it. Only an arrival an edit could follow
+    /// waits: nothing at its path here or in the base, and a file at its origin in the base.
     ///
     /// One walk over the paths, not one per such item: filtering 100,000 paths once per
     /// item took 34-47 ms an item (200 items: 6.8-9.3 s; a copy into the container leaves
     /// thousands unsettled), one walk for 20,000 items 0.1 s.
     static func waitingOnUnknown(
         _ paths: some Collection<String>, in local: LocalTree, histories: [String: PathHistory], base: [String: BaseRow]
-    ) -> [String] {
-        guard !local.unknown.isEmpty else { return [] }
+    ) -> Waiting {
+        guard !local.unknown.isEmpty else { return Waiting() }
         let leftAsIs = Subtrees(local.unknown.compactMap { SyncPath.key($0) })
-        let settling = local.deferred.isEmpty ? nil : Subtrees(local.deferred.compactMap { SyncPath.key($0) })
-        return paths.filter { path in
-            if leftAsIs.contains(path) { return true }
-            guard let settling, let arrival = histories[path]?.winner, let origin = arrival.movedFrom,
-                base[path]?.entry.version != arrival.id
-            else { return false }
-            return settling.contains(origin)
+        let settling = Subtrees(local.deferred.compactMap { SyncPath.key($0) })
+        var waiting = Waiting()
+        for path in paths {
+            if leftAsIs.contains(path) {
+                waiting.all.append(path)
+                if settling.contains(path) { waiting.onWrites.append(path) }
+            } else if !local.deferred.isEmpty, base[path] == nil, local.entries[path] == nil,
+                let origin = histories[path]?.winner?.movedFrom, settling.contains(origin), base[origin]?.entry.state?.kind == .file
+            {
+                waiting.all.append(path)
+                waiting.onWrites.append(path)
+            }
         }
+        return waiting
     }
 
     /// Runs the plan's actions in order, committing them in batches; returns the paths
@@ -361,8 +376,6 @@ struct SyncPass {
                 if try perform(action, local: local, executor: executor, batch: batch, prepared: &prepared, report: &report) {
                     batch.finished(action.path)
                     report.noteSuccess(at: action.path)
-                } else {
-                    container.lookAgain(at: action.paths)
                 }
                 if batch.isFull {
                     defer { noteDurable(batch, unfinished: &unfinished, marking: marking ? local : nil) }
@@ -445,6 +458,7 @@ struct SyncPass {
                     container.keptFolders.insert(version.path)
                 } else {
                     report.skipped += 1
+                    container.lookAgain(at: action.paths)  // as for `changedMeanwhile`, in `execute`
                 }
                 return false
             }
@@ -458,6 +472,7 @@ struct SyncPass {
             let target = LocalNames.relative(of: followed.move.path, local: local, in: executor.containerFolder)
             guard try executor.follow(followed, source: source, to: target, destination: destination, batch: batch) == .done else {
                 report.skipped += 1
+                container.lookAgain(at: action.paths)
                 return false
             }
             report.followed += 1
