@@ -12,13 +12,21 @@ import Testing
 /// - a renamed a file b was editing: the arrival came at once, and b's edit stayed at the
 ///   old name beside it, where without the quiet period it follows the rename.
 @Suite struct ChangesWaitingOnAFileBeingWrittenTests {
-    @Test func aFolderThatReplacedAFileBeingEditedHereArrivesWithItsFiles() throws {
+    /// Device a, and a second device that leaves files changed within the last minute for
+    /// later (every file here), both holding `path` with `text`.
+    static func devices(sharing path: String, _ text: String) throws -> (Scratch, TestDevice, TestDevice) {
         let scratch = Scratch()
         let a = try TestDevice("a", in: scratch.path, mirror: scratch.path + "/mirror")
-        let b = try TestDevice("b", in: scratch.path, mirror: scratch.path + "/mirror", quietMilliseconds: 60_000)
-        try a.write("doc", "v1")
+        let other = try TestDevice("b", in: scratch.path, mirror: scratch.path + "/mirror", quietMilliseconds: 60_000)
+        try a.write(path, text)
         a.sync()
-        b.sync(settled: true)
+        other.sync(settled: true)
+        return (scratch, a, other)
+    }
+
+    @Test func aFolderThatReplacedAFileBeingEditedHereArrivesWithItsFiles() throws {
+        let (scratch, a, b) = try Self.devices(sharing: "doc", "v1")
+        defer { withExtendedLifetime(scratch) {} }
         try FileManager.default.removeItem(atPath: a.documents + "/doc")
         try a.write("doc/inner.txt", "inner")
         a.sync(changed: ["Documents/doc", "Documents/doc/inner.txt"])
@@ -39,12 +47,8 @@ import Testing
     /// Before, the arrival came at once, and the edit, published later at the old name,
     /// stayed there beside it.
     @Test func aRenameElsewhereOfAFileBeingWrittenHereTakesTheEditAlong() throws {
-        let scratch = Scratch()
-        let a = try TestDevice("a", in: scratch.path, mirror: scratch.path + "/mirror")
-        let b = try TestDevice("b", in: scratch.path, mirror: scratch.path + "/mirror", quietMilliseconds: 60_000)
-        try a.write("f.txt", "v1")
-        a.sync()
-        b.sync(settled: true)
+        let (scratch, a, b) = try Self.devices(sharing: "f.txt", "v1")
+        defer { withExtendedLifetime(scratch) {} }
         try FileManager.default.moveItem(atPath: a.documents + "/f.txt", toPath: a.documents + "/g.txt")
         a.sync(changed: ["Documents/f.txt", "Documents/g.txt"])
 
@@ -65,12 +69,8 @@ import Testing
     /// file below it, and the other device never had the file (found by the model check,
     /// told only what changed).
     @Test func aFolderReplacedElsewhereWhileAFileIsWrittenInItIsPublishedBackWithTheFile() throws {
-        let scratch = Scratch()
-        let a = try TestDevice("a", in: scratch.path, mirror: scratch.path + "/mirror")
-        let c = try TestDevice("c", in: scratch.path, mirror: scratch.path + "/mirror", quietMilliseconds: 60_000)
-        try a.write("x/f.txt", "F")
-        a.sync()
-        c.sync(settled: true)
+        let (scratch, a, c) = try Self.devices(sharing: "x/f.txt", "F")
+        defer { withExtendedLifetime(scratch) {} }
         try FileManager.default.removeItem(atPath: a.documents + "/x")
         try FileManager.default.createSymbolicLink(atPath: a.documents + "/x", withDestinationPath: "/nowhere")
         a.sync()
@@ -90,12 +90,8 @@ import Testing
     /// at its arrival. Found by the model check: the deletion of such a file waited, and
     /// no later pass told only what changed published it.
     @Test func aRenameAppliedLongAgoHoldsNothingBack() throws {
-        let scratch = Scratch()
-        let a = try TestDevice("a", in: scratch.path, mirror: scratch.path + "/mirror")
-        let c = try TestDevice("c", in: scratch.path, mirror: scratch.path + "/mirror", quietMilliseconds: 60_000)
-        try a.write("x/f.txt", "F")
-        a.sync()
-        c.sync(settled: true)
+        let (scratch, a, c) = try Self.devices(sharing: "x/f.txt", "F")
+        defer { withExtendedLifetime(scratch) {} }
         try FileManager.default.moveItem(atPath: c.documents + "/x", toPath: c.documents + "/old")
         c.sync(settled: true, changed: ["Documents/x", "Documents/old"])
         a.sync(changed: [])
