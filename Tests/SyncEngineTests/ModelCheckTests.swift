@@ -9,9 +9,11 @@ import TestSupport
 
 /// A randomized model-based test in the spirit of Dropbox's CanopyCheck: seeded random
 /// operations on random devices, interleaved with syncs, edits made while a pass runs,
-/// crashes at random steps of a pass and restarts; then every device must hold the same
-/// tree, shown alike in each device's view in the mirror, and every content a device ever
-/// offered to a sync must be current somewhere or kept in the mirror's history.
+/// crashes at random steps of a pass and restarts, one device leaving files being written
+/// for later; then every device must hold the same tree, first after passes told only what
+/// changed (as ubqd's are between full passes), then after full passes, shown alike in each
+/// device's view in the mirror; and every content a device ever offered to a sync must be
+/// current somewhere or kept in the mirror's history.
 ///
 /// `UBQ_MODEL_SEED` replays one seed; `UBQ_MODEL_OPS` sets the operations per seed and
 /// `UBQ_MODEL_SEEDS` how many seeds run (CI: a short budget).
@@ -47,6 +49,7 @@ struct ModelCheckTests {
         #expect(views == trees, "a view differs from its device's tree after full passes; replay: \(replay)")
         let lost = run.lostContents()
         #expect(lost.isEmpty, "\(lost.count) contents lost, e.g. \(lost.prefix(3)); replay: \(replay)")
+        #expect(run.lostWhileWritten.isEmpty, "a pass changed files it left for later: \(run.lostWhileWritten.prefix(3)); replay: \(replay)")
         if !lost.isEmpty, Self.environment["UBQ_MODEL_JOURNAL"] != nil { print(run.journal.joined(separator: "\n")) }
     }
 }
@@ -60,6 +63,9 @@ struct ModelRun {
     let nowhere: String
     /// Every content a device held when a sync pass started: none of it may be lost.
     var offered: Set<String> = []
+    /// Files a pass left for later (still being written) that were not as they were after
+    /// it: such a pass must not touch them.
+    var lostWhileWritten: [String] = []
     var journal: [String] = []
     private var counter = 0
     /// Per device, the paths changed since its last pass (what the watcher would report),
@@ -275,9 +281,9 @@ struct ModelRun {
     static let kindChangeNames = ["notes", "notes/deep", "x", "archive", "a.txt", "notes/c.txt"]
 
     /// A pass that completes must keep every content the device held when it started
-    /// (unless the user changed the device while it ran: `offering` false). `scoped`: told
-    /// only what changed when that is known (nil: at random).
-    /// The settling passes (`confirm`) are all settled.
+    /// (unless the user changed the device while it ran: `offering` false), and leave the
+    /// files it left for later as they were. `scoped`: told only what changed when that is
+    /// known (nil: at random). The settling passes (`confirm`) are all settled.
     @discardableResult
     private mutating func sync(_ device: TestDevice, confirm: Bool = false, offering: Bool = true, scoped: Bool? = nil) -> PassReport {
         let before = userItems(device)
@@ -302,6 +308,12 @@ struct ModelRun {
         touchChanges(device, since: before)
         let deferred = Set(report.deferred.compactMap { SyncPath.key($0) }.map { String($0.dropFirst("Documents/".count)) })
         for path in deferred { touch(device, path) }
+        if offering {
+            let after = userItems(device)
+            for path in deferred where after[path] != before[path] {
+                lostWhileWritten.append("\(device.name): \(path) at journal line \(journal.count)")
+            }
+        }
         if offering && report.problems.isEmpty { offered.formUnion(contents(before.filter { !deferred.contains($0.key) })) }
         return report
     }
