@@ -69,20 +69,20 @@ import Testing
     /// file below it, and the other device never had the file (found by the model check,
     /// told only what changed).
     @Test func aFolderReplacedElsewhereWhileAFileIsWrittenInItIsPublishedBackWithTheFile() throws {
-        let (scratch, a, c) = try Self.devices(sharing: "x/f.txt", "F")
+        let (scratch, a, b) = try Self.devices(sharing: "x/f.txt", "F")
         defer { withExtendedLifetime(scratch) {} }
         try FileManager.default.removeItem(atPath: a.documents + "/x")
         try FileManager.default.createSymbolicLink(atPath: a.documents + "/x", withDestinationPath: "/nowhere")
         a.sync()
 
-        try c.write("x/g.txt", "G")
-        let writing = c.sync(changed: ["Documents/x/g.txt"])
+        try b.write("x/g.txt", "G")
+        let writing = b.sync(changed: ["Documents/x/g.txt"])
         #expect(writing.deferred.contains("Documents/x/g.txt") && writing.skipped == 1, "the link cannot replace the folder yet: \(writing)")
-        c.sync(settled: true, changed: ["Documents/x/g.txt"])
+        b.sync(settled: true, changed: ["Documents/x/g.txt"])
         a.sync(changed: [])
 
         #expect(a.read("x/g.txt") == "G", "\(a.tree())")
-        #expect(c.tree()["x"] == "<folder>")
+        #expect(b.tree()["x"] == "<folder>")
     }
 
     /// Only arrivals not applied here yet wait: a rename this device made (or applied)
@@ -90,16 +90,16 @@ import Testing
     /// at its arrival. Found by the model check: the deletion of such a file waited, and
     /// no later pass told only what changed published it.
     @Test func aRenameAppliedLongAgoHoldsNothingBack() throws {
-        let (scratch, a, c) = try Self.devices(sharing: "x/f.txt", "F")
+        let (scratch, a, b) = try Self.devices(sharing: "x/f.txt", "F")
         defer { withExtendedLifetime(scratch) {} }
-        try FileManager.default.moveItem(atPath: c.documents + "/x", toPath: c.documents + "/old")
-        c.sync(settled: true, changed: ["Documents/x", "Documents/old"])
+        try FileManager.default.moveItem(atPath: b.documents + "/x", toPath: b.documents + "/old")
+        b.sync(settled: true, changed: ["Documents/x", "Documents/old"])
         a.sync(changed: [])
         #expect(a.read("old/f.txt") == "F")
 
-        try FileManager.default.removeItem(atPath: c.documents + "/old/f.txt")
-        try c.write("x/f.txt", "new, being written")
-        let pass = c.sync(changed: ["Documents/old/f.txt", "Documents/x", "Documents/x/f.txt"])
+        try FileManager.default.removeItem(atPath: b.documents + "/old/f.txt")
+        try b.write("x/f.txt", "new, being written")
+        let pass = b.sync(changed: ["Documents/old/f.txt", "Documents/x", "Documents/x/f.txt"])
         a.sync(changed: [])
 
         #expect(pass.deferred.contains("Documents/x/f.txt"))
