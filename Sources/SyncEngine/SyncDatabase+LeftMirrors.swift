@@ -39,14 +39,9 @@ extension SyncDatabase {
         }
     }
 
-    /// The mirrors whose bases are kept, with when this device left each, the most recent first.
-    func leftMirrors() throws -> [(id: String, left: Date)] {
-        try queue.read { db in
-            try Row.fetchAll(db, sql: "SELECT id, left FROM left_mirror ORDER BY rowid DESC").map { row in
-                let left: Int64 = row["left"]
-                return (row["id"], Date(timeIntervalSince1970: Double(left) / 1000))
-            }
-        }
+    /// The ids of the mirrors whose bases are kept, the most recently left first.
+    func leftMirrors() throws -> [String] {
+        try queue.read { db in try String.fetchAll(db, sql: "SELECT id FROM left_mirror ORDER BY rowid DESC") }
     }
 
     private static let baseColumns = "container, path, version, kind, sha256, size, mode, target, inode, mtime_ns, ctime_ns"
@@ -57,11 +52,10 @@ extension SyncDatabase {
     private static func keepBase(_ db: Database, of mirror: String) throws {
         try forgetBase(db, of: mirror)
         guard try hasBase(db) else { return }
-        let path = try String.fetchOne(db, sql: "SELECT path FROM mirror") ?? ""
         try db.execute(
             sql: "INSERT INTO left_base (mirror, \(baseColumns)) SELECT ?, \(baseColumns) FROM base", arguments: [mirror])
         let now = Int64(Date().timeIntervalSince1970 * 1000)
-        try db.execute(sql: "INSERT INTO left_mirror (id, path, left) VALUES (?, ?, ?)", arguments: [mirror, path, now])
+        try db.execute(sql: "INSERT INTO left_mirror (id, left) VALUES (?, ?)", arguments: [mirror, now])
         // By rowid: the order they were left in, even within one millisecond.
         let stale = try String.fetchAll(
             db, sql: "SELECT id FROM left_mirror ORDER BY rowid DESC LIMIT -1 OFFSET ?", arguments: [leftMirrorsKept])

@@ -53,7 +53,7 @@ public final class SyncDatabase: Sendable {
             // The base this device had with each mirror it left (`SyncDatabase+LeftMirrors`):
             // taken up again if it comes back to that mirror.
             try db.execute(sql: """
-                CREATE TABLE left_mirror (id TEXT PRIMARY KEY NOT NULL, path TEXT NOT NULL, left INTEGER NOT NULL);
+                CREATE TABLE left_mirror (id TEXT PRIMARY KEY NOT NULL, left INTEGER NOT NULL);
                 CREATE TABLE left_base (
                     mirror TEXT NOT NULL, container TEXT NOT NULL, path TEXT NOT NULL, version TEXT NOT NULL,
                     kind TEXT, sha256 TEXT, size INTEGER, mode INTEGER, target TEXT,
