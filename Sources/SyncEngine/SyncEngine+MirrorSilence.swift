@@ -16,9 +16,12 @@ extension SyncEngine {
         return try body()
     }
 
-    /// Runs `body` (passes, a collection of the store) with a `MirrorProbe` asking the
-    /// mirror meanwhile.
-    func probingMirror<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+    /// Runs `body` (passes, a collection of the store, a user's request) with a
+    /// `MirrorProbe` asking the mirror meanwhile. Within another such call (a pass that
+    /// `ubq resolve` runs), the probe already asking goes on.
+    public func probingMirror<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+        // Only the sync thread starts probes, so nothing starts one between this look and the next.
+        if statusLock.withLock({ mirrorProbe != nil }) { return try body() }
         let probe = MirrorProbe(marker: layout.marker, interval: mirrorProbeInterval, faults: faults)
         statusLock.withLock { mirrorProbe = probe }
         defer {
@@ -26,6 +29,12 @@ extension SyncEngine {
             statusLock.withLock { mirrorProbe = nil }
         }
         return try body()
+    }
+
+    /// How long the mirror has not answered a call, once that is past the call's limit; nil
+    /// while it answers. Safe from any thread.
+    public var mirrorSilence: Duration? {
+        statusLock.withLock { mirrorUnanswered() }
     }
 
     /// How long a call to the mirror has waited, once that is past its limit
@@ -39,7 +48,7 @@ extension SyncEngine {
         return waits.max()
     }
 
-    static func unansweredNote(mirror: String, waited: Duration) -> String {
+    public static func unansweredNote(mirror: String, waited: Duration) -> String {
         "the mirror \(mirror) has not answered for \(waited.components.seconds) s (a network share whose server is away, or a disk that hangs: check the connection); sync goes on when it answers, and nothing is lost meanwhile"
     }
 }

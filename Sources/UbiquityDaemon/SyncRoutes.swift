@@ -29,18 +29,18 @@ struct SyncRoutes: Sendable {
             }
         }
         router.get(RouterPath(Route.conflicts)) { _, _ in
-            try await withWorker { worker in JSONResponse.encode(try await worker.run { $0.conflicts() }) }
+            try await answering { worker in try await worker.runForUser { $0.conflicts() } }
         }
         router.post(RouterPath(Route.versions)) { request, context in
             let item = try await request.decode(as: VersionedItem.self, context: context)
             return try await answering { worker in
-                try await worker.run { try $0.versions(container: try Self.container(item), path: item.path) }
+                try await worker.runForUser { try $0.versions(container: try Self.container(item), path: item.path) }
             }
         }
         router.post(RouterPath(Route.deleted)) { request, context in
             let folder = try await request.decode(as: VersionedItem.self, context: context)
             return try await answering { worker in
-                try await worker.run { try $0.deletedItems(container: try Self.container(folder), under: folder.path) }
+                try await worker.runForUser { try $0.deletedItems(container: try Self.container(folder), under: folder.path) }
             }
         }
         router.post(RouterPath(Route.resolve)) { request, context in
@@ -51,7 +51,7 @@ struct SyncRoutes: Sendable {
             case .failure(let message): return JSONResponse.error(.badRequest, APIError(error: "bad-request", message: message.text))
             }
             return try await answering { worker in
-                try await worker.run { engine in
+                try await worker.runForUser { engine in
                     try engine.resolve(
                         container: try Self.container(body.item), path: body.item.path, keep: choice,
                         removingOtherVersions: body.removeOtherVersions == true)
@@ -66,7 +66,7 @@ struct SyncRoutes: Sendable {
                 return JSONResponse.error(.badRequest, APIError(error: "bad-request", message: "\"\(body.version)\" is not a version id (DEVICE:SEQ); see `ubq versions`"))
             }
             return try await answering { worker in
-                try await worker.run { engine in
+                try await worker.runForUser { engine in
                     try engine.restore(container: try Self.container(body.item), path: body.item.path, version: version)
                     return ["restored": true]
                 }

@@ -17,16 +17,22 @@ final class SyncWorker: Sendable {
 
     func run<T: Sendable>(_ body: @Sendable @escaping (SyncEngine) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            queue.async { [engine, afterEachCall] in
-                let result = Result { try body(engine) }
-                afterEachCall?(engine)
-                continuation.resume(with: result)
-            }
+            enqueue { engine in Result { try body(engine) } } then: { continuation.resume(with: $0) }
+        }
+    }
+
+    /// Runs `work` on the queue, then `afterEachCall`, then hands `answer` what `work` returned.
+    func enqueue<R>(_ work: @Sendable @escaping (SyncEngine) -> R, then answer: @Sendable @escaping (R) -> Void) {
+        queue.async { [engine, afterEachCall] in
+            let result = work(engine)
+            afterEachCall?(engine)
+            answer(result)
         }
     }
 
     /// Status snapshots are safe from anywhere (the engine guards them with a lock).
     var status: [ContainerSyncStatus] { engine.status() }
+    var mirrorSilence: Duration? { engine.mirrorSilence }
     var device: (id: String, name: String) { engine.device }
     var mirror: String { engine.layout.root }
 }

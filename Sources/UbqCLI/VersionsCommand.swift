@@ -31,7 +31,7 @@ struct RestoreCommand: AsyncParsableCommand {
             current version on every device. A file with changes not synced yet is left alone \
             (run `ubq sync`, then try again).
 
-            Exit status: 0 when done; 75 when the mirror cannot be used now (not mounted); 78 \
+            Exit status: 0 when done; 75 when the mirror cannot be used now (not mounted, or not answering); 78 \
             when no mirror is configured; 1 otherwise (the message says why).
             """)
 
@@ -60,7 +60,7 @@ struct ResolveCommand: AsyncParsableCommand {
             conflict versions stay unresolved. --remove-others also removes every version the \
             resolution replaces from the history, on every device (they can no longer be restored).
 
-            Exit status: 0 when done; 75 when the mirror cannot be used now (not mounted); 78 \
+            Exit status: 0 when done; 75 when the mirror cannot be used now (not mounted, or not answering); 78 \
             when no mirror is configured; 1 otherwise (the message says why).
             """)
 

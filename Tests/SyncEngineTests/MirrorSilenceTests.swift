@@ -84,6 +84,22 @@ import Testing
         return (during, report, a)
     }
 
+    /// A user's request runs under a probe, and `ubq resolve`'s runs a pass, which probes
+    /// too: the inner call keeps the probe asking, or the rest of the request goes unwatched.
+    @Test func aProbeWithinAProbeIsTheSameOneAndOutlivesTheInnerCall() throws {
+        let scratch = Scratch()
+        let a = try scratch.devices("a")[0]
+        let engine = a.engine
+        func probe() -> MirrorProbe? { engine.statusLock.withLock { engine.mirrorProbe } }
+        engine.probingMirror {
+            let outer = probe()
+            #expect(outer != nil)
+            engine.probingMirror { #expect(probe() === outer, "one probe at a time") }
+            #expect(probe() === outer, "still asking after the inner call")
+        }
+        #expect(probe() == nil)
+    }
+
     @Test func aShortWaitIsNotSaid() throws {
         let scratch = Scratch()
         let a = try scratch.devices("a")[0]

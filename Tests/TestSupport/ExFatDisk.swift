@@ -48,13 +48,7 @@ public struct ExFatDisk {
     /// every call to it fails with ENOTCONN until it is unmounted. Returns once a call
     /// does (false if no program was found, or the mount never said so).
     public func killProgram() -> Bool {
-        let processes = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        var killed = false
-        for pid in processes.compactMap({ pid_t($0) }) {
-            guard let bytes = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { continue }
-            let arguments = bytes.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
-            if arguments.first?.hasSuffix("mount.exfat-fuse") == true, arguments.contains(device) { killed = kill(pid, SIGKILL) == 0 || killed }
-        }
+        let killed = signalProgram(SIGKILL)
         // Until the kernel closes the connection, a call may fail otherwise (ECONNABORTED).
         let deadline = ContinuousClock.now + .seconds(10)
         var info = stat()
@@ -63,6 +57,29 @@ public struct ExFatDisk {
             sched_yield()
         }
         return false
+    }
+
+    /// Stops the FUSE program serving the disk (SIGSTOP), as a network share's server that
+    /// went away: every call to the mount then waits, until `resumeProgram()`. Whoever
+    /// pauses it must resume it before anything else touches the mount (its removal too).
+    public func pauseProgram() -> Bool {
+        signalProgram(SIGSTOP)
+    }
+
+    public func resumeProgram() {
+        _ = signalProgram(SIGCONT)
+    }
+
+    /// Sends `signal` to the mount.exfat-fuse serving this disk; whether one was found.
+    private func signalProgram(_ signal: Int32) -> Bool {
+        let processes = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        var signalled = false
+        for pid in processes.compactMap({ pid_t($0) }) {
+            guard let bytes = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { continue }
+            let arguments = bytes.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            if arguments.first?.hasSuffix("mount.exfat-fuse") == true, arguments.contains(device) { signalled = kill(pid, signal) == 0 || signalled }
+        }
+        return signalled
     }
 
     /// Unmounts the disk (lazily if it is busy: the test's folder is removed next, and must
