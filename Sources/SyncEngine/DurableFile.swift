@@ -68,22 +68,18 @@ enum DurableFile {
     /// without replacing: there the file is made in place (O_EXCL), so a reader may find
     /// it empty or short for a moment, and a crash may leave it so.
     static func create(_ path: String, with bytes: [UInt8], mode: mode_t = 0o644) throws(SyncError) -> Bool {
-        let staging = stagingPath(beside: path)
-        let outcome: Sys.NoReplaceRename
-        do {
-            try write(staging, mode: mode) { fd throws(SyncError) in try Sys.writeAll(fd, bytes, path: staging) }
-            outcome = try Sys.renameWithoutReplacing(staging, path)
-        } catch {
-            unlink(staging)
-            throw error
+        let outcome = try staged(bytes, beside: path, mode: mode) { staging throws(SyncError) in
+            let outcome = try Sys.renameWithoutReplacing(staging, path)
+            guard case .renamed = outcome else {
+                unlink(staging)  // nothing was renamed
+                return outcome
+            }
+            return outcome
         }
         switch outcome {
         case .renamed: break
-        case .occupied:
-            unlink(staging)
-            return false
+        case .occupied: return false
         case .unsupported:
-            unlink(staging)
             do {
                 try write(path, mode: mode) { fd throws(SyncError) in try Sys.writeAll(fd, bytes, path: path) }
             } catch where error.code == .system(EEXIST) {
@@ -96,14 +92,22 @@ enum DurableFile {
 
     /// Writes `bytes` to `path` atomically: staging file, fsync, rename, fsync the folder.
     static func replace(_ path: String, with bytes: [UInt8], mode: mode_t = 0o644) throws(SyncError) {
+        try staged(bytes, beside: path, mode: mode) { staging throws(SyncError) in try Sys.rename(staging, path) }
+        try Sys.fsyncFolder(Sys.parent(of: path))
+    }
+
+    /// Writes `bytes` durably to a new staging file beside `path` and hands its path to
+    /// `place`, which puts it in place (or removes it). Removed if either step fails.
+    private static func staged<Placed>(
+        _ bytes: [UInt8], beside path: String, mode: mode_t, _ place: (String) throws(SyncError) -> Placed
+    ) throws(SyncError) -> Placed {
         let staging = stagingPath(beside: path)
         do {
             try write(staging, mode: mode) { fd throws(SyncError) in try Sys.writeAll(fd, bytes, path: staging) }
-            try Sys.rename(staging, path)
+            return try place(staging)
         } catch {
             unlink(staging)
             throw error
         }
-        try Sys.fsyncFolder(Sys.parent(of: path))
     }
 }
