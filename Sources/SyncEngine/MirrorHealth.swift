@@ -20,10 +20,11 @@ enum MirrorHealth {
     static func check(_ layout: MirrorLayout, hasSyncedBefore: Bool, known: MirrorIdentity?) throws(SyncError) -> Found {
         if Sys.lstat(layout.marker) != nil {
             // The kernel may answer `lstat` from its cache after the mount died; an open asks.
-            let fd = open(layout.marker, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+            let fd = open(layout.marker, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
             let code = errno
-            if fd >= 0 { close(fd) } else if unreachable.contains(code) { throw unreachableError(layout.root, code) }
-            let id = MirrorIdentity.id(inMarker: layout.marker)
+            if fd < 0, unreachable.contains(code) { throw unreachableError(layout.root, code) }
+            defer { if fd >= 0 { close(fd) } }
+            let id = fd < 0 ? nil : MirrorIdentity.id(inMarker: Sys.readRegularFile(fd, path: layout.marker))
             return Found(id: id, isAnother: hasSyncedBefore && known?.isAnother(id: id) == true)
         }
         let markerError = errno
@@ -114,9 +115,12 @@ struct MirrorIdentity: Equatable {
 
     /// The `id` the marker at `path` holds; nil if none (or it cannot be read).
     static func id(inMarker path: String) -> String? {
-        guard let bytes = Sys.readRegularFile(path),
-            let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]
-        else { return nil }
+        id(inMarker: Sys.readRegularFile(path))
+    }
+
+    /// The `id` a marker's `bytes` hold; nil if none (or nothing was read).
+    static func id(inMarker bytes: [UInt8]?) -> String? {
+        guard let bytes, let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] else { return nil }
         return object["id"] as? String
     }
 }

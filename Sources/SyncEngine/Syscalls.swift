@@ -20,6 +20,11 @@ enum Sys {
     static func readRegularFile(_ path: String) -> [UInt8]? {
         guard let fd = try? open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW) else { return nil }
         defer { close(fd) }
+        return readRegularFile(fd, path: path)
+    }
+
+    /// What `fd` (opened on `path`) holds, if it is a regular file that can be read.
+    static func readRegularFile(_ fd: Int32, path: String) -> [UInt8]? {
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
         return try? readToEnd(fd, path: path)
