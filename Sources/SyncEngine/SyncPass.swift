@@ -289,6 +289,9 @@ struct SyncPass {
             // The base holds what this device had below the roots, and the roots include
             // every path another device changed: no need to search all the histories.
             paths.formUnion(trees.base.keys.filter(Subtrees(keys).contains))
+            // But an action that failed (a download too deep for Linux) may be in neither:
+            // the pass answers for the failures kept below its roots, so it tries them again.
+            paths.formUnion(container.failedItems.paths(within: roots).compactMap { SyncPath.key($0) })
         } else {
             paths.formUnion(trees.base.keys)
             paths.formUnion(trees.histories.keys)

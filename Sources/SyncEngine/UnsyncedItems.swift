@@ -20,6 +20,11 @@ struct UnsyncedItems {
         reasons.merge(found) { _, new in new }
     }
 
+    /// The paths kept at or below one of `roots`.
+    func paths(within roots: [RawPath]) -> [RawPath] {
+        reasons.keys.filter { path in roots.contains { path.isSame(orBelow: $0) } }
+    }
+
     var count: Int { reasons.count }
 
     /// The reasons, in their paths' order.

@@ -54,6 +54,23 @@ import Testing
         #expect(status.notSynced == 1 && status.problems.count { $0.contains("longer than Linux takes") } == 1, "\(status)")
     }
 
+    /// A pass over a change in a folder above the failed download looks at that folder's
+    /// subtree, and answers for the failures kept there: it tries the download again rather
+    /// than forget it. Found live: the folders b made on the way to a path too deep were
+    /// reported by the watcher, and the pass over them dropped the five downloads that
+    /// failed below them from the status, which said `idle` with nothing missing.
+    @Test func aPassOverTheFolderAboveAFailedDownloadTriesItAgainAndStillCountsIt() throws {
+        let scratch = Scratch()
+        let b = try Self.receivingANameTooLong(scratch)
+        #expect(b.sync().failed == 1)
+        try b.write("other.txt", "a change beside it")
+        let report = b.sync(changed: ["Documents"])
+
+        #expect(report.failed == 1, "tried again: \(report.problems)")
+        let status = try #require(b.engine.status().first)
+        #expect(status.notSynced == 1 && status.problems.count { $0.contains("longer than Linux takes") } == 1, "\(status)")
+    }
+
     /// Device b, synced, and a log line of another device in the mirror it has not read:
     /// a file named with 90 CJK characters (270 bytes; a Mac takes them).
     private static func receivingANameTooLong(_ scratch: Scratch) throws -> TestDevice {
