@@ -12,6 +12,18 @@ enum Table {
         }.joined(separator: "\n")
     }
 
+    /// `text` with each word (space-separated) longer than `longest` characters cut in its
+    /// middle: a problem about a path 5,000 bytes long named it twice, 10 KB of one line
+    /// where the reason at its end was lost. `--json` keeps them whole.
+    static func shortened(_ text: String, longest: Int = 160) -> String {
+        guard text.count > longest else { return text }
+        return text.split(separator: " ", omittingEmptySubsequences: false).map { word in
+            guard word.count > longest else { return String(word) }
+            let kept = longest / 2
+            return "\(word.prefix(kept))…(\(word.count - kept - kept / 2) characters)…\(word.suffix(kept / 2))"
+        }.joined(separator: " ")
+    }
+
     /// Makes a name safe to print on a terminal: control characters (a newline in a file
     /// name, an escape sequence) are shown escaped instead of acting. `keepingLayout`: line
     /// breaks and tabs stay as they are (a message's caret line, a diary entry's body).

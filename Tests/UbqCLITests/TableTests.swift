@@ -13,6 +13,19 @@ import Testing
         #expect(Set(sizeColumns).count == 1, "\n\(table)\n\(sizeColumns)")
     }
 
+    /// A problem about a path thousands of bytes long keeps its start, its end and the
+    /// reason after it; short words are left alone.
+    @Test func aVeryLongWordIsCutInItsMiddleAndTheReasonStays() {
+        let path = "Documents/" + Array(repeating: String(repeating: "d", count: 200), count: 20).joined(separator: "/") + "/deep.txt:"
+        let problem = "\(path) File name too long; shorten a folder's name on the way"
+        let shown = Table.shortened(problem)
+
+        #expect(shown.hasPrefix("Documents/ddd") && shown.hasSuffix("ddd/deep.txt: File name too long; shorten a folder's name on the way"), "\(shown)")
+        #expect(shown.contains("…(\(path.count - 120) characters)…"), "\(shown)")
+        #expect(shown.count < 250, "\(shown.count)")
+        #expect(Table.shortened("a short problem: nothing to cut") == "a short problem: nothing to cut")
+    }
+
     @Test func widths() {
         #expect(TerminalColumns.of("abc") == 3)
         #expect(TerminalColumns.of("日本") == 4)
