@@ -148,6 +148,8 @@ final class ContainerSync {
     /// The items whose actions failed, with `path: reason`, as the passes that looked at
     /// them last found (`UnsyncedItems`' rule).
     var failedItems = UnsyncedItems()
+    /// Of each log read, the sequence and time of its last line (`LogArrivals`, `ClockCheck`).
+    private(set) var lastRead: [String: (sequence: UInt64, time: Int64)] = [:]
 
     init(id: String, folder: RawPath, layout: MirrorLayout, device: String) {
         self.id = id
@@ -190,6 +192,9 @@ final class ContainerSync {
                 let (records, bad) = try readers[device]!.readNew()
                 problems += bad
                 if readers[device]!.skippedLines == 0 { readInFull.insert(device) }
+                if let last = records.max(by: { $0.id.sequence < $1.id.sequence }), last.id.sequence > lastRead[device]?.sequence ?? 0 {
+                    lastRead[device] = (last.id.sequence, last.time)
+                }
                 for record in records {
                     add(record)
                     guard device != self.device else { continue }  // made here: the disk has it

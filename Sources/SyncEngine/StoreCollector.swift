@@ -33,6 +33,8 @@ struct StoreCollector {
     let device: String
     let retention: HistoryRetention
     let graceMilliseconds: Int64
+    /// When this device first read the lines of the logs it syncs (`LogArrivals`).
+    var arrivals = LogArrivals()
 
     func collect(now: Int64) -> StoreCollection {
         var report = StoreCollection()
@@ -62,7 +64,9 @@ struct StoreCollector {
     }
 
     private func needed(_ containers: [ContainerSync], _ now: Int64) -> Set<String> {
-        retention.neededContent(containers.lazy.flatMap { $0.histories.values }, now: now)
+        containers.reduce(into: Set()) { needed, container in
+            needed.formUnion(retention.neededContent(container.histories.values, now: now) { arrivals.seen($0, in: container.id, now: now) })
+        }
     }
 
     /// Reads what every log gained; false (with the problems reported) when some line

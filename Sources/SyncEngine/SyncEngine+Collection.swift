@@ -14,7 +14,8 @@ extension SyncEngine {
             skipped.problems = ["store not collected: \(error)"]
             return skipped
         }
-        let collector = StoreCollector(layout: layout, device: device.id, retention: retention, graceMilliseconds: Self.collectionGraceMilliseconds)
+        let collector = StoreCollector(
+            layout: layout, device: device.id, retention: retention, graceMilliseconds: Self.collectionGraceMilliseconds, arrivals: arrivals)
         return probingMirror { collector.collect(now: now) }  // it reads the whole store
     }
 

@@ -20,7 +20,7 @@ extension SyncEngine {
         var found: [(time: Int64, item: DeletedItemInfo)] = []
         for history in histories {
             guard let deletion = history.winner, deletion.isDeletion,
-                let last = history.newestFirst.first(where: { Self.hasContent($0) && retention.keeps($0, in: history, now: now) }),
+                let last = history.newestFirst.first(where: { Self.hasContent($0) && retention.keeps($0, in: history, now: now, seen: seen(in: id, now: now)) }),
                 let content = last.state.map(Self.contentKey), !movedAway[history.path, default: []].contains(content)
             else { continue }
             let known = names ?? deviceNames()

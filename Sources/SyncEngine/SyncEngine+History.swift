@@ -62,7 +62,7 @@ extension SyncEngine {
         let names = deviceNames()
         let winner = history.winner?.id
         let conflicts = Set(history.conflicts.map(\.id))
-        let replaced = history.replacementTimes
+        let replaced = history.replacementTimes(seen: seen(in: id, now: now))
         let forgotten = history.forgotten
         return history.newestFirst.filter { !forgotten.contains($0.id) && retention.keeps(replacedAt: replaced[$0.id], now: now) }.map {
             info($0, names, current: $0.id == winner, conflict: conflicts.contains($0.id))
@@ -90,7 +90,7 @@ extension SyncEngine {
             guard let heads = try headsResolving(versions, in: history) else { return }
             superseded = heads
         case .version(let version):
-            kept = try keptVersion(version, of: history, now: SyncClock.nowMilliseconds())
+            kept = try keptVersion(version, of: history, in: id, now: SyncClock.nowMilliseconds())
         case .all:
             try liftingFolder(of: path, in: container) { () throws(SyncError) in
                 for loser in history.conflicts { try copyBeside(loser, container: container) }
@@ -155,7 +155,7 @@ extension SyncEngine {
     public func restore(container id: ContainerID, path: String, version: VersionID, now: Int64 = SyncClock.nowMilliseconds()) throws(SyncError) {
         try checkMirrorBeforeWriting()
         let history = try history(id, path)
-        let record = try keptVersion(version, of: history, now: now)
+        let record = try keptVersion(version, of: history, in: id, now: now)
         guard record.state?.kind != .folder else {
             throw SyncError(.unknownItem, "\(path) is a folder: the files in it have versions of their own (`ubq deleted \(path)` lists those deleted)")
         }
@@ -200,20 +200,26 @@ extension SyncEngine {
     }
 
     /// Version `version` of `history`, if it has content and the retention still keeps it.
-    private func keptVersion(_ version: VersionID, of history: PathHistory, now: Int64) throws(SyncError) -> VersionRecord {
+    private func keptVersion(_ version: VersionID, of history: PathHistory, in id: ContainerID, now: Int64) throws(SyncError) -> VersionRecord {
         guard let record = history.record(version), record.state != nil else {
             throw SyncError(.unknownItem, "\(history.path) has no version \(version) with content; see `ubq versions`")
         }
         guard !history.forgotten.contains(version) else {
             throw SyncError(.unknownItem, "version \(version) of \(history.path) was removed from the history (removeOtherVersionsOfItem); see `ubq versions`")
         }
-        guard retention.keeps(record, in: history, now: now) else {
+        guard retention.keeps(record, in: history, now: now, seen: seen(in: id, now: now)) else {
             let days = (retention.keepMilliseconds ?? 0) / 86_400_000
             throw SyncError(
                 .unknownItem,
                 "version \(version) of \(history.path) has expired: replaced versions are kept for \(days) days (history_retention_days); see `ubq versions`")
         }
         return record
+    }
+
+    /// When this device first read each version's line in container `id`, for the retention
+    /// (`LogArrivals`).
+    func seen(in id: ContainerID, now: Int64) -> HistoryRetention.Seen {
+        { [arrivals] version in arrivals.seen(version, in: id.identifier, now: now) }
     }
 
     private func history(_ id: ContainerID, _ path: String) throws(SyncError) -> PathHistory {

@@ -37,7 +37,7 @@ struct RetentionTests {
     @Test func theEarliestReplacementCounts() {
         let history = F.history(F.v0, F.bOnB, F.cOnC)  // v0 replaced twice, first at 2 s
         #expect(history.replacementTime(of: F.v0.id) == 2_000)
-        #expect(history.replacementTimes[F.v0.id] == 2_000)
+        #expect(history.replacementTimes()[F.v0.id] == 2_000)
         #expect(history.replacementTime(of: F.cOnC.id) == nil)
     }
 
