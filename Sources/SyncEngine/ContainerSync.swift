@@ -148,8 +148,12 @@ final class ContainerSync {
     /// The items whose actions failed, with `path: reason`, as the passes that looked at
     /// them last found (`UnsyncedItems`' rule).
     var failedItems = UnsyncedItems()
-    /// Of each log read, the sequence and time of its last line (`LogArrivals`, `ClockCheck`).
+    /// Of each log read, the sequence and time of its last line (`ClockCheck`).
     private(set) var lastRead: [String: (sequence: UInt64, time: Int64)] = [:]
+    /// The versions dated before an earlier line of their writer's log (its clock went
+    /// back), with the latest such time: the retention counts them from no earlier
+    /// (`HistoryRetention.Floor`). Almost always empty.
+    private(set) var writtenAfter: [VersionID: Int64] = [:]
 
     init(id: String, folder: RawPath, layout: MirrorLayout, device: String) {
         self.id = id
@@ -192,10 +196,8 @@ final class ContainerSync {
                 let (records, bad) = try readers[device]!.readNew()
                 problems += bad
                 if readers[device]!.skippedLines == 0 { readInFull.insert(device) }
-                if let last = records.max(by: { $0.id.sequence < $1.id.sequence }), last.id.sequence > lastRead[device]?.sequence ?? 0 {
-                    lastRead[device] = (last.id.sequence, last.time)
-                }
                 for record in records {
+                    noteOrder(record)
                     add(record)
                     guard device != self.device else { continue }  // made here: the disk has it
                     remotelyChanged.insert(record.path)
@@ -221,6 +223,18 @@ final class ContainerSync {
     func lookAgain(at paths: some Sequence<String>) {
         remotelyChanged.formUnion(paths)
     }
+
+    /// Notes `record`, the next line of its writer's log: its place among that log's times.
+    private func noteOrder(_ record: VersionRecord) {
+        let device = record.id.device
+        if let last = lastRead[device], record.id.sequence <= last.sequence { return }  // met before
+        if let latest = latestTime[device], record.time < latest { writtenAfter[record.id] = latest }
+        latestTime[device] = max(latestTime[device] ?? .min, record.time)
+        lastRead[device] = (record.id.sequence, record.time)
+    }
+
+    /// The latest time among each log's lines so far.
+    private var latestTime: [String: Int64] = [:]
 
     func add(_ record: VersionRecord) {
         histories[record.path, default: PathHistory(path: record.path)].add(record)
@@ -258,7 +272,10 @@ final class ContainerSync {
             throw error
         }
         self.writer = writer
-        for record in records { add(record) }
+        for record in records {
+            noteOrder(record)
+            add(record)
+        }
         skipOwn(span)
     }
 

@@ -33,8 +33,6 @@ struct StoreCollector {
     let device: String
     let retention: HistoryRetention
     let graceMilliseconds: Int64
-    /// When this device first read the lines of the logs it syncs (`LogArrivals`).
-    var arrivals = LogArrivals()
 
     func collect(now: Int64) -> StoreCollection {
         var report = StoreCollection()
@@ -65,7 +63,8 @@ struct StoreCollector {
 
     private func needed(_ containers: [ContainerSync], _ now: Int64) -> Set<String> {
         containers.reduce(into: Set()) { needed, container in
-            needed.formUnion(retention.neededContent(container.histories.values, now: now) { arrivals.seen($0, in: container.id, now: now) })
+            let writtenAfter = container.writtenAfter
+            needed.formUnion(retention.neededContent(container.histories.values, now: now) { writtenAfter[$0] })
         }
     }
 

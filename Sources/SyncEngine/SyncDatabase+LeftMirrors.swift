@@ -31,7 +31,6 @@ extension SyncDatabase {
             if forgettingBase, leaving == nil || leaving != mirror.id {
                 if let leaving { try Self.keepBase(db, of: leaving) }
                 try db.execute(sql: "DELETE FROM base")
-                try db.execute(sql: "DELETE FROM log_arrival")  // the other mirror's lines
             }
             let left = try mirror.id.flatMap { id in try Self.takeUpBase(db, of: id) }
             try db.execute(sql: "DELETE FROM mirror")

@@ -61,14 +61,6 @@ public final class SyncDatabase: Sendable {
                     PRIMARY KEY (mirror, container, path)) WITHOUT ROWID;
                 """)
         }
-        migrator.registerMigration("v5: log arrivals") { db in
-            // When this device first read other devices' log lines (`LogArrivals`).
-            try db.execute(sql: """
-                CREATE TABLE log_arrival (
-                    container TEXT NOT NULL, device TEXT NOT NULL, seq INTEGER NOT NULL, seen INTEGER NOT NULL,
-                    PRIMARY KEY (container, device, seq)) WITHOUT ROWID
-                """)
-        }
         return migrator
     }
 

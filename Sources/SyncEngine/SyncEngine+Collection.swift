@@ -14,8 +14,7 @@ extension SyncEngine {
             skipped.problems = ["store not collected: \(error)"]
             return skipped
         }
-        let collector = StoreCollector(
-            layout: layout, device: device.id, retention: retention, graceMilliseconds: Self.collectionGraceMilliseconds, arrivals: arrivals)
+        let collector = StoreCollector(layout: layout, device: device.id, retention: retention, graceMilliseconds: Self.collectionGraceMilliseconds)
         return probingMirror { collector.collect(now: now) }  // it reads the whole store
     }
 

@@ -18,9 +18,10 @@ extension SyncEngine {
         let movedAway = Self.contentMovedAway(from: Set(histories.map(\.path)), in: container.histories.values)
         var names: [String: String]?
         var found: [(time: Int64, item: DeletedItemInfo)] = []
+        let floor = floor(in: id)
         for history in histories {
             guard let deletion = history.winner, deletion.isDeletion,
-                let last = history.newestFirst.first(where: { Self.hasContent($0) && retention.keeps($0, in: history, now: now, seen: seen(in: id, now: now)) }),
+                let last = retention.kept(history, now: now, floor: floor).first(where: Self.hasContent),
                 let content = last.state.map(Self.contentKey), !movedAway[history.path, default: []].contains(content)
             else { continue }
             let known = names ?? deviceNames()

@@ -62,9 +62,7 @@ extension SyncEngine {
         let names = deviceNames()
         let winner = history.winner?.id
         let conflicts = Set(history.conflicts.map(\.id))
-        let replaced = history.replacementTimes(seen: seen(in: id, now: now))
-        let forgotten = history.forgotten
-        return history.newestFirst.filter { !forgotten.contains($0.id) && retention.keeps(replacedAt: replaced[$0.id], now: now) }.map {
+        return retention.kept(history, now: now, floor: floor(in: id)).map {
             info($0, names, current: $0.id == winner, conflict: conflicts.contains($0.id))
         }
     }
@@ -207,7 +205,7 @@ extension SyncEngine {
         guard !history.forgotten.contains(version) else {
             throw SyncError(.unknownItem, "version \(version) of \(history.path) was removed from the history (removeOtherVersionsOfItem); see `ubq versions`")
         }
-        guard retention.keeps(record, in: history, now: now, seen: seen(in: id, now: now)) else {
+        guard retention.keeps(record, in: history, now: now, floor: floor(in: id)) else {
             let days = (retention.keepMilliseconds ?? 0) / 86_400_000
             throw SyncError(
                 .unknownItem,
@@ -216,10 +214,10 @@ extension SyncEngine {
         return record
     }
 
-    /// When this device first read each version's line in container `id`, for the retention
-    /// (`LogArrivals`).
-    func seen(in id: ContainerID, now: Int64) -> HistoryRetention.Seen {
-        { [arrivals] version in arrivals.seen(version, in: id.identifier, now: now) }
+    /// The retention's floor for container `id`'s versions (`ContainerSync.writtenAfter`).
+    func floor(in id: ContainerID) -> HistoryRetention.Floor {
+        let writtenAfter = container(id)?.writtenAfter ?? [:]
+        return { writtenAfter[$0] }
     }
 
     private func history(_ id: ContainerID, _ path: String) throws(SyncError) -> PathHistory {

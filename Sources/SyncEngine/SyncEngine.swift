@@ -61,8 +61,6 @@ public final class SyncEngine: @unchecked Sendable {
     private var needsStartOver = false
     /// Containers whose last pass failed or was cut short: their next pass is full.
     private var needsFullPass: Set<ContainerID> = []
-    /// When this device first read other devices' log lines, for the retention.
-    private(set) var arrivals: LogArrivals
     /// Why this device is not registered in the mirror, which it may only read (nil when
     /// it is): said among every container's problems while it holds.
     private var unregistered: String?
@@ -106,7 +104,6 @@ public final class SyncEngine: @unchecked Sendable {
         device = try database.deviceIdentity(defaultName: ProcessInfo.processInfo.hostName)
         views = ViewLinker(layout: layout, device: device.id, faults: nil)
         knownMirror = try database.knownMirror()
-        arrivals = LogArrivals(try database.logArrivals())
         for container in containers {
             self.containers[container.id] = try makeContainer(container.id.identifier, folder: RawPath(container.folder))
             statuses[container.id] = ContainerSyncStatus(container: container.id.identifier)
@@ -164,7 +161,6 @@ public final class SyncEngine: @unchecked Sendable {
         waitForViews()  // none of the old mirror's views is still being written
         views = ViewLinker(layout: layout, device: device.id, faults: faults)
         for (id, container) in containers { containers[id] = try makeContainer(container.id, folder: container.folder) }
-        arrivals = LogArrivals(try database.logArrivals())  // none, if the base was another mirror's
         needsFullPass.formUnion(containers.keys)
     }
 
@@ -301,7 +297,6 @@ public final class SyncEngine: @unchecked Sendable {
             // held and `ubq sync --confirm-deletes` would not release them.
             if report.incomplete || report.heldDeletions > 0 { needsFullPass.insert(id) }
             log(report, container: id, timer: timer)
-            noteArrivals(container)
             let conflicts = container.conflicts.count
             // The items left out still are, whether or not this pass looked at them.
             let clocks = ClockCheck.note(lastRead: container.lastRead, own: device.id, now: SyncClock.nowMilliseconds())
@@ -317,23 +312,6 @@ public final class SyncEngine: @unchecked Sendable {
             needsFullPass.insert(id)
             update(id) { $0.fail("\(error)") }
             return PassReport(problems: ["\(error)"])
-        }
-    }
-
-    /// Records the checkpoints due for the other devices' logs `container` read
-    /// (`LogArrivals`). One that cannot be recorded now is due again at the next pass: its
-    /// lines then count as read later, which keeps them longer.
-    private func noteArrivals(_ container: ContainerSync) {
-        let now = SyncClock.nowMilliseconds()
-        for (device, last) in container.lastRead where device != self.device.id {
-            var trial = arrivals
-            guard let checkpoint = trial.due(container: container.id, device: device, readUpTo: last.sequence, now: now) else { continue }
-            do {
-                try database.record(checkpoint)
-                arrivals = trial
-            } catch {
-                logger.error("cannot record when the lines of \(device)'s log were read: \(error)")
-            }
         }
     }
 

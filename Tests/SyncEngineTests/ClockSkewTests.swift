@@ -2,96 +2,107 @@ import Foundation
 import Testing
 
 @testable import SyncEngine
-@testable import SyncPlanning
 
-/// A writer whose clock runs behind (a board with no battery-backed clock, up before NTP
-/// set it) dates its changes in the past: the version its edit replaced looked replaced
-/// long ago, so the retention let a collector delete its content at once. Here device
-/// 0123456789abcdef's log is written by hand: its second version is dated 60 days ago.
+/// A writer whose clock went back (a board with no battery-backed clock, reset to 1970, or
+/// up before NTP set it) dates its edits in the past: the version an edit replaced looked
+/// replaced long ago, and a collector deleted its content at once. Here the logs of devices
+/// w000000000000001 and w000000000000002 are written by hand. Every device must decide
+/// alike, whether it read the lines one by one (b) or all at once (c): the store is shared.
 @Suite struct ClockSkewTests {
     static let day: Int64 = 86_400_000
-    static let writer = "0123456789abcdef"
 
-    @Test func aReplacementDatedInThePastCountsFromWhenThisDeviceReadIt() throws {
+    /// The writer's own earlier line is dated an hour ago: its later lines were written after it.
+    @Test func anEditDatedBeforeItsWritersEarlierLineCountsFromThatLine() throws {
         let scratch = Scratch()
-        let (b, c) = try scratch.pair()
-        b.sync()  // makes the mirror
+        let (b, c) = try devices(in: scratch)
         let now = SyncClock.nowMilliseconds()
-        let first = try Self.append(in: b.mirror, seq: 1, time: now - 90 * Self.day, parents: [], content: "first")
-        b.sync()  // reads the first line: it was there before, its own time stands
-        _ = try Self.append(in: b.mirror, seq: 2, time: now - 60 * Self.day, parents: ["\(Self.writer):1"], content: "second")
+        try Self.append(in: b.mirror, device: 1, seq: 1, time: now - 90 * Self.day, path: "doc.txt", parents: [], content: "first")
         b.sync()
-        #expect(b.read("doc.txt") == "second")
+        try Self.append(in: b.mirror, device: 1, seq: 2, time: now - 3_600_000, path: "other.txt", parents: [], content: "other")
+        try Self.append(in: b.mirror, device: 1, seq: 3, time: now - 60 * Self.day, path: "doc.txt", parents: ["w000000000000001:1"], content: "second")
+        b.sync()
+        c.sync()
 
-        #expect(try Self.listed(b, now: now).contains("\(Self.writer):1"), "replaced as b read it, not 60 days ago")
-        try b.restart()  // what b read when is kept
-        #expect(try Self.listed(b, now: now + 29 * Self.day).contains("\(Self.writer):1"))
-        #expect(try !Self.listed(b, now: now + 31 * Self.day).contains("\(Self.writer):1"), "the retention still ends")
-        #expect(b.engine.collectStore(now: now + 2 * Self.day).deleted == 0, "its content is kept")
-        #expect(Sys.lstat(MirrorLayout(root: b.mirror).object(first)) != nil)
-
-        c.sync()  // a device that reads both lines at once has only their times to go by
-        #expect(try !Self.listed(c, now: now).contains("\(Self.writer):1"))
+        try expectKept("w000000000000001:1", on: [b, c], now: now, until: now - 3_600_000 + 30 * Self.day)
     }
 
-    @Test func checkpointsComeAtMostOncePerSpacingAndLinesBetweenCountAsReadAtTheNext() {
-        var arrivals = LogArrivals()
-        let start: Int64 = 1_000_000_000
-        #expect(arrivals.due(container: "C", device: "d", readUpTo: 3, now: start)?.seen == LogArrivals.before)
-        #expect(arrivals.due(container: "C", device: "d", readUpTo: 5, now: start + 1)?.seen == start + 1, "the first growth")
-        #expect(arrivals.due(container: "C", device: "d", readUpTo: 9, now: start + 2) == nil, "within the spacing")
-        #expect(arrivals.due(container: "C", device: "d", readUpTo: 9, now: start + 2 + LogArrivals.spacing)?.seen == start + 2 + LogArrivals.spacing)
-        #expect(arrivals.due(container: "C", device: "d", readUpTo: 9, now: start + 3 * LogArrivals.spacing) == nil, "no growth")
+    /// A writer's first line is dated 1970; the version it replaces was made yesterday.
+    @Test func anEditDatedBeforeTheVersionItReplacesCountsFromThatVersion() throws {
+        let scratch = Scratch()
+        let (b, c) = try devices(in: scratch)
+        let now = SyncClock.nowMilliseconds()
+        try Self.append(in: b.mirror, device: 1, seq: 1, time: now - Self.day, path: "doc.txt", parents: [], content: "first")
+        b.sync()
+        try Self.append(in: b.mirror, device: 2, seq: 1, time: 0, path: "doc.txt", parents: ["w000000000000001:1"], content: "second")
+        b.sync()
+        c.sync()
 
-        func seen(_ sequence: UInt64) -> Int64? { arrivals.seen(VersionID(device: "d", sequence: sequence), in: "C", now: 42) }
-        #expect(seen(3) == nil && seen(1) == nil, "there before: the line's own time")
-        #expect(seen(4) == start + 1 && seen(5) == start + 1)
-        #expect(seen(6) == start + 2 + LogArrivals.spacing, "read before that checkpoint was due: counted at it")
-        #expect(seen(10) == 42, "past the last checkpoint: read now")
-        #expect(arrivals.seen(VersionID(device: "other", sequence: 1), in: "C", now: 42) == nil, "a log never checkpointed")
-        let reloaded = LogArrivals([
-            .init(container: "C", device: "d", sequence: 9, seen: start + 2 + LogArrivals.spacing),
-            .init(container: "C", device: "d", sequence: 3, seen: LogArrivals.before),
-            .init(container: "C", device: "d", sequence: 5, seen: start + 1),
-        ])
-        #expect(reloaded.seen(VersionID(device: "d", sequence: 6), in: "C", now: 42) == start + 2 + LogArrivals.spacing)
+        try expectKept("w000000000000001:1", on: [b, c], now: now, until: now - Self.day + 30 * Self.day)
     }
 
-    @Test func aWriterWhoseClockIsAheadIsSaidOnceItsLatestLineIsPastTheTolerance() throws {
+    @Test func aWriterWhoseClockIsAheadIsSaidWhileItsLatestLineIsPastTheTolerance() throws {
         let scratch = Scratch()
-        let b = try scratch.devices("b")[0]
-        b.sync()
+        let (b, _) = try devices(in: scratch)
         let now = SyncClock.nowMilliseconds()
-        _ = try Self.append(in: b.mirror, seq: 1, time: now + 3 * Self.day, parents: [], content: "ahead")
+        try Self.append(in: b.mirror, device: 1, seq: 1, time: now + 3 * Self.day, path: "doc.txt", parents: [], content: "ahead")
         b.sync()
-        #expect(b.status().problems.contains { $0.contains("the latest change of device \(Self.writer) is dated 3 days after this device's clock") }, "\(b.status().problems)")
+        #expect(b.status().problems.contains { $0.contains("the latest change of device w000000000000001 is dated 3 days after this device's clock") }, "\(b.status().problems)")
 
-        _ = try Self.append(in: b.mirror, seq: 2, time: now, parents: ["\(Self.writer):1"], content: "set right")
+        try Self.append(in: b.mirror, device: 1, seq: 2, time: now, path: "doc.txt", parents: ["w000000000000001:1"], content: "set right")
         b.sync()
         #expect(!b.status().problems.contains { $0.contains("clock") }, "its clock was set right: \(b.status().problems)")
     }
 
+    @Test func spansAreRoundedAndNeverOverflow() {
+        #expect(ClockCheck.span(3_700_000) == "1 hour")
+        #expect(ClockCheck.span(5_500_000) == "2 hours")
+        #expect(ClockCheck.span(3 * Self.day - 1) == "3 days")
+        #expect(ClockCheck.span(.max).hasSuffix(" days"))
+        #expect(ClockCheck.note(lastRead: ["other": (1, .max)], own: "me", now: 0) != nil)
+        #expect(ClockCheck.note(lastRead: ["me": (1, .max)], own: "me", now: 0) == nil, "its own lines say nothing of its clock")
+    }
+
+    /// Two synced devices, b and c, on a mirror b made (the folders go with `scratch`).
+    private func devices(in scratch: Scratch) throws -> (TestDevice, TestDevice) {
+        let (b, c) = try scratch.pair()
+        b.sync()
+        c.sync()
+        return (b, c)
+    }
+
+    /// `version` of doc.txt is listed on each device until just before `until`, and not
+    /// after; a collection by each, meanwhile, keeps its content.
+    private func expectKept(_ version: String, on devices: [TestDevice], now: Int64, until: Int64) throws {
+        for device in devices {
+            #expect(device.read("doc.txt") == "second")
+            #expect(try listed(device, now: until - 1).contains(version), "kept until a month after the edit could have been made")
+            #expect(try !listed(device, now: until + 1).contains(version), "the retention still ends")
+            let collected = device.engine.collectStore(now: now + 2 * Self.day)
+            #expect(collected.deleted == 0, "\(collected)")
+        }
+    }
+
     /// The ids `ubq versions` lists for doc.txt on `device` at `now`.
-    private static func listed(_ device: TestDevice, now: Int64) throws -> [String] {
+    private func listed(_ device: TestDevice, now: Int64) throws -> [String] {
         try device.engine.versions(container: TestDevice.containerID, path: "Documents/doc.txt", now: now).map(\.id)
     }
 
-    /// Appends a version of Documents/doc.txt holding `content` to the writer's log, with
-    /// its content stored; returns the content's hash.
-    private static func append(in mirror: String, seq: Int, time: Int64, parents: [String], content: String) throws -> String {
+    /// Appends a line to the log of device w00000000000000N: a version of Documents/`path`
+    /// holding `content`, stored.
+    private static func append(
+        in mirror: String, device: Int, seq: Int, time: Int64, path: String, parents: [String], content: String
+    ) throws {
+        let writer = "w00000000000000\(device)"
         let layout = MirrorLayout(root: mirror)
         let stored = try ContentStore(layout: layout, device: writer).store(bytes: Array(content.utf8))
         let parentList = parents.map { "\"\($0)\"" }.joined(separator: ",")
-        let line = #"{"seq":\#(seq),"time":\#(time),"path":"Documents/doc.txt","parents":[\#(parentList)],"op":"put","kind":"file","mode":420,"sha256":"\#(stored.sha256)","size":\#(stored.size)}"#
+        let line = #"{"seq":\#(seq),"time":\#(time),"path":"Documents/\#(path)","parents":[\#(parentList)],"op":"put","kind":"file","mode":420,"sha256":"\#(stored.sha256)","size":\#(stored.size)}"#
         let log = layout.log(container: TestDevice.containerID.identifier, device: writer)
         try FileManager.default.createDirectory(atPath: Sys.parent(of: log), withIntermediateDirectories: true)
-        let handle = FileHandle(forWritingAtPath: log) ?? {
-            FileManager.default.createFile(atPath: log, contents: nil)
-            return FileHandle(forWritingAtPath: log)!
-        }()
+        if !FileManager.default.fileExists(atPath: log) { FileManager.default.createFile(atPath: log, contents: nil) }
+        let handle = try #require(FileHandle(forWritingAtPath: log))
         handle.seekToEndOfFile()
         handle.write(Data((line + "\n").utf8))
         handle.closeFile()
-        return stored.sha256
     }
 }
