@@ -22,7 +22,9 @@ struct UnsyncedItems {
 
     /// The paths kept at or below one of `roots`.
     func paths(within roots: [RawPath]) -> [RawPath] {
-        reasons.keys.filter { path in roots.contains { path.isSame(orBelow: $0) } }
+        guard !reasons.isEmpty else { return [] }
+        let subtrees = Subtrees(roots.compactMap { SyncPath.key($0) })
+        return reasons.keys.filter { SyncPath.key($0).map(subtrees.contains) ?? false }
     }
 
     var count: Int { reasons.count }

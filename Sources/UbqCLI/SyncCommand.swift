@@ -90,13 +90,13 @@ enum SyncStatusPrinter {
         guard let mirror = status.mirror else { return Output.line("sync: off (no mirror configured)") }
         Output.line(Table.terminalSafe("mirror: \(mirror) (this device: \(status.deviceName ?? "?") \(status.device ?? "?"))"))
         let rows = status.containers.map { container in
-            [container.container, container.phase.rawValue, String(container.conflicts), Table.terminalSafe(Table.shortened(container.message ?? ""))]
+            [container.container, container.phase.rawValue, String(container.conflicts), Table.shortened(Table.terminalSafe(container.message ?? ""))]
         }
         Output.line(Table.render(header: ["CONTAINER", "SYNC", "CONFLICTS", "NOTE"], rows: rows, rightAligned: [2]))
         for container in status.containers {
             if let progress = container.progress { Output.line("  \(container.container): \(describe(progress))") }
             // A problem names the path it is about: shown escaped, as `ubq ls` shows names.
-            for problem in container.problems { Output.line("  \(container.container): \(Table.terminalSafe(Table.shortened(problem)))") }
+            for problem in container.problems { Output.line("  \(container.container): \(Table.shortened(Table.terminalSafe(problem)))") }
             if let more = container.problemsOmitted {
                 Output.line("  \(container.container): and \(more) more \(more == 1 ? "problem" : "problems"): ubqd's log has them all (journalctl --user -u ubqd, under systemd)")
             }

@@ -14,7 +14,8 @@ enum Table {
 
     /// `text` with each word (space-separated) longer than `longest` characters cut in its
     /// middle: a problem about a path 5,000 bytes long named it twice, 10 KB of one line
-    /// where the reason at its end was lost. `--json` keeps them whole.
+    /// where the reason at its end was lost. `--json` keeps them whole. Cut after
+    /// `terminalSafe`, whose escapes lengthen a word.
     static func shortened(_ text: String, longest: Int = 160) -> String {
         guard text.count > longest else { return text }
         return text.split(separator: " ", omittingEmptySubsequences: false).map { word in
