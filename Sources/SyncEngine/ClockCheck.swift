@@ -1,8 +1,9 @@
 /// Whether another device's clock and this one disagree: the latest line of its log dated
 /// more than `tolerance` after this device's clock (a board with no battery-backed clock,
 /// up before NTP set it; a clock set by hand, on either side). Sync goes on, and the
-/// retention is safe from it (`HistoryRetention`), but the status says so: which of two
-/// changes made at once wins, and the dates versions show, follow the writers' clocks.
+/// retention's bounds keep a clock that went back from cutting history short
+/// (`HistoryRetention`), but the status says so: which of two changes made at once wins,
+/// and the dates versions show, follow the writers' clocks.
 enum ClockCheck {
     /// Clocks not set by NTP drift by seconds a day, which sync does not mind.
     static let tolerance: Int64 = 3_600_000

@@ -152,7 +152,8 @@ final class ContainerSync {
     private(set) var lastRead: [String: (sequence: UInt64, time: Int64)] = [:]
     /// The versions dated before an earlier line of their writer's log (its clock went
     /// back), with the latest such time: the retention counts them from no earlier
-    /// (`HistoryRetention.Floor`). Almost always empty.
+    /// (`HistoryRetention.Floor`). Empty while clocks behave; after a line dated ahead,
+    /// every later line of that log is here (the retention ignores bounds far ahead).
     private(set) var writtenAfter: [VersionID: Int64] = [:]
 
     init(id: String, folder: RawPath, layout: MirrorLayout, device: String) {
@@ -272,21 +273,23 @@ final class ContainerSync {
             throw error
         }
         self.writer = writer
+        // In file order: lines of the log not read yet (the log could not be read this
+        // pass) come before these, and the reader meets them all later.
+        let skipped = skipOwn(span)
         for record in records {
-            noteOrder(record)
+            if skipped { noteOrder(record) }
             add(record)
         }
-        skipOwn(span)
     }
 
     /// This device appended `span` to its log, holding records `add` was given already:
     /// the next `readLogs` need not read and decode them again (a first sync appends a
     /// record per file). Before this log was ever read, its reader starts past them.
-    private func skipOwn(_ span: LogWriter.Span) {
+    private func skipOwn(_ span: LogWriter.Span) -> Bool {
         if readers[device] == nil && span.start == 0 {
             readers[device] = LogReader(path: layout.log(container: id, device: device), device: device)
         }
-        readers[device]?.skip(span)
+        return readers[device]?.skip(span) ?? false
     }
 
     /// The devices that have a log for this container; nil if the log folder is there but

@@ -52,11 +52,13 @@ struct LogReader {
     }
 
     /// Moves past lines this process appended itself and already knows (`span`), when they
-    /// are the next ones to read; otherwise reads them as any others.
-    mutating func skip(_ span: LogWriter.Span) {
-        guard span.start == offset else { return }
+    /// are the next ones to read; otherwise reads them as any others. Whether it moved.
+    @discardableResult
+    mutating func skip(_ span: LogWriter.Span) -> Bool {
+        guard span.start == offset else { return false }
         offset = span.end
         lineNumber += span.lines
+        return true
     }
 
     /// The records appended since the last call, and the lines that broke the format

@@ -41,6 +41,26 @@ struct RetentionTests {
         #expect(history.replacementTime(of: F.cOnC.id) == nil)
     }
 
+    /// Counted parents first, without recursion: a file edited 100,000 times is a chain
+    /// that deep. The last edit, dated 1970, counts from the newest time on the chain.
+    @Test func countedTimesWalkALongChainAndCutACycle() {
+        var chain = PathHistory(path: F.path)
+        var parent: VersionID?
+        for sequence in 1...100_000 {
+            let id = F.id("A", UInt64(sequence))
+            chain.add(F.record(id, F.a, parents: parent.map { [$0] } ?? [], time: sequence == 100_000 ? 0 : Int64(sequence)))
+            parent = id
+        }
+        let counted = chain.countedTimes(floor: { _ in nil }, ceiling: .max)
+        #expect(counted.count == 100_000 && counted[F.id("A", 100_000)] == 99_999)
+
+        // Only a log written by hand has a cycle: it is cut where met, never looped on.
+        let a = F.record(F.id("A", 1), F.a, parents: [F.id("B", 1)], time: 5)
+        let b = F.record(F.id("B", 1), F.b, parents: [F.id("A", 1)], time: 7)
+        let cycle = F.history(a, b).countedTimes(floor: { _ in nil }, ceiling: .max)
+        #expect(cycle.count == 2 && cycle[F.id("A", 1)]! >= 5 && cycle[F.id("B", 1)]! >= 7)
+    }
+
     @Test func neededContentHoldsWhatKeptVersionsNameAcrossPaths() {
         let notes = F.history(F.v0, F.bOnB)  // a (expired), b (current)
         let copy = F.record(F.id("B", 2), F.a, time: 5_000, path: "Documents/copy.txt")  // a again, current elsewhere
