@@ -1,3 +1,5 @@
+import SyncPlanning
+
 /// Whether another device's clock and this one disagree: the latest line of its log dated
 /// more than `tolerance` after this device's clock (a board with no battery-backed clock,
 /// up before NTP set it; a clock set by hand, on either side). Sync goes on, and the
@@ -5,8 +7,8 @@
 /// (`HistoryRetention`), but the status says so: which of two changes made at once wins,
 /// and the dates versions show, follow the writers' clocks.
 enum ClockCheck {
-    /// Clocks not set by NTP drift by seconds a day, which sync does not mind.
-    static let tolerance: Int64 = 3_600_000
+    /// The retention's: a line further ahead than that bounds nothing there either.
+    static let tolerance = HistoryRetention.aheadTolerance
 
     /// What the status says, naming the device whose latest line is furthest ahead; nil
     /// when none is past the tolerance. `lastRead`: each log's last line (`ContainerSync`).
