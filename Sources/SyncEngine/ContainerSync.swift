@@ -154,7 +154,16 @@ final class ContainerSync {
     /// back), with the latest such time: the retention counts them from no earlier
     /// (`HistoryRetention.Floor`). Empty while clocks behave; after a line dated ahead,
     /// every later line of that log is here (the retention ignores bounds far ahead).
-    private(set) var writtenAfter: [VersionID: Int64] = [:]
+    private var writtenAfter: [VersionID: Int64] = [:]
+    /// The latest time among each log's lines so far (for `writtenAfter`).
+    private var latestTime: [String: Int64] = [:]
+
+    /// The retention's floor for this container's versions, as read so far: what the
+    /// engine's listings and the collector both judge by.
+    var retentionFloor: HistoryRetention.Floor {
+        let known = writtenAfter
+        return { known[$0] }
+    }
 
     init(id: String, folder: RawPath, layout: MirrorLayout, device: String) {
         self.id = id
@@ -233,9 +242,6 @@ final class ContainerSync {
         latestTime[device] = max(latestTime[device] ?? .min, record.time)
         lastRead[device] = (record.id.sequence, record.time)
     }
-
-    /// The latest time among each log's lines so far.
-    private var latestTime: [String: Int64] = [:]
 
     func add(_ record: VersionRecord) {
         histories[record.path, default: PathHistory(path: record.path)].add(record)

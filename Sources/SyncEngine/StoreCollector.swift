@@ -63,8 +63,7 @@ struct StoreCollector {
 
     private func needed(_ containers: [ContainerSync], _ now: Int64) -> Set<String> {
         containers.reduce(into: Set()) { needed, container in
-            let writtenAfter = container.writtenAfter
-            needed.formUnion(retention.neededContent(container.histories.values, now: now) { writtenAfter[$0] })
+            needed.formUnion(retention.neededContent(container.histories.values, now: now, floor: container.retentionFloor))
         }
     }
 

@@ -214,10 +214,9 @@ extension SyncEngine {
         return record
     }
 
-    /// The retention's floor for container `id`'s versions (`ContainerSync.writtenAfter`).
+    /// The retention's floor for container `id`'s versions (`ContainerSync.retentionFloor`).
     func floor(in id: ContainerID) -> HistoryRetention.Floor {
-        let writtenAfter = container(id)?.writtenAfter ?? [:]
-        return { writtenAfter[$0] }
+        container(id)?.retentionFloor ?? { _ in nil }
     }
 
     private func history(_ id: ContainerID, _ path: String) throws(SyncError) -> PathHistory {
