@@ -21,11 +21,11 @@ struct SyncRoutes: Sendable {
                 return JSONResponse.error(
                     .badRequest, APIError(error: "bad-request", message: "confirmDeletes publishes the held deletions and restoreDeletes undoes them: give one"))
             }
-            return try await withWorker { worker in
+            return try await answering { worker in
                 try await waitForWatcher()
                 try await service?.passNow(
                     confirmDeletes: body.confirmDeletes, restoreDeletes: body.restoreDeletes ?? false, full: body.full ?? false)
-                return JSONResponse.encode(mirrorStatusValue(worker))
+                return mirrorStatusValue(worker)
             }
         }
         router.get(RouterPath(Route.conflicts)) { _, _ in

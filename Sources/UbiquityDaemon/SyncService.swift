@@ -164,9 +164,13 @@ final class SyncService: Service {
     /// `ubq sync`: a pass now over what changed (everything with `full`), once the caller
     /// has waited for the watcher, so files changed a moment ago need not wait. Returns
     /// once the index shows what the passes found.
+    /// On a mirror that stops answering it fails as the user's other requests do
+    /// (`SyncWorker.runForUser`): a pass still queued is dropped, which loses nothing, since
+    /// the loop passes again once the mirror answers; one under way runs on.
     func passNow(confirmDeletes: Bool, restoreDeletes: Bool = false, full: Bool) async throws {
         _ = try await passOverPending(
-            confirmDeletes: confirmDeletes, restoreDeletes: restoreDeletes, settled: true, full: full, unlessIdle: false)
+            confirmDeletes: confirmDeletes, restoreDeletes: restoreDeletes, settled: true, full: full, unlessIdle: false,
+            forUser: true)
         await indexUpdates.drain()
     }
 
@@ -188,9 +192,9 @@ final class SyncService: Service {
     /// queueing), or took it a moment after its close and left it to settle (put back
     /// after the pass's return). Both were seen with a 1 GiB copy.
     private func passOverPending(
-        confirmDeletes: Bool, restoreDeletes: Bool = false, settled: Bool, full: Bool, unlessIdle: Bool
+        confirmDeletes: Bool, restoreDeletes: Bool = false, settled: Bool, full: Bool, unlessIdle: Bool, forUser: Bool = false
     ) async throws -> Bool? {
-        try await worker.run { [self] engine in
+        let pass: @Sendable (SyncEngine) -> Bool? = { [self] engine in
             var pending = takePending()
             pending.needsFullPass = pending.needsFullPass || full
             if unlessIdle && !pending.needsFullPass && pending.paths.isEmpty && !engine.mirrorHasNews() { return nil }
@@ -202,6 +206,7 @@ final class SyncService: Service {
             retryLater(engine.passAll(confirmDeletes: confirmDeletes, restoreDeletes: restoreDeletes, settled: settled, changed: scope))
             return pending.needsFullPass
         }
+        return try await forUser ? worker.runForUser(pass) : worker.run(pass)
     }
 }
 

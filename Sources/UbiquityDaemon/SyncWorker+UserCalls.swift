@@ -1,7 +1,7 @@
 import SyncEngine
 import Synchronization
 
-/// A user's request to the sync thread (`ubq versions`, `deleted`, `conflicts`, `resolve`,
+/// A user's request to the sync thread (`ubq sync`, `versions`, `deleted`, `conflicts`, `resolve`,
 /// `restore`) when the mirror does not answer: a network share whose server went away
 /// blocks the call waiting on it, and every call queued behind it. Without an answer the
 /// user would wait in silence for as long as that lasts; here the request fails once the

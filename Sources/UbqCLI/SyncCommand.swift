@@ -18,7 +18,7 @@ struct SyncCommand: AsyncParsableCommand {
 
             Exit status: 0 when every container synced; 75 when sync is paused (the mirror is \
             not there, the disk is full, or deletions wait for --confirm-deletes: the NOTE \
-            column says which); 1 when a container's sync failed, or some items could not be \
+            column says which) or the mirror has stopped answering (the message says so); 1 when a container's sync failed, or some items could not be \
             synced (the problems below the table say why: a file it cannot read, a name it \
             cannot carry); 78 when no mirror is configured.
             """)

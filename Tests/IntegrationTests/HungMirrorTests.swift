@@ -5,7 +5,7 @@ import Testing
 
 /// A mirror whose server stops answering (an NFS or sshfs share, a hung disk) blocks every
 /// call made to it, and the daemon's sync thread with it. `ubq versions`, `restore` and the
-/// like queue behind that call: they hung, with nothing said, for as long as it lasted.
+/// like, and `ubq sync`, queue behind that call: they hung, with nothing said, for as long as it lasted.
 /// Here the mirror is a real FUSE mount (exfat-fuse) whose program is stopped with SIGSTOP:
 /// calls to it wait, as on a share whose server went away.
 @Suite(.serialized, .enabled(if: ExFatDisk.canMount, "needs root, /dev/fuse, a loop device and exfat-fuse"))
@@ -38,6 +38,9 @@ final class HungMirrorTests {
         #expect(restore.status == 75, "try again later: \(restore.errorText)")
         #expect(restore.errorText.contains("has not answered for"), "\(restore.errorText)")
         #expect(restore.errorText.contains("nothing was done"), "\(restore.errorText)")
+        // `ubq sync` in a script: its pass waits behind the daemon's own poll, also dropped.
+        let sync = try Self.ubq(a, ["sync"])
+        #expect(sync.status == 75 && sync.errorText.contains("has not answered for"), "\(sync.status): \(sync.errorText)")
         let listing = try Self.ubq(a, ["versions", doc])
         #expect(listing.status == 75 && listing.errorText.contains("has not answered for"), "\(listing.status): \(listing.errorText)")
 
