@@ -1,3 +1,4 @@
+import Glibc
 import RawPaths
 import UbiquitySettings
 
@@ -31,6 +32,17 @@ public struct ContainerLayout: Sendable {
 
     public func absolute(_ location: Location) -> RawPath {
         folder(of: location.container).appending(location.relativePath)
+    }
+
+    /// `location`, or the deepest folder above it whose absolute path the kernel takes
+    /// (shorter than PATH_MAX, 4096 bytes): a scan must start there to reach a tree deeper
+    /// than that, which it walks with relative calls.
+    public func reachable(_ location: Location) -> Location {
+        var reachable = location
+        while !reachable.relativePath.isEmpty && absolute(reachable).bytes.count >= Int(PATH_MAX) {
+            reachable.relativePath = reachable.relativePath.removingLastComponent()
+        }
+        return reachable
     }
 
     /// "Diary" for `iCloud.com.example.Diary`: what NSMetadataUbiquitousItemContainerDisplayNameKey shows.

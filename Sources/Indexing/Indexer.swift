@@ -250,8 +250,11 @@ public final class Indexer {
     }
 
     /// Makes the index equal to the disk for `relativePath` and everything below it.
+    /// A path too long to start a scan at is reconciled from the deepest folder above it
+    /// that is not (`ContainerLayout.reachable`).
     public func reconcile(_ container: ContainerID, _ relativePath: RawPath, readingContent: Bool = true, beforeReading: FolderGate? = nil) throws {
-        let location = ContainerLayout.Location(container: container, relativePath: relativePath)
+        let location = layout.reachable(ContainerLayout.Location(container: container, relativePath: relativePath))
+        let relativePath = location.relativePath
         if readingContent || journalsChanges {
             try reconcile(location, readingContent: readingContent, beforeReading: beforeReading, write: write) { after in
                 try self.index.signatures(container: container.identifier, under: relativePath, after: after, limit: self.pageSize)

@@ -21,7 +21,7 @@ struct StatusCommand: AsyncParsableCommand {
         if json { return try Output.json(StatusReply(daemon: status, sync: sync)) }
         Output.line("ubqd \(status.version) (pid \(status.pid)): \(status.summary)")
         Output.line("root: \(status.root)")
-        Output.line("watching \(status.watchedFolders) folders" + (status.polledFolders > 0 ? ", polling \(status.polledFolders) (out of inotify watches)" : ""))
+        Output.line("watching \(status.watchedFolders) folders" + (status.polledFolders > 0 ? ", polling \(status.polledFolders) (inotify cannot watch them: out of watches, or a path over 4096 bytes; ubqd's log says which)" : ""))
         SyncStatusPrinter.print(sync)
     }
 }

@@ -159,10 +159,24 @@ final class WatcherThread: @unchecked Sendable {
             if watch >= 0 { translator.registerWatch(watch, path: folder) }
             return true
         }
-        let error = inotifytools_error()
-        if error == ENOSPC { startPolling(folder) }
-        else if error != ENOENT && error != ENOTDIR { logger.warning("cannot watch \(absolute(folder)): \(String(cString: strerror(error)))") }
+        switch inotifytools_error() {
+        case ENOSPC: startPolling(folder)
+        case ENAMETOOLONG: pollTooLong(folder)
+        case ENOENT, ENOTDIR: break  // gone meanwhile: its parent's event says so
+        case let error: logger.warning("cannot watch \(absolute(folder)): \(String(cString: strerror(error)))")
+        }
         return false
+    }
+
+    /// inotify takes a path of at most PATH_MAX (4096 bytes), while a tree may go deeper
+    /// (made with relative calls, or moved in whole). Such a folder's parent, which has a
+    /// watch, is polled as well: a rescan from there reaches below PATH_MAX with relative
+    /// calls, as `lstat` or a scan started at the folder itself could not. Rare, so each
+    /// is named.
+    private func pollTooLong(_ folder: RawPath) {
+        guard polledFolders.insert(folder.removingLastComponent()).inserted else { return }
+        logger.warning(
+            "cannot watch \(absolute(folder).readable.prefix(200))… (\(absolute(folder).bytes.count) bytes of path; inotify takes \(PATH_MAX)): the folder above it is rescanned every \(control.pollInterval) instead")
     }
 
     /// libinotifytools keeps a folder's name after its watch went away in ways it did not

@@ -240,3 +240,35 @@ import Testing
         #expect((polled ?? 0) > 0)
     }
 }
+
+/// inotify takes a path of at most PATH_MAX (4096 bytes), but a tree can go deeper (made
+/// with relative calls, as `mkdir` then `cd` does here, or moved in whole). Changes below
+/// that depth are still seen by queries, and the index does not fail on such a path.
+@Suite(.serialized) struct DeepTreeTests {
+    static let level = String(repeating: "d", count: 200)
+    /// `cd` into the deepest folder a step at a time: one `cd` of the whole path is too long.
+    static let descend = "for i in $(seq 25); do cd \(level); done"
+
+    @Test func changesBelowTheDepthInotifyReachesAreIndexed() throws {
+        let daemon = try DaemonHarness()
+        try daemon.start()
+        // 25 levels of 201 bytes: the deepest five are past PATH_MAX whatever the root.
+        try daemon.shell("for i in $(seq 25); do mkdir \(Self.level) && cd \(Self.level); done; echo a > first.txt")
+        #expect(try Self.names(daemon) == ["first.txt"])
+        try daemon.shell("\(Self.descend); echo b > second.txt; rm first.txt")
+        #expect(try Self.names(daemon) == ["second.txt"])
+
+        #expect(daemon.log().contains("inotify takes 4096"), "the log names the folder it cannot watch")
+        #expect(!daemon.log().contains("indexing failed"), "a rescan too deep to start at starts above: \(daemon.log().suffix(600))")
+        let status = try #require(try JSONSerialization.jsonObject(with: try daemon.ubq(["status", "--json"]).output) as? [String: Any])
+        #expect(status["indexError"] == nil && (status["polledFolders"] as? Int ?? 0) > 0, "\(status)")
+    }
+
+    /// The names of the `.txt` files the index holds.
+    private static func names(_ daemon: DaemonHarness) throws -> [String] {
+        let result = try daemon.ubq(["ls", "--json", "--attrs", "kMDItemFSName", #"kMDItemFSName LIKE "*.txt""#])
+        guard result.status == 0 else { throw HarnessError("ubq ls failed: \(result.errorText)") }
+        let items = try #require(try JSONSerialization.jsonObject(with: result.output) as? [[String: String]])
+        return items.compactMap { $0["kMDItemFSName"] }.sorted()
+    }
+}
