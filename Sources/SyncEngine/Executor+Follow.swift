@@ -37,7 +37,16 @@ extension Executor {
         return .done
     }
 
-    /// Renames the local file `source` to `target` under a coordinated move, if neither
+    /// Moves a new item where another device's rename took its folder (`Relocation`), if
+    /// the disk still holds it as the plan saw it and nothing is at `relative` (below the
+    /// container folder). Nothing is in the base for either path: the next scan finds the
+    /// item at its new path, new, and publishes it.
+    func relocate(_ relocation: Relocation, source: LocalEntry?, to relative: RawPath) throws -> Outcome {
+        guard let source, source.state == relocation.state else { return .skipped("\(relocation.from) is not the item the plan moves") }
+        return try rename(source, to: containerFolder.appending(relative).readable, replacing: nil)
+    }
+
+    /// Renames the local item `source` to `target` under a coordinated move, if neither
     /// changed since the scan (`target` was absent, or held `expected`).
     private func rename(_ source: LocalEntry, to target: String, replacing expected: LocalEntry?) throws -> Outcome {
         let origin = containerFolder.appending(source.rawPath).readable

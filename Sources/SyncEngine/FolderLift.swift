@@ -113,6 +113,7 @@ extension SyncPass {
             switch action {
             case .apply(let version, _): folders.formUnion([version.path, version.movedFrom].compactMap { $0.map(Sys.folderPart) })
             case .follow(let followed): folders.formUnion([followed.from, followed.move.path].map(Sys.folderPart))
+            case .relocate(let relocation): folders.formUnion([relocation.from, relocation.to].map(Sys.folderPart))
             case .publish, .adopt: continue
             }
         }

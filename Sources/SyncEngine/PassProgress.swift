@@ -47,7 +47,7 @@ extension SyncAction {
             switch self {
             case .publish(_, let state, _, _): state
             case .apply(let version, _): version.state
-            case .adopt: nil
+            case .adopt, .relocate: nil
             case .follow(let followed): if case .mirrorVersion(let version) = followed.edit { version.state } else { nil }
             }
         guard let state, state.kind == .file else { return 0 }

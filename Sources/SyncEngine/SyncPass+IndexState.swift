@@ -33,6 +33,10 @@ extension SyncPass {
             case .follow(let followed):
                 pending.planned.insert(followed.from)
                 if let path = followed.waitingUpload(followed: done) { pending.publishes.insert(path) }
+            case .relocate(let relocation):
+                // A new item: it waits for its publish where it is now.
+                pending.planned.insert(relocation.from)
+                pending.publishes.insert(done ? relocation.to : relocation.from)
             }
         }
         return pending

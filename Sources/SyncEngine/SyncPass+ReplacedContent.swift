@@ -56,7 +56,7 @@ extension SyncAction {
     fileprivate var replacesLocalItem: Bool {
         switch self {
         case .apply, .follow: true
-        case .publish, .adopt: false
+        case .publish, .adopt, .relocate: false  // a relocation goes where nothing is
         }
     }
 
@@ -69,7 +69,7 @@ extension SyncAction {
             case .localFile(let state): state.sha256
             case .mirrorVersion(let version): version.state?.sha256
             }
-        case .publish, .adopt: nil
+        case .publish, .adopt, .relocate: nil
         }
     }
 }

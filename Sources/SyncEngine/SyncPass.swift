@@ -479,6 +479,16 @@ struct SyncPass {
                 return false
             }
             report.followed += 1
+        case .relocate(let relocation):
+            let target = LocalNames.relative(of: relocation.to, local: local, in: executor.containerFolder)
+            guard try executor.relocate(relocation, source: local.entries[relocation.from], to: target) == .done else {
+                report.skipped += 1
+                container.lookAgain(at: action.paths)
+                return false
+            }
+            // Published where it is now by the next round, or the next pass if this one's scope misses it.
+            container.lookAgain(at: [relocation.to])
+            report.followed += 1
         }
         return true
     }

@@ -44,6 +44,7 @@ enum OccupiedFolders {
     /// not empty after all only fails, harmlessly, and the next pass plans again.
     static func occupiedFolders(after actions: [SyncAction], trees: SyncTrees) -> Set<String> {
         var outcome: [String: Bool] = [:]
+        var relocated: Set<String> = []  // what is below goes along
         for action in actions {
             switch action {
             case .publish(let path, let state, _, _), .adopt(let path, _, let state): outcome[path] = state != nil
@@ -51,6 +52,10 @@ enum OccupiedFolders {
             case .follow(let followed):
                 outcome[followed.from] = false
                 outcome[followed.move.path] = true
+            case .relocate(let relocation):
+                outcome[relocation.from] = false
+                outcome[relocation.to] = true
+                relocated.insert(relocation.from)
             }
         }
         var occupied: Set<String> = []
@@ -63,7 +68,10 @@ enum OccupiedFolders {
             }
         }
         for (path, there) in outcome where there { markAncestors(of: path) }
-        for path in trees.local.keys where outcome[path] == nil { markAncestors(of: path) }
+        for path in trees.local.keys where outcome[path] == nil {
+            if !relocated.isEmpty, Relocations.ancestors(of: path).contains(where: relocated.contains) { continue }
+            markAncestors(of: path)
+        }
         return occupied
     }
 }

@@ -28,12 +28,17 @@ public enum SyncAction: Hashable, Sendable {
     /// (see `FollowedMove`). Planned over the whole container (`SyncPlan`), since it spans
     /// two paths; its `path` is the rename's new one.
     case follow(FollowedMove)
+    /// A new item of this device's goes where another device's rename took its folder
+    /// (see `Relocation`): a local rename, published by the next round. Its `path` is the
+    /// new one.
+    case relocate(Relocation)
 
     public var path: String {
         switch self {
         case .publish(let path, _, _, _), .adopt(let path, _, _): path
         case .apply(let version, _): version.path
         case .follow(let followed): followed.move.path
+        case .relocate(let relocation): relocation.to
         }
     }
 }

@@ -48,6 +48,7 @@ public struct SyncPlan: Sendable, Equatable {
             }
         }
         actions = Self.following(MoveFollowing.follows(in: trees, candidates: candidates), instead: actions)
+        actions = Relocations.relocating(actions, trees: trees)
         (actions, keptBeside) = OccupiedFolders.keeping(actions, trees: trees)
         actions = Self.pairingRenames(actions, base: trees.base)
         Self.order(&actions)
@@ -225,7 +226,7 @@ extension SyncAction {
         case .publish(_, let state, _, _): state == nil
         case .apply(let version, _): version.state == nil
         case .adopt(_, _, let state): state == nil
-        case .follow: false  // it makes the new path: it goes with the makes, after its folders
+        case .follow, .relocate: false  // it makes the new path: it goes with the makes, after its folders
         }
     }
 

@@ -1,0 +1,114 @@
+import RawPaths
+
+/// A new item that follows a folder renamed concurrently by another device, as it would in
+/// iCloud Drive, where an item belongs to its folder, not to a path: device A renames
+/// folder `x` to `y` while device B, offline, adds `x/new.txt`. Without following, B
+/// publishes `x/new.txt` and every device ends with a folder `x` again, holding only what B
+/// added, beside `y`. Following, B renames its `x/new.txt` to `y/new.txt` first, and the
+/// next round publishes it there, as any new file.
+///
+/// Only items this device made and never synced (no base, nothing in the mirror at their
+/// path) follow, each where nothing is, was or arrives; the topmost of a new folder takes
+/// what is in it along. An edit of a file the rename moved follows on its own
+/// (`FollowedMove`).
+public struct Relocation: Hashable, Sendable {
+    /// Where the item is here.
+    public var from: String
+    /// Where the rename of its folder takes it.
+    public var to: String
+    /// What the disk held at `from` when the plan was made (the executor re-checks it).
+    public var state: EntryState
+
+    public init(from: String, to: String, state: EntryState) {
+        self.from = from
+        self.to = to
+        self.state = state
+    }
+}
+
+/// Finds the relocations a plan holds (`Relocation`).
+enum Relocations {
+    /// `actions` with the publish of each new item that follows a renamed folder replaced by
+    /// its relocation, and the publishes of what it holds dropped (they go with it; the
+    /// next round publishes them at their new paths).
+    static func relocating(_ actions: [SyncAction], trees: SyncTrees) -> [SyncAction] {
+        let renames = folderRenames(in: actions, local: trees.local)
+        guard !renames.isEmpty else { return actions }
+        let made = Set(actions.compactMap { if case .apply(let version, _) = $0, version.state?.kind == .folder { version.path } else { nil } })
+        var relocated: [String: Relocation] = [:]
+        var carried: Set<String> = []
+        // Path order puts each folder before what it holds ("a" < "a/b").
+        let candidates = actions.compactMap { action -> (String, EntryState)? in
+            guard case .publish(let path, let state?, [], nil) = action, trees.base[path] == nil else { return nil }
+            return (path, state)
+        }.sorted { $0.0 < $1.0 }
+        for (path, state) in candidates {
+            if Self.ancestors(of: path).contains(where: { relocated[$0] != nil || carried.contains($0) }) {
+                carried.insert(path)
+                continue
+            }
+            guard let destination = destination(of: path, renames: renames), isFree(destination, trees: trees, made: made) else { continue }
+            relocated[path] = Relocation(from: path, to: destination, state: state)
+        }
+        guard !relocated.isEmpty else { return actions }
+        let replaced = actions.compactMap { action -> SyncAction? in
+            if carried.contains(action.path) { return nil }
+            if let relocation = relocated[action.path], case .publish = action { return .relocate(relocation) }
+            return action
+        }
+        return replaced
+    }
+
+    /// The folders another device renamed that this plan takes away here: the plan applies
+    /// the folder's deletion at the old path (where this device holds it) and makes a folder
+    /// at the new one (where it holds nothing), both by the same device, and at least one
+    /// file arrives below the new path moved from the same place below the old
+    /// (`FolderMoves.Pair`). A folder renamed to two places at once is left alone.
+    static func folderRenames(in actions: [SyncAction], local: [String: EntryState]) -> [String: String] {
+        var applied: [String: (version: VersionRecord, expected: EntryState?)] = [:]
+        var pairs: Set<FolderMoves.Pair> = []
+        for case .apply(let version, let expected) in actions {
+            applied[version.path] = (version, expected)
+            if version.state?.kind == .file, let origin = version.movedFrom {
+                pairs.formUnion(FolderMoves.Pair.folders(of: version.path, leaving: origin))
+            }
+        }
+        var targets: [String: Set<String>] = [:]
+        for pair in pairs {
+            guard let gone = applied[pair.from], gone.version.state == nil, gone.expected?.kind == .folder, local[pair.from]?.kind == .folder,
+                let made = applied[pair.to], made.version.state?.kind == .folder, made.expected == nil, local[pair.to] == nil,
+                made.version.id.device == gone.version.id.device
+            else { continue }
+            targets[pair.from, default: []].insert(pair.to)
+        }
+        return targets.compactMapValues { $0.count == 1 ? $0.first : nil }
+    }
+
+    /// Where `path` goes: below the new path of the innermost renamed folder it is in.
+    static func destination(of path: String, renames: [String: String]) -> String? {
+        for folder in ancestors(of: path) {
+            if let target = renames[folder], let rest = path.below(folder) { return target + "/" + rest }
+        }
+        return nil
+    }
+
+    /// Whether an item may go to `destination`: nothing is there, nor was, nor arrives, and
+    /// its folder is there or made by the plan.
+    static func isFree(_ destination: String, trees: SyncTrees, made: Set<String>) -> Bool {
+        guard trees.local[destination] == nil, trees.base[destination] == nil, trees.histories[destination]?.winner?.state == nil,
+            let folder = destination.folderBeforeLastSlash.map(String.init)
+        else { return false }
+        return made.contains(folder) || trees.local[folder]?.kind == .folder
+    }
+
+    /// The folders `path` is in, innermost first.
+    static func ancestors(of path: String) -> [String] {
+        var folders: [String] = []
+        var rest = Substring(path)
+        while let folder = rest.folderBeforeLastSlash {
+            folders.append(String(folder))
+            rest = folder
+        }
+        return folders
+    }
+}

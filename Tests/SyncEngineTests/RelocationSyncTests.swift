@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+
+@testable import SyncEngine
+
+/// Device a renames folder `p` to `q` while device b, not syncing, adds to `p`: b's new
+/// items follow the rename (`Relocation`), as in iCloud Drive, instead of bringing `p` back
+/// on every device holding only them.
+@Suite struct RelocationSyncTests {
+    typealias Move = FolderMoveSyncTests
+
+    @Test func newItemsMadeInARenamedFolderFollowItsRename() throws {
+        let scratch = Scratch()
+        let (a, b) = try Move.syncedPair(scratch)
+        try b.write("p/new.txt", "new on b")
+        try b.write("p/sub/made/deep.txt", "deeper on b")  // a new folder: it moves whole
+        try Move.renameOnA(a)
+
+        let report = b.sync()
+        #expect(report.problems.isEmpty && report.followed == 2, "\(report)")
+        let expected = Move.moved.merging(["q/new.txt": "new on b", "q/sub/made": "<folder>", "q/sub/made/deep.txt": "deeper on b"]) { $1 }
+        #expect(b.tree() == expected)
+        b.sync()  // publishes what the rename's round left to the next, if any
+        a.sync()
+        #expect(a.tree() == expected && b.tree() == expected)
+        #expect(a.sync().published == 0 && b.sync().published == 0)
+    }
+
+    /// Something else took the new item's place below the new folder: the item stays
+    /// where it was made, and so does its folder, as without following. Nothing is lost.
+    @Test func aNewItemWhosePlaceIsTakenStaysWhereItWasMade() throws {
+        let scratch = Scratch()
+        let (a, b) = try Move.syncedPair(scratch)
+        try b.write("p/new.txt", "new on b")
+        try Move.rename(a, "p", to: "q")
+        try a.write("q/new.txt", "new on a")
+        a.sync()
+
+        b.sync()
+        b.sync()
+        a.sync()
+        #expect(b.read("p/new.txt") == "new on b" && b.read("q/new.txt") == "new on a")
+        #expect(a.tree() == b.tree())
+    }
+}
