@@ -65,14 +65,14 @@ enum Relocations {
     /// file arrives below the new path moved from the same place below the old
     /// (`FolderMoves.Pair`). A folder renamed to two places at once is left alone.
     static func folderRenames(in actions: [SyncAction], local: [String: EntryState]) -> [String: String] {
-        var applied: [String: (version: VersionRecord, expected: EntryState?)] = [:]
         var pairs: Set<FolderMoves.Pair> = []
-        for case .apply(let version, let expected) in actions {
-            applied[version.path] = (version, expected)
-            if version.state?.kind == .file, let origin = version.movedFrom {
-                pairs.formUnion(FolderMoves.Pair.folders(of: version.path, leaving: origin))
-            }
+        for case .apply(let version, _) in actions where version.state?.kind == .file {
+            if let origin = version.movedFrom { pairs.formUnion(FolderMoves.Pair.folders(of: version.path, leaving: origin)) }
         }
+        guard !pairs.isEmpty else { return [:] }  // most plans: a first sync's 100,000 downloads are no renames
+        let ends = Set(pairs.flatMap { [$0.from, $0.to] })
+        var applied: [String: (version: VersionRecord, expected: EntryState?)] = [:]
+        for case .apply(let version, let expected) in actions where ends.contains(version.path) { applied[version.path] = (version, expected) }
         var targets: [String: Set<String>] = [:]
         for pair in pairs {
             guard let gone = applied[pair.from], gone.version.state == nil, gone.expected?.kind == .folder, local[pair.from]?.kind == .folder,
