@@ -26,6 +26,22 @@ import Testing
         #expect(a.sync().published == 0 && b.sync().published == 0)
     }
 
+    /// As ubqd's passes between full ones: told only what changed here, with what other
+    /// devices changed. The item is published at its new path by a later pass, which
+    /// the relocation asks for.
+    @Test func aPassToldOnlyWhatChangedRelocatesToo() throws {
+        let scratch = Scratch()
+        let (a, b) = try Move.syncedPair(scratch)
+        try b.write("p/new.txt", "new on b")
+        try Move.renameOnA(a)
+
+        #expect(b.sync(changed: ["Documents/p/new.txt"]).followed == 1)
+        b.sync(changed: [])
+        a.sync()
+        let expected = Move.moved.merging(["q/new.txt": "new on b"]) { $1 }
+        #expect(a.tree() == expected && b.tree() == expected)
+    }
+
     /// Something else took the new item's place below the new folder: the item stays
     /// where it was made, and so does its folder, as without following. Nothing is lost.
     @Test func aNewItemWhosePlaceIsTakenStaysWhereItWasMade() throws {
