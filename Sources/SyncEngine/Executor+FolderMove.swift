@@ -51,7 +51,7 @@ extension Executor {
 
     /// Whether the folder `folder` holds on disk exactly `items` (each unchanged since the
     /// scan), and nothing else.
-    private func holdsExactly(_ folder: LocalEntry, _ items: [LocalEntry]) -> Bool {
+    func holdsExactly(_ folder: LocalEntry, _ items: [LocalEntry]) -> Bool {
         guard Self.unchanged(containerFolder.appending(folder.rawPath).readable, since: folder) else { return false }
         let expected = Dictionary(items.map { ($0.rawPath, $0) }, uniquingKeysWith: { first, _ in first })
         var found = 0

@@ -41,17 +41,27 @@ extension Executor {
     /// the disk still holds it as the plan saw it and nothing is at `relative` (below the
     /// container folder). Nothing is in the base for either path: the next scan finds the
     /// item at its new path, new, and publishes it.
-    func relocate(_ relocation: Relocation, source: LocalEntry?, to relative: RawPath) throws -> Outcome {
-        guard let source, source.state == relocation.state else { return .skipped("\(relocation.from) is not the item the plan moves") }
-        return try rename(source, to: containerFolder.appending(relative).readable, replacing: nil)
+    /// A folder moves only while it holds just what the scan found in it (`holdsExactly`):
+    /// a copy into it still under way, or a file sync ignores, keeps it where it is.
+    func relocate(_ relocation: Relocation, entries: [String: LocalEntry], to relative: RawPath) throws -> Outcome {
+        guard let source = entries[relocation.from], source.state == relocation.state else {
+            return .skipped("\(relocation.from) is not the item the plan moves")
+        }
+        let items = relocation.items.compactMap { entries[relocation.from + "/" + $0] }
+        guard items.count == relocation.items.count else { return .skipped("\(relocation.from) is not the folder the plan moves") }
+        let holdsWhatWasSeen = { source.state.kind != .folder || self.holdsExactly(source, items) }
+        return try rename(source, to: containerFolder.appending(relative).readable, replacing: nil, onlyIf: holdsWhatWasSeen)
     }
 
     /// Renames the local item `source` to `target` under a coordinated move, if neither
     /// changed since the scan (`target` was absent, or held `expected`).
-    private func rename(_ source: LocalEntry, to target: String, replacing expected: LocalEntry?) throws -> Outcome {
+    /// `onlyIf` is checked under the claims too.
+    private func rename(
+        _ source: LocalEntry, to target: String, replacing expected: LocalEntry?, onlyIf condition: () -> Bool = { true }
+    ) throws -> Outcome {
         let origin = containerFolder.appending(source.rawPath).readable
         return try coordinatedMove(from: origin, to: target, moved: { $0 == .done }) { () throws -> Outcome in
-            guard Self.unchanged(origin, since: source) else { return .skipped("\(origin) changed since it was read") }
+            guard Self.unchanged(origin, since: source), condition() else { return .skipped("\(origin) changed since it was read") }
             guard Self.unchanged(target, since: expected) else { return .skipped("\(target) changed since it was read") }
             let madeIn = try makeParentFolders(of: target)
             let placed = try place(origin, at: target, replacing: expected, mode: nil)

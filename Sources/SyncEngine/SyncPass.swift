@@ -481,7 +481,7 @@ struct SyncPass {
             report.followed += 1
         case .relocate(let relocation):
             let target = LocalNames.relative(of: relocation.to, local: local, in: executor.containerFolder)
-            guard try executor.relocate(relocation, source: local.entries[relocation.from], to: target) == .done else {
+            guard try executor.relocate(relocation, entries: local.entries, to: target) == .done else {
                 report.skipped += 1
                 container.lookAgain(at: action.paths)
                 return false

@@ -8,8 +8,10 @@ import RawPaths
 /// next round publishes it there, as any new file.
 ///
 /// Only items this device made and never synced (no base, nothing in the mirror at their
-/// path) follow, each where nothing is, was or arrives; the topmost of a new folder takes
-/// what is in it along. An edit of a file the rename moved follows on its own
+/// path) follow, each where nothing is, was or arrives, and no other item goes. A new
+/// folder moves whole, with what it holds, if it holds on disk just what the scan saw (a
+/// `cp -r` still under way keeps it where it is) and its owner may change it; otherwise it
+/// stays, with all it holds. An edit of a file the rename moved follows on its own
 /// (`FollowedMove`).
 public struct Relocation: Hashable, Sendable {
     /// Where the item is here.
@@ -18,11 +20,15 @@ public struct Relocation: Hashable, Sendable {
     public var to: String
     /// What the disk held at `from` when the plan was made (the executor re-checks it).
     public var state: EntryState
+    /// For a folder: the paths (relative to it, each folder before what it holds) of
+    /// everything the scan found in it, which goes along.
+    public var items: [String]
 
-    public init(from: String, to: String, state: EntryState) {
+    public init(from: String, to: String, state: EntryState, items: [String] = []) {
         self.from = from
         self.to = to
         self.state = state
+        self.items = items
     }
 }
 
@@ -31,32 +37,54 @@ enum Relocations {
     /// `actions` with the publish of each new item that follows a renamed folder replaced by
     /// its relocation, and the publishes of what it holds dropped (they go with it; the
     /// next round publishes them at their new paths).
+    ///
+    /// Runs after `SyncPlan.pairingRenames`: an item this device moved into the folder is
+    /// a rename of its own (published with `movedFrom`), not a new item.
     static func relocating(_ actions: [SyncAction], trees: SyncTrees) -> [SyncAction] {
         let renames = folderRenames(in: actions, local: trees.local)
         guard !renames.isEmpty else { return actions }
         let made = Set(actions.compactMap { if case .apply(let version, _) = $0, version.state?.kind == .folder { version.path } else { nil } })
         var relocated: [String: Relocation] = [:]
-        var carried: Set<String> = []
+        var staying: Set<String> = []  // new items that stay where they are, with all they hold
+        var claimed: Set<String> = []  // destinations taken (two folders may be renamed into one)
         // Path order puts each folder before what it holds ("a" < "a/b").
-        let candidates = actions.compactMap { action -> (String, EntryState)? in
-            guard case .publish(let path, let state?, [], nil) = action, trees.base[path] == nil else { return nil }
-            return (path, state)
-        }.sorted { $0.0 < $1.0 }
-        for (path, state) in candidates {
-            if Self.ancestors(of: path).contains(where: { relocated[$0] != nil || carried.contains($0) }) {
-                carried.insert(path)
+        for (path, state) in newItems(in: actions, trees: trees) {
+            if let holder = ancestors(of: path).first(where: { relocated[$0] != nil || staying.contains($0) }) {
+                if let below = path.below(holder), relocated[holder] != nil { relocated[holder]?.items.append(String(below)) } else { staying.insert(path) }
                 continue
             }
-            guard let destination = destination(of: path, renames: renames), isFree(destination, trees: trees, made: made) else { continue }
+            guard let destination = destination(of: path, renames: renames), !claimed.contains(destination),
+                isFree(destination, trees: trees, made: made), state.kind != .folder || mayMove(folder: state)
+            else {
+                staying.insert(path)
+                continue
+            }
+            claimed.insert(destination)
             relocated[path] = Relocation(from: path, to: destination, state: state)
         }
         guard !relocated.isEmpty else { return actions }
-        let replaced = actions.compactMap { action -> SyncAction? in
-            if carried.contains(action.path) { return nil }
-            if let relocation = relocated[action.path], case .publish = action { return .relocate(relocation) }
-            return action
+        let carried = Set(relocated.values.flatMap { relocation in relocation.items.map { relocation.from + "/" + $0 } })
+        return actions.compactMap { action in
+            guard case .publish(let path, _, _, _) = action else { return action }
+            if carried.contains(path) { return nil }
+            return relocated[path].map(SyncAction.relocate) ?? action
         }
-        return replaced
+    }
+
+    /// The items this device made and never synced, which the mirror has nothing live at,
+    /// with their states, in path order.
+    static func newItems(in actions: [SyncAction], trees: SyncTrees) -> [(String, EntryState)] {
+        actions.compactMap { action -> (String, EntryState)? in
+            guard case .publish(let path, let state?, [], nil) = action, trees.base[path] == nil, trees.histories[path]?.winner?.state == nil
+            else { return nil }
+            return (path, state)
+        }.sorted { $0.0 < $1.0 }
+    }
+
+    /// Whether a folder may move to another folder: rename(2) changes its `..`, which
+    /// needs its owner's write permission (`FolderMoves.ownerMayChange`).
+    static func mayMove(folder: EntryState) -> Bool {
+        folder.mode & FolderMoves.ownerMayChange == FolderMoves.ownerMayChange
     }
 
     /// The folders another device renamed that this plan takes away here: the plan applies

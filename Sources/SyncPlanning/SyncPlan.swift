@@ -48,9 +48,9 @@ public struct SyncPlan: Sendable, Equatable {
             }
         }
         actions = Self.following(MoveFollowing.follows(in: trees, candidates: candidates), instead: actions)
+        actions = Self.pairingRenames(actions, base: trees.base)
         actions = Relocations.relocating(actions, trees: trees)
         (actions, keptBeside) = OccupiedFolders.keeping(actions, trees: trees)
-        actions = Self.pairingRenames(actions, base: trees.base)
         Self.order(&actions)
         self.actions = actions
         folderMoves = FolderMoves.find(in: actions, trees: trees)

@@ -27,8 +27,8 @@ import Testing
     }
 
     /// As ubqd's passes between full ones: told only what changed here, with what other
-    /// devices changed. The item is published at its new path by a later pass, which
-    /// the relocation asks for.
+    /// devices changed (the renamed folder among them, so the pass's next round finds the
+    /// item at its new path and publishes it).
     @Test func aPassToldOnlyWhatChangedRelocatesToo() throws {
         let scratch = Scratch()
         let (a, b) = try Move.syncedPair(scratch)
@@ -40,6 +40,25 @@ import Testing
         a.sync()
         let expected = Move.moved.merging(["q/new.txt": "new on b"]) { $1 }
         #expect(a.tree() == expected && b.tree() == expected)
+    }
+
+    /// A file copied into the new folder after the scan (a `cp -r` under way): the folder
+    /// does not move, so the copy goes on where it started, and nothing is lost.
+    @Test func aNewFolderGainingAFileAfterTheScanStaysWhereItIs() throws {
+        let scratch = Scratch()
+        let (a, b) = try Move.syncedPair(scratch)
+        try b.write("p/made/first.txt", "first")
+        try Move.renameOnA(a)
+        let faults = FaultInjection()
+        faults.interleave(at: "between actions") { try? b.write("p/made/second.txt", "copied late") }
+        b.engine.faults = faults
+
+        #expect(b.sync().followed == 0)
+        #expect(b.read("p/made/first.txt") == "first" && b.read("p/made/second.txt") == "copied late")
+        b.engine.faults = nil
+        b.sync()
+        a.sync()
+        #expect(a.tree() == b.tree())
     }
 
     /// Something else took the new item's place below the new folder: the item stays

@@ -33,7 +33,7 @@ struct RelocationTests {
         let plan = SyncPlan(Self.trees(new: [Self.p + "/new.txt": F.b, Self.p + "/made": .folder(), Self.p + "/made/in.txt": F.c]))
         #expect(
             Self.relocations(plan) == [
-                Relocation(from: Self.p + "/made", to: Self.q + "/made", state: .folder()),
+                Relocation(from: Self.p + "/made", to: Self.q + "/made", state: .folder(), items: ["in.txt"]),
                 Relocation(from: Self.p + "/new.txt", to: Self.q + "/new.txt", state: F.b),
             ])
         #expect(!plan.actions.contains { $0.path.hasPrefix(Self.p + "/made/") }, "what the new folder holds moves with it")
@@ -42,18 +42,68 @@ struct RelocationTests {
         #expect(plan.actions.firstIndex(where: { $0.path == Self.q + "/new.txt" })! < plan.actions.firstIndex(where: { $0.path == Self.p })!)
     }
 
-    @Test func nothingMovesWhereSomethingIsOrWasOrArrives() {
+    @Test func nothingMovesWhereSomethingArrivesOrWas() {
         let arriving = F.record(F.id("A", 7), F.c, time: 2_000, path: Self.q + "/new.txt")
         let arrives = SyncPlan(Self.trees(new: [Self.p + "/new.txt": F.b], extra: [arriving]))
         #expect(Self.relocations(arrives).isEmpty)
         #expect(arrives.actions.contains(.publish(path: Self.p + "/new.txt", state: F.b, parents: [])))
+
+        let made = F.record(F.id("A", 7), F.c, time: 2_000, path: Self.q + "/new.txt")
+        let gone = F.record(F.id("A", 8), nil, parents: [made.id], time: 2_500, path: Self.q + "/new.txt")
+        let was = Self.trees(
+            new: [Self.p + "/new.txt": F.b], extra: [made, gone], base: [Self.q + "/new.txt": BaseEntry(version: gone.id, state: nil)])
+        #expect(Self.relocations(SyncPlan(was)).isEmpty)
     }
 
-    @Test func anItemSyncedBeforeDoesNotMove() {
-        let synced = F.record(F.id("B", 1), F.b, path: Self.p + "/old.txt")
+    /// Another device made an item at the same path, which this device has not synced:
+    /// the two meet there (a conflict), and neither moves.
+    @Test func anItemTheMirrorHasAtItsPathDoesNotMove() {
+        let elsewhere = F.record(F.id("C", 1), F.c, time: 2_500, path: Self.p + "/new.txt")
+        #expect(Self.relocations(SyncPlan(Self.trees(new: [Self.p + "/new.txt": F.b], extra: [elsewhere]))).isEmpty)
+    }
+
+    /// A synced file this device moved into the folder is its own rename, published with
+    /// where it came from: not a new item.
+    @Test func aFileMovedHereIntoTheFolderIsPublishedAsARename() {
+        let synced = F.record(F.id("B", 1), F.b, path: "Documents/r.txt")
         let trees = Self.trees(
-            new: [Self.p + "/old.txt": F.c], extra: [synced], base: [Self.p + "/old.txt": BaseEntry(version: synced.id, state: F.b)])
+            new: [Self.p + "/r.txt": F.b], extra: [synced], base: ["Documents/r.txt": BaseEntry(version: synced.id, state: F.b)])
+        let plan = SyncPlan(trees)
+        #expect(Self.relocations(plan).isEmpty)
+        #expect(plan.actions.contains(.publish(path: Self.p + "/r.txt", state: F.b, parents: [], movedFrom: "Documents/r.txt")))
+    }
+
+    /// A new folder that cannot move (something is at its place in the new folder) stays
+    /// with all it holds: its items do not move one by one, which would leave it behind
+    /// empty and bring the old folder back for it.
+    @Test func aNewFolderThatCannotMoveKeepsWhatItHolds() {
+        let taken = F.record(F.id("A", 7), .folder(), time: 2_000, path: Self.q + "/made")
+        let trees = Self.trees(new: [Self.p + "/made": .folder(), Self.p + "/made/in.txt": F.c], extra: [taken])
         #expect(Self.relocations(SyncPlan(trees)).isEmpty)
+    }
+
+    /// A new folder without its owner's write permission cannot change its `..`.
+    @Test func aNewFolderItsOwnerMayNotChangeStays() {
+        let trees = Self.trees(new: [Self.p + "/locked": .folder(mode: 0o555)])
+        #expect(Self.relocations(SyncPlan(trees)).isEmpty)
+    }
+
+    /// Another device merged two folders into one: items of the same name from both may not
+    /// both go there.
+    @Test func twoItemsBoundForOnePlaceMoveOneOfThem() {
+        let p2 = "Documents/p2"
+        let folder2 = F.record(F.id("A", 11), .folder(), path: p2)
+        let file2 = F.record(F.id("A", 12), F.b, path: p2 + "/y.txt")
+        let arrival2 = VersionRecord(id: F.id("A", 13), path: Self.q + "/y.txt", parents: [], state: F.b, time: 2_000, movedFrom: p2 + "/y.txt")
+        let file2Left = F.record(F.id("A", 14), nil, parents: [file2.id], time: 2_000, path: p2 + "/y.txt")
+        let folder2Left = F.record(F.id("A", 15), nil, parents: [folder2.id], time: 2_000, path: p2)
+        var trees = Self.trees(
+            new: [Self.p + "/new.txt": F.b, p2: .folder(), p2 + "/y.txt": F.b, p2 + "/new.txt": F.c],
+            extra: [folder2, file2, arrival2, file2Left, folder2Left],
+            base: [p2: BaseEntry(version: folder2.id, state: .folder()), p2 + "/y.txt": BaseEntry(version: file2.id, state: F.b)])
+        trees.local[p2 + "/y.txt"] = F.b
+        let relocations = Self.relocations(SyncPlan(trees))
+        #expect(relocations.count == 1 && relocations.first?.to == Self.q + "/new.txt", "\(relocations)")
     }
 
     @Test func aFolderMadeByAnotherDeviceThanTheOneThatDeletedTheOldIsNoRename() {
