@@ -9,7 +9,8 @@ extension Executor {
     /// disk still holds what the plan saw at both paths. The base then says the new path
     /// holds the renamed version (with no signature, so the next scan hashes the file and
     /// finds the edit: the next round publishes it as the rename's child) and the old path
-    /// its deletion.
+    /// its deletion. A deletion made here writes nothing: the next scan finds the file
+    /// missing at the new path, and the next round publishes that.
     /// `relative`: where the move's path is below the container folder (`LocalNames`).
     func follow(
         _ followed: FollowedMove, source: LocalEntry?, to relative: RawPath, destination: LocalEntry?, batch: ChangeBatch
@@ -23,6 +24,10 @@ extension Executor {
         case .mirrorVersion(let version):
             guard source == nil, let state = version.state else { return .skipped("\(followed.from) appeared since the scan") }
             outcome = try fetch(state, to: target, replacing: destination)
+        case .localDeletion:
+            // Nothing to write: the base alone takes the arrival. Whatever appears at either
+            // path meanwhile is new to the next scan, and published.
+            outcome = .done
         }
         guard outcome == .done else { return outcome }
         try faults?.checkpoint("follow: disk written, base not committed")

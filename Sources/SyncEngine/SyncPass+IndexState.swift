@@ -110,8 +110,10 @@ extension SyncPass {
 extension FollowedMove {
     /// The path whose content waits for a publish once the follow's round is over: the new
     /// path if the edit moved there (the next round publishes it), else the old one if the
-    /// edit was made here and stayed; nil if the edit stayed and is the mirror's already.
+    /// edit was made here and stayed; nil if the edit stayed and is the mirror's already,
+    /// or is a deletion (nothing on the disk waits).
     func waitingUpload(followed: Bool) -> String? {
+        if case .localDeletion = edit { return nil }
         if followed { return move.path }
         if case .adoptDeletion = departure { return from }
         return nil

@@ -19,6 +19,13 @@ public struct FollowedMove: Hashable, Sendable {
         /// The mirror's current version of `from`, fetched to `move.path`: this device has
         /// nothing at `from` (it made the rename, or applied it before the edit arrived).
         case mirrorVersion(VersionRecord)
+        /// No content: this device deleted the file at `from`, which held the version the
+        /// rename moved, unchanged. The deletion follows the rename as an edit would: the
+        /// base takes the rename's arrival without the disk holding it, so the next round
+        /// publishes its deletion at `move.path`, where the history keeps the content.
+        /// Without this the rename, which beats the deletion at `from` (`WinnerRule`),
+        /// brought the deleted file back on every device under its new name.
+        case localDeletion
     }
 
     /// How `from` ends up deleted.

@@ -4,7 +4,8 @@
 /// A rename of `P` to `Q` is recognised in the mirror by its two halves, made by one
 /// device: the current version of `Q`, a file with `movedFrom == P`, and a deletion head of
 /// `P` whose single parent `v` had the same content (the file moved unchanged). An edit of
-/// `v` made concurrently, here or elsewhere, then follows the rename. Whenever anything is
+/// `v` made concurrently, here or elsewhere, then follows the rename, and so does its
+/// deletion here (`FollowedMove.Edit.localDeletion`). Whenever anything is
 /// unclear (several renames from `P`, several edits, an edit of another version than `v`,
 /// something else at `Q`), nothing follows: both files stay, as they would without this.
 enum MoveFollowing {
@@ -28,8 +29,14 @@ enum MoveFollowing {
         let departure: FollowedMove.Departure
         switch edits.count {
         case 0:
-            guard let current = history.winner, let local = localEdit(at: origin, of: deletion.parents[0], trees) else { return nil }
-            (edit, departure) = (.localFile(local), .adoptDeletion(current.id))
+            guard let current = history.winner else { return nil }
+            if let local = localEdit(at: origin, of: deletion.parents[0], trees) {
+                (edit, departure) = (.localFile(local), .adoptDeletion(current.id))
+            } else if deletedHere(at: origin, moved: deletion.parents[0], departure: deletion.id, history, trees) {
+                (edit, departure) = (.localDeletion, .adoptDeletion(current.id))
+            } else {
+                return nil
+            }
         case 1:
             guard let found = mirrorEdit(edits[0], at: origin, departing: deletion, history, trees) else { return nil }
             (edit, departure) = (found, .publishDeletion(replacing: history.heads.map(\.id)))
@@ -66,6 +73,15 @@ enum MoveFollowing {
             local != base.state
         else { return nil }
         return local
+    }
+
+    /// Whether this device deleted the version the rename moved: the disk holds nothing at
+    /// `path`, and the base is that version (the deletion is not published yet), or a
+    /// deletion of it other than the rename's own (published before the rename was seen).
+    static func deletedHere(at path: String, moved: VersionID, departure: VersionID, _ history: PathHistory, _ trees: SyncTrees) -> Bool {
+        guard trees.local[path] == nil, let base = trees.base[path] else { return false }
+        if base.version == moved { return base.state?.kind == .file }
+        return base.state == nil && base.version != departure && history.record(base.version)?.parents == [moved]
     }
 
     /// The mirror's edit of the version the rename moved (the version it shares with the

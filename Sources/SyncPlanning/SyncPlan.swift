@@ -48,6 +48,7 @@ public struct SyncPlan: Sendable, Equatable {
             }
         }
         actions = Self.following(MoveFollowing.follows(in: trees, candidates: candidates), instead: actions)
+        actions = FolderDeletionFollowing.following(actions, trees: trees)
         actions = Self.pairingRenames(actions, base: trees.base)
         actions = Relocations.relocating(actions, trees: trees)
         (actions, keptBeside) = OccupiedFolders.keeping(actions, trees: trees)

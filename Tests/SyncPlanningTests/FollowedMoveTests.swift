@@ -15,6 +15,8 @@ enum Rename {
     /// Device B's edit of the moved version, published before B saw the rename.
     static let publishedEdit = F.record(F.id("B", 1), F.b, parents: [moved.id], time: 3_000, path: from)
     static let rename = [moved, departure, arrival]
+    /// Device B's deletion of the moved version, published before B saw the rename.
+    static let publishedDeletion = F.record(F.id("B", 1), nil, parents: [moved.id], time: 3_000, path: from)
 
     static func trees(local: [String: EntryState], base: [String: BaseEntry], records: [VersionRecord]) -> SyncTrees {
         var histories: [String: PathHistory] = [:]
@@ -64,6 +66,16 @@ struct FollowedMoveTests {
             expected: FollowedMove(
                 move: R.arrival, from: R.from, edit: .localFile(F.b),
                 departure: .publishDeletion(replacing: [R.departure.id, R.publishedEdit.id]), expectedAtDestination: F.a)),
+        FollowCase(
+            name: "a deletion made here of the moved version", local: [:], base: [R.from: R.synced], records: R.rename,
+            expected: FollowedMove(
+                move: R.arrival, from: R.from, edit: .localDeletion, departure: .adoptDeletion(R.departure.id), expectedAtDestination: nil)),
+        FollowCase(
+            name: "a deletion made here, published before the rename was seen", local: [:],
+            base: [R.from: BaseEntry(version: R.publishedDeletion.id, state: nil)], records: R.rename + [R.publishedDeletion],
+            expected: FollowedMove(
+                move: R.arrival, from: R.from, edit: .localDeletion,
+                departure: .adoptDeletion(WinnerRule.winner(of: [R.departure, R.publishedDeletion])!.id), expectedAtDestination: nil)),
     ]
 
     static let staysPut: [FollowCase] = {
@@ -88,7 +100,6 @@ struct FollowedMoveTests {
             FollowCase(
                 name: "the old path's current version is another device's edit", local: [R.from: F.b], base: [R.from: R.synced],
                 records: R.rename + [editOnC]),
-            FollowCase(name: "deleted here, not edited", local: [:], base: [R.from: R.synced], records: R.rename),
             FollowCase(
                 name: "the deletion and the arrival are not one device's rename", local: [R.from: F.b], base: [R.from: R.synced],
                 records: [R.moved, R.departure, renamedElsewhere]),

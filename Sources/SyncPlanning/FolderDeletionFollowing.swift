@@ -1,0 +1,60 @@
+import RawPaths
+
+/// A folder this device deleted while another device renamed it: its files' deletions
+/// follow the rename (`FollowedMove.Edit.localDeletion`), and so do its folders' and
+/// links'. Without this, every device would end with the renamed folder's skeleton: its
+/// folders, empty, and its links.
+///
+/// The mirror records a folder's rename with its folders and links made anew at the new
+/// path (only files name where they came from), so such an item is one the plan would make
+/// below the new path where this device deleted the same item (same state: a folder's
+/// mode, a link's target) at the old path. The plan then only moves the base (`adopt`), as
+/// if the item had arrived: the next round finds it missing and publishes its deletion,
+/// as for the files. A file another device put in the folder meanwhile still arrives, and
+/// the folder with it (a download makes the folders it goes in), which the next round
+/// then keeps.
+enum FolderDeletionFollowing {
+    static func following(_ actions: [SyncAction], trees: SyncTrees) -> [SyncAction] {
+        let renames = deletedRenamedFolders(in: actions, trees: trees)
+        guard !renames.isEmpty else { return actions }
+        return actions.map { action in
+            guard case .apply(let version, nil) = action, let state = version.state, state.kind != .file,
+                let origin = origin(of: version.path, renames: renames), trees.local[origin] == nil, trees.base[origin]?.state == state
+            else { return action }
+            return .adopt(path: version.path, version: version.id, state: state)
+        }
+    }
+
+    /// Where `path` was before the innermost rename in `renames` (new path → old) it is at
+    /// or below.
+    static func origin(of path: String, renames: [String: String]) -> String? {
+        if let from = renames[path] { return from }
+        for folder in Relocations.ancestors(of: path) {
+            if let from = renames[folder], let rest = path.below(folder) { return from + "/" + rest }
+        }
+        return nil
+    }
+
+    /// The renamed folders this device deleted at their old path, by new path: pairs of
+    /// folders (`FolderMoves.Pair`) that a followed deletion of a renamed file lies in,
+    /// where the old folder is gone here and was, in the base, the very version the other
+    /// device's deletion replaced, and the plan makes the new folder, by that same device.
+    static func deletedRenamedFolders(in actions: [SyncAction], trees: SyncTrees) -> [String: String] {
+        var pairs: Set<FolderMoves.Pair> = []
+        for case .follow(let followed) in actions where followed.edit == .localDeletion {
+            pairs.formUnion(FolderMoves.Pair.folders(of: followed.move.path, leaving: followed.from))
+        }
+        guard !pairs.isEmpty else { return [:] }
+        var made: [String: VersionRecord] = [:]
+        for case .apply(let version, nil) in actions where version.state?.kind == .folder { made[version.path] = version }
+        var renames: [String: String] = [:]
+        for pair in pairs {
+            guard trees.local[pair.from] == nil, let base = trees.base[pair.from], base.state?.kind == .folder,
+                let gone = trees.histories[pair.from]?.winner, gone.state == nil, gone.parents == [base.version],
+                let arrival = made[pair.to], arrival.id.device == gone.id.device, trees.local[pair.to] == nil
+            else { continue }
+            renames[pair.to] = pair.from
+        }
+        return renames
+    }
+}
