@@ -478,6 +478,8 @@ struct SyncPass {
                 container.lookAgain(at: action.paths)
                 return false
             }
+            // Its deletion is published at the new path by the next round, or a later pass.
+            if followed.edit == .localDeletion { container.lookAgain(at: [followed.move.path]) }
             report.followed += 1
         case .relocate(let relocation):
             let target = LocalNames.relative(of: relocation.to, local: local, in: executor.containerFolder)

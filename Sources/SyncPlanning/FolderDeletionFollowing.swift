@@ -14,23 +14,34 @@ import RawPaths
 /// the folder with it (a download makes the folders it goes in), which the next round
 /// then keeps.
 enum FolderDeletionFollowing {
-    static func following(_ actions: [SyncAction], trees: SyncTrees) -> [SyncAction] {
-        let renames = deletedRenamedFolders(in: actions, trees: trees)
-        guard !renames.isEmpty else { return actions }
-        return actions.map { action in
-            guard case .apply(let version, nil) = action, let state = version.state, state.kind != .file,
-                let origin = origin(of: version.path, renames: renames), trees.local[origin] == nil, trees.base[origin]?.state == state
-            else { return action }
-            return .adopt(path: version.path, version: version.id, state: state)
-        }
+    /// A renamed folder: its old path, and the device that renamed it.
+    struct Rename {
+        var from: String
+        var device: String
     }
 
-    /// Where `path` was before the innermost rename in `renames` (new path → old) it is at
-    /// or below.
-    static func origin(of path: String, renames: [String: String]) -> String? {
-        if let from = renames[path] { return from }
+    /// `actions` with those applies made adoptions, and for each, the path deleted here.
+    static func following(_ actions: [SyncAction], trees: SyncTrees) -> (actions: [SyncAction], deleted: [String: String]) {
+        let renames = deletedRenamedFolders(in: actions, trees: trees)
+        guard !renames.isEmpty else { return (actions, [:]) }
+        var deleted: [String: String] = [:]
+        let followed = actions.map { action in
+            guard case .apply(let version, nil) = action, let state = version.state, state.kind != .file,
+                let (origin, device) = origin(of: version.path, renames: renames), version.id.device == device,
+                trees.local[origin] == nil, trees.base[origin]?.state == state
+            else { return action }
+            deleted[version.path] = origin
+            return .adopt(path: version.path, version: version.id, state: state)
+        }
+        return (followed, deleted)
+    }
+
+    /// Where `path` was before the innermost rename in `renames` (by new path) it is at or
+    /// below, and the device that made that rename.
+    static func origin(of path: String, renames: [String: Rename]) -> (String, String)? {
+        if let rename = renames[path] { return (rename.from, rename.device) }
         for folder in Relocations.ancestors(of: path) {
-            if let from = renames[folder], let rest = path.below(folder) { return from + "/" + rest }
+            if let rename = renames[folder], let rest = path.below(folder) { return (rename.from + "/" + rest, rename.device) }
         }
         return nil
     }
@@ -39,7 +50,7 @@ enum FolderDeletionFollowing {
     /// folders (`FolderMoves.Pair`) that a followed deletion of a renamed file lies in,
     /// where the old folder is gone here and was, in the base, the very version the other
     /// device's deletion replaced, and the plan makes the new folder, by that same device.
-    static func deletedRenamedFolders(in actions: [SyncAction], trees: SyncTrees) -> [String: String] {
+    static func deletedRenamedFolders(in actions: [SyncAction], trees: SyncTrees) -> [String: Rename] {
         var pairs: Set<FolderMoves.Pair> = []
         for case .follow(let followed) in actions where followed.edit == .localDeletion {
             pairs.formUnion(FolderMoves.Pair.folders(of: followed.move.path, leaving: followed.from))
@@ -47,13 +58,13 @@ enum FolderDeletionFollowing {
         guard !pairs.isEmpty else { return [:] }
         var made: [String: VersionRecord] = [:]
         for case .apply(let version, nil) in actions where version.state?.kind == .folder { made[version.path] = version }
-        var renames: [String: String] = [:]
+        var renames: [String: Rename] = [:]
         for pair in pairs {
             guard trees.local[pair.from] == nil, let base = trees.base[pair.from], base.state?.kind == .folder,
                 let gone = trees.histories[pair.from]?.winner, gone.state == nil, gone.parents == [base.version],
                 let arrival = made[pair.to], arrival.id.device == gone.id.device, trees.local[pair.to] == nil
             else { continue }
-            renames[pair.to] = pair.from
+            renames[pair.to] = Rename(from: pair.from, device: gone.id.device)
         }
         return renames
     }

@@ -17,10 +17,11 @@ enum MoveFollowing {
             else { continue }
             arrivals[origin, default: []].append(move)
         }
-        return arrivals.keys.sorted().compactMap { origin in follow(from: origin, arrivals: arrivals[origin] ?? [], trees) }
+        var newHere = NewContents(trees)
+        return arrivals.keys.sorted().compactMap { origin in follow(from: origin, arrivals: arrivals[origin] ?? [], trees, newHere: &newHere) }
     }
 
-    private static func follow(from origin: String, arrivals: [VersionRecord], _ trees: SyncTrees) -> FollowedMove? {
+    private static func follow(from origin: String, arrivals: [VersionRecord], _ trees: SyncTrees, newHere: inout NewContents) -> FollowedMove? {
         guard let history = trees.histories[origin], let (deletion, move) = rename(leaving: history, arrivals: arrivals),
             destinationIsFree(for: move, trees)
         else { return nil }
@@ -32,7 +33,7 @@ enum MoveFollowing {
             guard let current = history.winner else { return nil }
             if let local = localEdit(at: origin, of: deletion.parents[0], trees) {
                 (edit, departure) = (.localFile(local), .adoptDeletion(current.id))
-            } else if deletedHere(at: origin, moved: deletion.parents[0], departure: deletion.id, history, trees) {
+            } else if deletedHere(at: origin, moved: deletion.parents[0], trees), !newHere.holds(trees.base[origin]?.state) {
                 (edit, departure) = (.localDeletion, .adoptDeletion(current.id))
             } else {
                 return nil
@@ -75,13 +76,31 @@ enum MoveFollowing {
         return local
     }
 
-    /// Whether this device deleted the version the rename moved: the disk holds nothing at
-    /// `path`, and the base is that version (the deletion is not published yet), or a
-    /// deletion of it other than the rename's own (published before the rename was seen).
-    static func deletedHere(at path: String, moved: VersionID, departure: VersionID, _ history: PathHistory, _ trees: SyncTrees) -> Bool {
+    /// Whether this device deleted the version the rename moved, and has not published that
+    /// yet: the disk holds nothing at `path`, where the base is that version. (A deletion
+    /// already published does not follow: its version in the mirror may as well be a
+    /// third device's rename, which the history alone does not tell apart.)
+    static func deletedHere(at path: String, moved: VersionID, _ trees: SyncTrees) -> Bool {
         guard trees.local[path] == nil, let base = trees.base[path] else { return false }
-        if base.version == moved { return base.state?.kind == .file }
-        return base.state == nil && base.version != departure && history.record(base.version)?.parents == [moved]
+        return base.version == moved && base.state?.kind == .file
+    }
+
+    /// The contents of the files new here (no base): a file gone from a path while its
+    /// content is new at another was renamed here (`SyncPlan.pairingRenames`), not deleted.
+    /// Worked out once, and only if a deletion would follow: a look at every local file.
+    struct NewContents {
+        let trees: SyncTrees
+        private var contents: Set<String>?
+
+        init(_ trees: SyncTrees) { self.trees = trees }
+
+        mutating func holds(_ state: EntryState?) -> Bool {
+            guard let content = state?.sha256 else { return false }
+            if contents == nil {
+                contents = Set(trees.local.compactMap { path, state in trees.base[path] == nil ? state.sha256 : nil })
+            }
+            return contents?.contains(content) == true
+        }
     }
 
     /// The mirror's edit of the version the rename moved (the version it shares with the

@@ -30,6 +30,10 @@ public struct SyncPlan: Sendable, Equatable {
     /// is published over each (`OccupiedFolders`), and each is kept beside the folder as a
     /// conflict copy, not only in the path's history.
     public var keptBeside: [VersionRecord]
+    /// Deletions made here that follow another device's rename (`FollowedMove.Edit.localDeletion`,
+    /// `FolderDeletionFollowing`): the path of each action → the path deleted here. They are
+    /// this device's deletions, which the deletion guard weighs and holds like the others.
+    public var followedDeletions: [String: String]
 
     public init(_ trees: SyncTrees, paths: Set<String>? = nil) {
         let candidates = paths ?? Set(trees.local.keys).union(trees.base.keys).union(trees.histories.keys)
@@ -48,7 +52,9 @@ public struct SyncPlan: Sendable, Equatable {
             }
         }
         actions = Self.following(MoveFollowing.follows(in: trees, candidates: candidates), instead: actions)
-        actions = FolderDeletionFollowing.following(actions, trees: trees)
+        let folderDeletions: [String: String]
+        (actions, folderDeletions) = FolderDeletionFollowing.following(actions, trees: trees)
+        followedDeletions = folderDeletions.merging(Self.followedDeletions(in: actions)) { first, _ in first }
         actions = Self.pairingRenames(actions, base: trees.base)
         actions = Relocations.relocating(actions, trees: trees)
         (actions, keptBeside) = OccupiedFolders.keeping(actions, trees: trees)
@@ -82,9 +88,17 @@ public struct SyncPlan: Sendable, Equatable {
     public var deletionPaths: [String] {
         let departures = renameDepartures
         return actions.compactMap { action in
+            if let deleted = followedDeletions[action.path] { return deleted }
             guard case .publish(let path, nil, _, _) = action, !departures.contains(path) else { return nil }
             return path
         }
+    }
+
+    /// The deletions among `actions` that follow a rename, by action path (`followedDeletions`).
+    static func followedDeletions(in actions: [SyncAction]) -> [String: String] {
+        var found: [String: String] = [:]
+        for case .follow(let followed) in actions where followed.edit == .localDeletion { found[followed.move.path] = followed.from }
+        return found
     }
 
     /// The plan without the deletions this device would publish (`deletionPaths`): what
@@ -93,6 +107,7 @@ public struct SyncPlan: Sendable, Equatable {
         var copy = self
         let departures = renameDepartures
         copy.actions = actions.filter { action in
+            if followedDeletions[action.path] != nil { return false }
             guard case .publish(let path, nil, _, _) = action else { return true }
             return departures.contains(path)
         }

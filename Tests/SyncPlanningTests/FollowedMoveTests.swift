@@ -70,12 +70,6 @@ struct FollowedMoveTests {
             name: "a deletion made here of the moved version", local: [:], base: [R.from: R.synced], records: R.rename,
             expected: FollowedMove(
                 move: R.arrival, from: R.from, edit: .localDeletion, departure: .adoptDeletion(R.departure.id), expectedAtDestination: nil)),
-        FollowCase(
-            name: "a deletion made here, published before the rename was seen", local: [:],
-            base: [R.from: BaseEntry(version: R.publishedDeletion.id, state: nil)], records: R.rename + [R.publishedDeletion],
-            expected: FollowedMove(
-                move: R.arrival, from: R.from, edit: .localDeletion,
-                departure: .adoptDeletion(WinnerRule.winner(of: [R.departure, R.publishedDeletion])!.id), expectedAtDestination: nil)),
     ]
 
     static let staysPut: [FollowCase] = {
@@ -88,6 +82,15 @@ struct FollowedMoveTests {
         let loserOfAConflict = F.record(F.id("B", 1), F.b, parents: [earlier.id], time: 500, path: R.from)
         let followed = F.record(F.id("B", 2), nil, parents: [R.departure.id, R.publishedEdit.id], time: 4_000, path: R.from)
         return [
+            FollowCase(
+                name: "a deletion made here, published before the rename was seen", local: [:],
+                base: [R.from: BaseEntry(version: R.publishedDeletion.id, state: nil)], records: R.rename + [R.publishedDeletion]),
+            FollowCase(
+                name: "the device that renamed: its base is the rename's own deletion", local: [:],
+                base: [R.from: BaseEntry(version: R.departure.id, state: nil)], records: R.rename),
+            FollowCase(
+                name: "renamed here too: the file is at another new path", local: ["Documents/z.txt": F.a], base: [R.from: R.synced],
+                records: R.rename),
             FollowCase(
                 name: "the base here is not the moved version", local: [R.from: F.b],
                 base: [R.from: BaseEntry(version: otherVersion, state: F.a)], records: R.rename),

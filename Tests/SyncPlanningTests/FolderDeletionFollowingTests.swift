@@ -1,0 +1,51 @@
+import SyncPlanning
+import Testing
+
+/// This device deleted folder `Documents/p` (holding `x.txt` and the folder `sub`), which
+/// device A renamed to `Documents/q` meanwhile.
+@Suite("SyncPlan: a folder deleted here while renamed elsewhere stays deleted")
+struct FolderDeletionFollowingTests {
+    typealias F = Fixture
+    static let p = "Documents/p", q = "Documents/q"
+    static let folder = F.record(F.id("A", 1), .folder(), path: p)
+    static let sub = F.record(F.id("A", 2), .folder(), path: p + "/sub")
+    static let file = F.record(F.id("A", 3), F.a, path: p + "/x.txt")
+    static let madeQ = F.record(F.id("A", 4), .folder(), time: 2_000, path: q)
+    static let arrival = VersionRecord(id: F.id("A", 6), path: q + "/x.txt", parents: [], state: F.a, time: 2_000, movedFrom: p + "/x.txt")
+    static let gone = [
+        F.record(F.id("A", 7), nil, parents: [file.id], time: 2_000, path: p + "/x.txt"),
+        F.record(F.id("A", 8), nil, parents: [sub.id], time: 2_000, path: p + "/sub"),
+        F.record(F.id("A", 9), nil, parents: [folder.id], time: 2_000, path: p),
+    ]
+
+    static func trees(subMadeBy device: String) -> SyncTrees {
+        let madeSub = F.record(F.id(device, 5), .folder(), time: 2_000, path: q + "/sub")
+        var histories: [String: PathHistory] = [:]
+        for record in [folder, sub, file, madeQ, madeSub, arrival] + gone {
+            histories[record.path, default: PathHistory(path: record.path)].add(record)
+        }
+        let base = [
+            p: BaseEntry(version: folder.id, state: .folder()), p + "/sub": BaseEntry(version: sub.id, state: .folder()),
+            p + "/x.txt": BaseEntry(version: file.id, state: F.a),
+        ]
+        return SyncTrees(local: [:], base: base, histories: histories)
+    }
+
+    @Test func theRenamedFoldersAreAdoptedNotMadeAndCountAsDeletionsHere() {
+        let plan = SyncPlan(Self.trees(subMadeBy: "A"))
+        #expect(plan.actions.contains(.adopt(path: Self.q, version: Self.madeQ.id, state: .folder())))
+        #expect(plan.actions.contains { if case .adopt(Self.q + "/sub", _, _) = $0 { true } else { false } })
+        #expect(plan.actions.contains { if case .follow(let followed) = $0 { followed.edit == .localDeletion } else { false } })
+        #expect(plan.followedDeletions == [Self.q: Self.p, Self.q + "/sub": Self.p + "/sub", Self.q + "/x.txt": Self.p + "/x.txt"])
+        #expect(Set(plan.deletionPaths) == [Self.p, Self.p + "/sub", Self.p + "/x.txt"])
+        #expect(plan.withoutPublishedDeletions().actions.allSatisfy { plan.followedDeletions[$0.path] == nil })
+    }
+
+    /// A folder another device made at the place the rename maps to is that device's, not
+    /// the item deleted here: it arrives.
+    @Test func aFolderMadeThereByAnotherDeviceArrives() {
+        let plan = SyncPlan(Self.trees(subMadeBy: "C"))
+        #expect(plan.actions.contains { if case .apply(let version, nil) = $0 { version.path == Self.q + "/sub" } else { false } })
+        #expect(plan.followedDeletions[Self.q + "/sub"] == nil)
+    }
+}
