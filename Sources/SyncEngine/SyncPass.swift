@@ -194,10 +194,13 @@ struct SyncPass {
             container.deletionBurst = DeletionBurst()
             return plan
         }
-        guard container.deletionBurst.hasEnded(noting: deletions, quiet: deletionQuiet) else {
+        // A deletion that follows a rename is planned from both paths: the next pass must
+        // look at the new one too, which no change here names.
+        let waiting = deletions + plan.followedDeletions.keys.sorted()
+        guard container.deletionBurst.hasEnded(noting: waiting, quiet: deletionQuiet) else {
             // Looked at again by the next pass (each round of this one meets them again).
             let listed = Set(report.deferred)
-            report.deferred += deletions.map { RawPath($0) }.filter { !listed.contains($0) }
+            report.deferred += waiting.map { RawPath($0) }.filter { !listed.contains($0) }
             return plan.withoutPublishedDeletions()
         }
         container.deletionBurst = DeletionBurst()

@@ -102,12 +102,15 @@ public struct SyncPlan: Sendable, Equatable {
     }
 
     /// The plan without the deletions this device would publish (`deletionPaths`): what
-    /// runs while the mass-deletion guard holds them.
+    /// runs while the mass-deletion guard holds them. A deletion that follows a rename
+    /// leaves both its paths as they are: the old one's base (a folder's, which the rename's
+    /// deletion replaced) is what tells, next time, that it was deleted here.
     public func withoutPublishedDeletions() -> SyncPlan {
         var copy = self
         let departures = renameDepartures
+        let followed = Set(followedDeletions.keys).union(followedDeletions.values)
         copy.actions = actions.filter { action in
-            if followedDeletions[action.path] != nil { return false }
+            if followed.contains(action.path) { return false }
             guard case .publish(let path, nil, _, _) = action else { return true }
             return departures.contains(path)
         }

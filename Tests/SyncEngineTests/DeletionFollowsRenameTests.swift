@@ -75,6 +75,25 @@ import Testing
         #expect(a.tree() == ["y.txt": "x", "z.txt": "x"] && b.tree() == a.tree(), "a: \(a.tree()), b: \(b.tree())")
     }
 
+    /// As in ubqd: the deletions wait for their burst to end, and the next pass, told only
+    /// of the paths the first left waiting, follows them all the same, folders included.
+    @Test func followedDeletionsWaitForTheirBurstThenFollow() throws {
+        let scratch = Scratch()
+        let (a, b) = try Move.syncedPair(scratch)
+        b.engine.replaceDeletionGuard(DeletionGuard(quiet: .seconds(3600)))  // the burst never ends by itself here
+        try FileManager.default.removeItem(atPath: b.documents + "/p")
+        try Move.renameOnA(a)
+
+        let first = b.sync()
+        #expect(first.followed == 0 && b.tree() == ["other.txt": "o"], "waiting: \(first.deferred)")
+        // `ubq sync` settles every change first: the burst is over.
+        let second = b.sync(settled: true, changed: Set(first.deferred))
+        #expect(second.followed == 3, "x.txt, sub/y.txt and sub/deeper/z.txt: \(second)")
+        b.sync()
+        a.sync()
+        #expect(a.tree() == ["other.txt": "o"] && b.tree() == ["other.txt": "o"], "a: \(a.tree()), b: \(b.tree())")
+    }
+
     /// Many files deleted here that another device renamed: the mass-deletion guard holds
     /// them as it holds any deletion of this device's, and `--restore-deletes` brings them
     /// back, where the rename put them.
