@@ -79,6 +79,7 @@ struct SyncPass {
         defer { long.end() }
         var base: [String: BaseRow] = [:]
         var viewStream: ViewStream?
+        var weighed: Set<String> = []  // see `SyncPlan.weighed`
         for round in 0..<3 {
             base = try database.base(container: container.id, under: rootKeys)
             if round == 0, roots == nil { viewStream = startViewStream(base: base, report: &report) }
@@ -95,8 +96,8 @@ struct SyncPass {
                 container.unsynced.replace(within: roots, with: local.unsynced)
                 report.deferred = local.deferred
             }
-            let guarded = try guardDeletions(makePlan(local: local, base: base, roots: roots), report: &report) { restored in
-                makePlan(local: local, base: base.filter { !restored.contains($0.key) }, roots: roots)
+            let guarded = try guardDeletions(makePlan(local: local, base: base, roots: roots, weighed: weighed), report: &report) { restored in
+                makePlan(local: local, base: base.filter { !restored.contains($0.key) }, roots: roots, weighed: weighed)
             }
             let plan = keepingReplacedContent(guarded, local: local, executor: executor, report: &report)
             let before = report
@@ -108,8 +109,13 @@ struct SyncPass {
             if confirmDeletes {
                 container.recentDeletions = RecentDeletions()  // the user said yes to those: a new count starts
             } else {
-                container.recentDeletions.add(plan.deletionPaths.count { !unfinished.contains($0) })
+                container.recentDeletions.add(plan.deletions.count { !unfinished.contains($0.action) })
             }
+            // Deletions that followed a rename are published at their new paths by the next
+            // round, already weighed; or by a later pass.
+            let followed = plan.followedDeletions.keys.filter { !unfinished.contains($0) }
+            weighed.formUnion(followed)
+            container.lookAgain(at: followed)
             // Nothing new for the others to meet, and no followed edit waiting to be published.
             if report.published == before.published && report.followed == before.followed { break }
             if report.followed == before.followed && report.applied == before.applied && metNothing(plan, unfinished: unfinished) { break }
@@ -281,8 +287,8 @@ struct SyncPass {
     /// (a judgment from the costs above, not tuned).
     static let lookupsPerRoot = 4
 
-    private func makePlan(local: LocalTree, base: [String: BaseRow], roots: [RawPath]?) -> SyncPlan {
-        let trees = SyncTrees(
+    private func makePlan(local: LocalTree, base: [String: BaseRow], roots: [RawPath]?, weighed: Set<String> = []) -> SyncPlan {
+        var trees = SyncTrees(
             local: local.entries.mapValues(\.state), base: base.mapValues(\.entry), histories: container.histories,
             logsReadInFull: container.logsReadInFull)
         var paths = Set(trees.local.keys)
@@ -305,7 +311,23 @@ struct SyncPass {
         // that replaced a file being edited here arrived without its files until the next
         // full pass): the next pass looks at them.
         container.lookAgain(at: waiting.onWrites)
-        return SyncPlan(trees, paths: paths)
+        var plan = SyncPlan(trees, paths: paths)
+        // A deletion follows a rename only if the old path is gone from the disk, not
+        // merely from the scan (`SyncTrees.stillOnDisk`).
+        let present = Set(plan.followedDeletions.values.filter { !Self.isGone(LocalNames.relative(of: $0, local: local, in: container.folder), in: container.folder) })
+        if !present.isEmpty {
+            trees.stillOnDisk = present
+            plan = SyncPlan(trees, paths: paths)
+        }
+        plan.weighed = weighed
+        return plan
+    }
+
+    /// Whether nothing is at `relative` below `folder`: not when it cannot be told.
+    static func isGone(_ relative: RawPath, in folder: RawPath) -> Bool {
+        var info = stat()
+        let status = folder.appending(relative).withCString { lstat($0, &info) }
+        return status != 0 && (errno == ENOENT || errno == ENOTDIR)
     }
 
     /// The paths a pass leaves as they are (`waitingOnUnknown`).
@@ -476,13 +498,17 @@ struct SyncPass {
         case .follow(let followed):
             let (source, destination) = (local.entries[followed.from], local.entries[followed.move.path])
             let target = LocalNames.relative(of: followed.move.path, local: local, in: executor.containerFolder)
+            // A deletion follows only while nothing is back at the old path (the plan looked once).
+            if followed.edit == .localDeletion, !Self.isGone(LocalNames.relative(of: followed.from, local: local, in: executor.containerFolder), in: executor.containerFolder) {
+                report.skipped += 1
+                container.lookAgain(at: action.paths)
+                return false
+            }
             guard try executor.follow(followed, source: source, to: target, destination: destination, batch: batch) == .done else {
                 report.skipped += 1
                 container.lookAgain(at: action.paths)
                 return false
             }
-            // Its deletion is published at the new path by the next round, or a later pass.
-            if followed.edit == .localDeletion { container.lookAgain(at: [followed.move.path]) }
             report.followed += 1
         case .relocate(let relocation):
             let target = LocalNames.relative(of: relocation.to, local: local, in: executor.containerFolder)

@@ -28,7 +28,7 @@ enum FolderDeletionFollowing {
         let followed = actions.map { action in
             guard case .apply(let version, nil) = action, let state = version.state, state.kind != .file,
                 let (origin, device) = origin(of: version.path, renames: renames), version.id.device == device,
-                trees.local[origin] == nil, trees.base[origin]?.state == state
+                trees.local[origin] == nil, !trees.stillOnDisk.contains(origin), trees.base[origin]?.state == state
             else { return action }
             deleted[version.path] = origin
             return .adopt(path: version.path, version: version.id, state: state)
@@ -60,7 +60,7 @@ enum FolderDeletionFollowing {
         for case .apply(let version, nil) in actions where version.state?.kind == .folder { made[version.path] = version }
         var renames: [String: Rename] = [:]
         for pair in pairs {
-            guard trees.local[pair.from] == nil, let base = trees.base[pair.from], base.state?.kind == .folder,
+            guard trees.local[pair.from] == nil, !trees.stillOnDisk.contains(pair.from), let base = trees.base[pair.from], base.state?.kind == .folder,
                 let gone = trees.histories[pair.from]?.winner, gone.state == nil, gone.parents == [base.version],
                 let arrival = made[pair.to], arrival.id.device == gone.id.device, trees.local[pair.to] == nil
             else { continue }

@@ -81,7 +81,7 @@ enum MoveFollowing {
     /// already published does not follow: its version in the mirror may as well be a
     /// third device's rename, which the history alone does not tell apart.)
     static func deletedHere(at path: String, moved: VersionID, _ trees: SyncTrees) -> Bool {
-        guard trees.local[path] == nil, let base = trees.base[path] else { return false }
+        guard trees.local[path] == nil, !trees.stillOnDisk.contains(path), let base = trees.base[path] else { return false }
         return base.version == moved && base.state?.kind == .file
     }
 

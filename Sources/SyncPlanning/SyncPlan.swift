@@ -7,6 +7,10 @@ public struct SyncTrees: Sendable {
     public var histories: [String: PathHistory]
     /// The devices whose logs were read in full, or nil for every device (`Planner.plan`).
     public var logsReadInFull: Set<String>?
+    /// Paths the scan left out that are still on the disk (an item that became ignored, one
+    /// that could not be read, one back since the scan): no deletion of theirs follows a
+    /// rename. The planner sees only `local`; the engine, which can look, fills this in.
+    public var stillOnDisk: Set<String> = []
 
     public init(
         local: [String: EntryState], base: [String: BaseEntry], histories: [String: PathHistory], logsReadInFull: Set<String>? = nil
@@ -34,6 +38,10 @@ public struct SyncPlan: Sendable, Equatable {
     /// `FolderDeletionFollowing`): the path of each action → the path deleted here. They are
     /// this device's deletions, which the deletion guard weighs and holds like the others.
     public var followedDeletions: [String: String]
+    /// Deletions (by action path) already weighed in an earlier round of the same pass: the
+    /// deletion published at a new path after a deletion followed the rename there. They
+    /// count once, and a guard that let them through is not asked again.
+    public var weighed: Set<String> = []
 
     public init(_ trees: SyncTrees, paths: Set<String>? = nil) {
         let candidates = paths ?? Set(trees.local.keys).union(trees.base.keys).union(trees.histories.keys)
@@ -85,12 +93,17 @@ public struct SyncPlan: Sendable, Equatable {
     /// not deletions: their content lives on at the new path (a renamed folder of many
     /// files is not a mass deletion), and holding them back would turn the rename into a
     /// copy on the other devices.
-    public var deletionPaths: [String] {
+    public var deletionPaths: [String] { deletions.map(\.deleted) }
+
+    /// Each deletion this device would publish (`deletionPaths`): the path of its action,
+    /// and the path deleted here (the old path, for one that follows a rename).
+    public var deletions: [(action: String, deleted: String)] {
         let departures = renameDepartures
         return actions.compactMap { action in
-            if let deleted = followedDeletions[action.path] { return deleted }
+            if weighed.contains(action.path) { return nil }
+            if let deleted = followedDeletions[action.path] { return (action.path, deleted) }
             guard case .publish(let path, nil, _, _) = action, !departures.contains(path) else { return nil }
-            return path
+            return (path, path)
         }
     }
 
@@ -110,6 +123,7 @@ public struct SyncPlan: Sendable, Equatable {
         let departures = renameDepartures
         let followed = Set(followedDeletions.keys).union(followedDeletions.values)
         copy.actions = actions.filter { action in
+            if weighed.contains(action.path) { return true }
             if followed.contains(action.path) { return false }
             guard case .publish(let path, nil, _, _) = action else { return true }
             return departures.contains(path)
