@@ -113,7 +113,9 @@ struct SyncPass {
             }
             // Deletions that followed a rename are published at their new paths by the next
             // round, already weighed; or by a later pass.
-            let followed = plan.followedDeletions.keys.filter { !unfinished.contains($0) }
+            // Only those that ran: the guard may have held some back (`withoutPublishedDeletions`).
+            let ran = Set(plan.actions.lazy.map(\.path))
+            let followed = plan.followedDeletions.keys.filter { ran.contains($0) && !unfinished.contains($0) }
             weighed.formUnion(followed)
             container.lookAgain(at: followed)
             // Nothing new for the others to meet, and no followed edit waiting to be published.

@@ -122,6 +122,7 @@ public struct SyncPlan: Sendable, Equatable {
         var copy = self
         let departures = renameDepartures
         let followed = Set(followedDeletions.keys).union(followedDeletions.values)
+        copy.followedDeletions = [:]
         copy.actions = actions.filter { action in
             if weighed.contains(action.path) { return true }
             if followed.contains(action.path) { return false }

@@ -82,16 +82,21 @@ import Testing
         let (a, b) = try Move.syncedPair(scratch)
         b.engine.replaceDeletionGuard(DeletionGuard(quiet: .seconds(3600)))  // the burst never ends by itself here
         try FileManager.default.removeItem(atPath: b.documents + "/p")
+        // A publish and a download: the pass goes on to another round.
+        try b.write("new.txt", "made meanwhile")
+        try a.write("elsewhere.txt", "arrives")
         try Move.renameOnA(a)
 
         let first = b.sync()
-        #expect(first.followed == 0 && b.tree() == ["other.txt": "o"], "waiting: \(first.deferred)")
+        #expect(first.followed == 0 && b.tree() == ["other.txt": "o", "new.txt": "made meanwhile", "elsewhere.txt": "arrives"], "\(first)")
+        a.sync()
+        #expect(a.read("q/x.txt") == "x", "nothing deleted while the burst waits")
         // `ubq sync` settles every change first: the burst is over.
         let second = b.sync(settled: true, changed: Set(first.deferred))
         #expect(second.followed == 3, "x.txt, sub/y.txt and sub/deeper/z.txt: \(second)")
         b.sync()
         a.sync()
-        #expect(a.tree() == ["other.txt": "o"] && b.tree() == ["other.txt": "o"], "a: \(a.tree()), b: \(b.tree())")
+        #expect(a.tree() == ["other.txt": "o", "new.txt": "made meanwhile", "elsewhere.txt": "arrives"] && b.tree() == a.tree(), "a: \(a.tree()), b: \(b.tree())")
     }
 
     /// Twelve followed deletions in a container of 23 items: fewer than the guard's
@@ -164,11 +169,16 @@ import Testing
         a.sync()
         b.sync()
         try FileManager.default.removeItem(atPath: b.documents + "/p")
+        // A publish and a download: the pass goes on to another round.
+        try b.write("new.txt", "made meanwhile")
         try Move.rename(a, "p", to: "q")
+        try a.write("elsewhere.txt", "arrives")
         a.sync()
 
-        #expect(b.sync().heldDeletions == 31, "30 files and their folder")
-        #expect(a.sync().changedAnything == false && a.tree().count == 31, "nothing deleted on a: \(a.tree().count)")
+        let held = b.sync()
+        #expect(held.heldDeletions == 31 && held.followed == 0, "30 files and their folder: \(held)")
+        a.sync()
+        #expect(a.tree().count == 33, "nothing deleted on a: \(a.tree().count)")
         let restored = b.sync(restoreDeletes: true)
         #expect(restored.restoredDeletions == 31, "\(restored)")
         b.sync()
