@@ -12,12 +12,18 @@ import Testing
 @Suite struct DeletionFollowsRenameTests {
     typealias Move = FolderMoveSyncTests
 
-    @Test func aFileDeletedHereWhileRenamedElsewhereStaysDeleted() throws {
-        let scratch = Scratch()
+    /// Devices a and b, both holding `x.txt` with `text`, synced.
+    static func bothHoldX(_ text: String, _ scratch: Scratch) throws -> (TestDevice, TestDevice) {
         let (a, b) = try scratch.pair()
-        try a.write("x.txt", "kept in the history")
+        try a.write("x.txt", text)
         a.sync()
         b.sync()
+        return (a, b)
+    }
+
+    @Test func aFileDeletedHereWhileRenamedElsewhereStaysDeleted() throws {
+        let scratch = Scratch()
+        let (a, b) = try Self.bothHoldX("kept in the history", scratch)
         try FileManager.default.removeItem(atPath: b.documents + "/x.txt")
         try Move.rename(a, "x.txt", to: "y.txt")
         a.sync()
@@ -36,10 +42,7 @@ import Testing
     /// followed. Nothing is lost either way.
     @Test func aDeletionPublishedBeforeTheRenameWasSeenDoesNotFollow() throws {
         let scratch = Scratch()
-        let (a, b) = try scratch.pair()
-        try a.write("x.txt", "x")
-        a.sync()
-        b.sync()
+        let (a, b) = try Self.bothHoldX("x", scratch)
         try FileManager.default.removeItem(atPath: b.documents + "/x.txt")
         let faults = FaultInjection()
         let renamed = Mutex(false)
@@ -62,10 +65,7 @@ import Testing
     /// rename deletes nothing).
     @Test func aFileRenamedHereWhileRenamedElsewhereIsNoDeletion() throws {
         let scratch = Scratch()
-        let (a, b) = try scratch.pair()
-        try a.write("x.txt", "x")
-        a.sync()
-        b.sync()
+        let (a, b) = try Self.bothHoldX("x", scratch)
         try Move.rename(b, "x.txt", to: "z.txt")
         try Move.rename(a, "x.txt", to: "y.txt")
         a.sync()
@@ -123,10 +123,7 @@ import Testing
     /// renamed copy stays.
     @Test func aFileIgnoredHereIsNoDeletion() throws {
         let scratch = Scratch()
-        let (a, b) = try scratch.pair()
-        try a.write("x.txt", "x")
-        a.sync()
-        b.sync()
+        let (a, b) = try Self.bothHoldX("x", scratch)
         try Data("Documents/x.txt\n".utf8).write(to: URL(fileURLWithPath: b.root + "/" + TestDevice.containerID.folderName + "/.ubqignore"))
         b.engine.ignoreRulesChanged(TestDevice.containerID)
         try Move.rename(a, "x.txt", to: "y.txt")
@@ -141,10 +138,7 @@ import Testing
     /// follow, and the next pass finds an edit, which follows the rename as edits do.
     @Test func aFileBackAtTheOldPathIsNoDeletion() throws {
         let scratch = Scratch()
-        let (a, b) = try scratch.pair()
-        try a.write("x.txt", "x")
-        a.sync()
-        b.sync()
+        let (a, b) = try Self.bothHoldX("x", scratch)
         try FileManager.default.removeItem(atPath: b.documents + "/x.txt")
         try Move.rename(a, "x.txt", to: "y.txt")
         a.sync()
