@@ -40,7 +40,7 @@ enum FolderDeletionFollowing {
     /// below, and the device that made that rename.
     static func origin(of path: String, renames: [String: Rename]) -> (String, String)? {
         if let rename = renames[path] { return (rename.from, rename.device) }
-        for folder in Relocations.ancestors(of: path) {
+        for folder in path.enclosingFolders {
             if let rename = renames[folder], let rest = path.below(folder) { return (rename.from + "/" + rest, rename.device) }
         }
         return nil

@@ -69,7 +69,7 @@ enum OccupiedFolders {
         }
         for (path, there) in outcome where there { markAncestors(of: path) }
         for path in trees.local.keys where outcome[path] == nil {
-            if !relocated.isEmpty, Relocations.ancestors(of: path).contains(where: relocated.contains) { continue }
+            if !relocated.isEmpty, path.enclosingFolders.contains(where: relocated.contains) { continue }
             markAncestors(of: path)
         }
         return occupied

@@ -49,7 +49,7 @@ enum Relocations {
         var claimed: Set<String> = []  // destinations taken (two folders may be renamed into one)
         // Path order puts each folder before what it holds ("a" < "a/b").
         for (path, state) in newItems(in: actions, trees: trees) {
-            if let holder = ancestors(of: path).first(where: { relocated[$0] != nil || staying.contains($0) }) {
+            if let holder = path.enclosingFolders.first(where: { relocated[$0] != nil || staying.contains($0) }) {
                 if let below = path.below(holder), relocated[holder] != nil { relocated[holder]?.items.append(String(below)) } else { staying.insert(path) }
                 continue
             }
@@ -114,7 +114,7 @@ enum Relocations {
 
     /// Where `path` goes: below the new path of the innermost renamed folder it is in.
     static func destination(of path: String, renames: [String: String]) -> String? {
-        for folder in ancestors(of: path) {
+        for folder in path.enclosingFolders {
             if let target = renames[folder], let rest = path.below(folder) { return target + "/" + rest }
         }
         return nil
@@ -127,16 +127,5 @@ enum Relocations {
             let folder = destination.folderBeforeLastSlash.map(String.init)
         else { return false }
         return made.contains(folder) || trees.local[folder]?.kind == .folder
-    }
-
-    /// The folders `path` is in, innermost first.
-    static func ancestors(of path: String) -> [String] {
-        var folders: [String] = []
-        var rest = Substring(path)
-        while let folder = rest.folderBeforeLastSlash {
-            folders.append(String(folder))
-            rest = folder
-        }
-        return folders
     }
 }

@@ -274,4 +274,15 @@ extension SyncAction {
 
 extension String {
     var depth: Int { utf8.count { $0 == UInt8(ascii: "/") } }
+
+    /// The folders this path is in, innermost first.
+    var enclosingFolders: [String] {
+        var folders: [String] = []
+        var rest = Substring(self)
+        while let folder = rest.folderBeforeLastSlash {
+            folders.append(String(folder))
+            rest = folder
+        }
+        return folders
+    }
 }
