@@ -105,7 +105,7 @@ let package = Package(
         // MARK: Benchmarks and test helpers (not products)
         .executableTarget(name: "coordination-probe", dependencies: ["Coordination", "TestSupport"], path: "Tests/CoordinationProbe"),
         // What several test targets share (a seeded generator): not part of the product.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: [logging], path: "Tests/TestSupport"),
         .executableTarget(name: "presenter-probe", dependencies: ["Ubiquity"], path: "Tests/PresenterProbe"),
         .executableTarget(name: "coordination-bench", dependencies: ["Coordination"], path: "Benchmarks/CoordinationBench"),
         .executableTarget(

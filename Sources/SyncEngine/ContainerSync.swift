@@ -148,6 +148,9 @@ final class ContainerSync {
     /// The items whose actions failed, with `path: reason`, as the passes that looked at
     /// them last found (`UnsyncedItems`' rule).
     var failedItems = UnsyncedItems()
+    /// The standing problems (of `unsynced` and `failedItems`) already logged: each is
+    /// logged once while it stands (`SyncEngine.log`).
+    var loggedStanding: Set<String> = []
     /// Of each log read, the sequence and time of its last line (`ClockCheck`).
     private(set) var lastRead: [String: (sequence: UInt64, time: Int64)] = [:]
     /// The versions dated before an earlier line of their writer's log (its clock went

@@ -296,7 +296,7 @@ public final class SyncEngine: @unchecked Sendable {
             // Held deletions too: a narrower pass would not see them, so it would report none
             // held and `ubq sync --confirm-deletes` would not release them.
             if report.incomplete || report.heldDeletions > 0 { needsFullPass.insert(id) }
-            log(report, container: id, timer: timer)
+            log(report, container: id, sync: container, timer: timer)
             let conflicts = container.conflicts.count
             // The items left out still are, whether or not this pass looked at them.
             let clocks = ClockCheck.note(lastRead: container.lastRead, own: device.id, now: SyncClock.nowMilliseconds())
@@ -362,8 +362,14 @@ public final class SyncEngine: @unchecked Sendable {
         }
     }
 
-    private func log(_ report: PassReport, container: ContainerID, timer: PassTimer) {
-        for problem in report.problems { logger.warning("\(container.identifier): \(problem)") }
+    /// Logs what the pass did and met. A problem that stands from pass to pass (an item sync
+    /// cannot carry, a download that keeps failing) is logged once while it stands, not by
+    /// every pass that meets it again: a folder polled every 5 s (deeper than inotify
+    /// reaches) logged its path-too-long failure 17,000 times a day. The status lists them.
+    private func log(_ report: PassReport, container: ContainerID, sync: ContainerSync, timer: PassTimer) {
+        for problem in report.problems where !sync.loggedStanding.contains(problem) { logger.warning("\(container.identifier): \(problem)") }
+        let standing = Set(sync.unsynced.messages + sync.failedItems.messages)
+        sync.loggedStanding = standing.intersection(sync.loggedStanding.union(report.problems))
         if report.changedAnything {
             logger.info("synced \(container.identifier): \(report.published) published, \(report.applied) applied, \(report.adopted) adopted, \(report.followed) followed renames, \(report.skipped) skipped, \(report.hashed) files read \(timer.description)")
         }

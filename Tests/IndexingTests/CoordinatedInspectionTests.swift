@@ -1,8 +1,9 @@
 import ContentTypes
-import MetadataIndex
 import Coordination
 import Foundation
+import MetadataIndex
 import RawPaths
+import TestSupport
 import Testing
 import UbiquitySettings
 @testable import Indexing

@@ -1,11 +1,12 @@
 import APIModel
-import GRDB
 import Diary
 import Foundation
+import GRDB
 import Glibc
 import KeyedArchive
 import MetadataIndex
 import RawPaths
+import TestSupport
 import Testing
 
 @testable import Indexing

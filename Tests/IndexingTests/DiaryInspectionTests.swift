@@ -4,6 +4,7 @@ import Foundation
 import KeyedArchive
 import MetadataIndex
 import RawPaths
+import TestSupport
 import Testing
 
 @testable import Indexing

@@ -1,6 +1,7 @@
 import Foundation
 import Indexing
 import RawPaths
+import TestSupport
 import Testing
 import UbiquitySettings
 

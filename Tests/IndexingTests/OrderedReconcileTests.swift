@@ -3,8 +3,8 @@ import Glibc
 import IgnoreRules
 import MetadataIndex
 import RawPaths
-import Testing
 import TestSupport
+import Testing
 
 @testable import Indexing
 

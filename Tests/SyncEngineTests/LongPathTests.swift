@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Logging
 @testable import SyncEngine
 import Testing
 
@@ -23,6 +24,17 @@ import Testing
         #expect(!reportB.incomplete, "the next pass need not look at everything")
         #expect(b.read("shallow.txt") == "shallow")
         #expect(Sys.lstat(b.documents + "/" + name) != nil, "the folders that fit arrive")
+    }
+
+    /// A failure that stands from pass to pass is logged once while it stands: ubqd polls
+    /// a folder deeper than inotify reaches every 5 s, and logged it each time.
+    @Test func aStandingFailureIsLoggedOnce() throws {
+        let scratch = Scratch()
+        defer { removeDeepTree(scratch.path) }
+        let a = try scratch.devices("a")[0]
+        try makeDeepFile(in: a.documents, folders: 18, named: String(repeating: "d", count: 250))
+        for _ in 0..<3 { #expect(a.sync().problems.contains { $0.contains("deep.txt") }, "the status lists it each time") }
+        #expect(a.log.texts(at: .warning).count { $0.contains("deep.txt") } == 1, "\(a.log.texts(at: .warning))")
     }
 
     /// A name over 255 bytes (90 CJK characters; a Mac takes them), from another device's

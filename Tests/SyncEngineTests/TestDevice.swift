@@ -5,6 +5,7 @@ import Indexing
 import Logging
 import RawPaths
 import SyncPlanning
+import TestSupport
 import UbiquitySettings
 
 @testable import SyncEngine
@@ -21,6 +22,8 @@ final class TestDevice {
     private(set) var engine: SyncEngine
 
     let retention: HistoryRetention
+    /// What the engine logged, across restarts.
+    let log = RecordingLogHandler.Messages()
     /// How long a file must have been left alone before a pass (not `settled`) takes it.
     let quietMilliseconds: Int
 
@@ -33,7 +36,8 @@ final class TestDevice {
         self.mirror = mirror
         try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: root + "/" + Self.containerID.folderName + "/Documents", withIntermediateDirectories: true)
-        engine = try Self.makeEngine(root: root, state: state, mirror: mirror, retention: retention, quietMilliseconds: quietMilliseconds)
+        engine = try Self.makeEngine(
+            root: root, state: state, mirror: mirror, retention: retention, quietMilliseconds: quietMilliseconds, log: log)
     }
 
     /// The coordinator the engine takes its claims with; none by default (no claims).
@@ -48,7 +52,8 @@ final class TestDevice {
     /// A new engine on the same state, as after a restart (or a kill -9).
     func restart() throws {
         engine = try Self.makeEngine(
-            root: root, state: state, mirror: mirror, retention: retention, quietMilliseconds: quietMilliseconds, coordinator: coordinator)
+            root: root, state: state, mirror: mirror, retention: retention, quietMilliseconds: quietMilliseconds, coordinator: coordinator,
+            log: log)
         engine.batchCapacity = batchCapacity
     }
 
@@ -60,10 +65,10 @@ final class TestDevice {
 
     private static func makeEngine(
         root: String, state: String, mirror: String, retention: HistoryRetention, quietMilliseconds: Int,
-        coordinator: FileCoordinator? = nil
+        coordinator: FileCoordinator? = nil, log: RecordingLogHandler.Messages
     ) throws -> SyncEngine {
         let settings = Settings(root: root, stateDirectory: state, runtimeDirectory: state + "/run", containerIDs: [containerID])
-        let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+        let logger = Logger(label: "test") { _ in RecordingLogHandler(messages: log) }
         return try SyncEngine(
             mirror: mirror, root: RawPath(root), containers: [settings.container(containerID)],
             database: try SyncDatabase(path: state + "/sync.sqlite"),
