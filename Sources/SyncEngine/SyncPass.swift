@@ -114,7 +114,7 @@ struct SyncPass {
             // Deletions that followed a rename are published at their new paths by the next
             // round, already weighed; or by a later pass.
             // Only those that ran: the guard may have held some back (`withoutPublishedDeletions`).
-            let ran = Set(plan.actions.lazy.map(\.path))
+            let ran = plan.followedDeletions.isEmpty ? [] : Set(plan.actions.lazy.map(\.path))  // not on a first sync's 100,000
             let followed = plan.followedDeletions.keys.filter { ran.contains($0) && !unfinished.contains($0) }
             weighed.formUnion(followed)
             container.lookAgain(at: followed)

@@ -42,6 +42,10 @@ enum FolderMoves {
     /// moved would then keep the lifted mode. Such folders are renamed item by item.
     static let ownerMayChange: UInt32 = 0o300
 
+    /// Whether a folder may be renamed to another folder: by `ownerMayChange`, which also
+    /// lets rename(2) change its `..`.
+    static func mayChange(_ folder: EntryState) -> Bool { folder.mode & ownerMayChange == ownerMayChange }
+
     /// The outermost folder moves among `actions`, in the order of their new paths.
     static func find(in actions: [SyncAction], trees: SyncTrees) -> [FolderMove] {
         var applied: [String: Applied] = [:]
@@ -87,7 +91,7 @@ enum FolderMoves {
         /// Whether the plan removes the folder at `from` and makes the same at `to`, where
         /// this device holds nothing: what is inside is looked at next (`move`).
         func foldersMove(_ applied: [String: Applied], local: [String: EntryState]) -> Bool {
-            guard let folder = local[from], folder.kind == .folder, local[to] == nil, mayChange(folder),
+            guard let folder = local[from], folder.kind == .folder, local[to] == nil, FolderMoves.mayChange(folder),
                 let made = applied[to], made.expected == nil, made.version.state == folder,
                 let gone = applied[from], gone.version.state == nil, gone.expected == folder
             else { return false }
@@ -111,12 +115,10 @@ enum FolderMoves {
             else { return false }
             switch state.kind {
             case .file: return made.version.movedFrom == path
-            case .folder: return mayChange(state)
+            case .folder: return FolderMoves.mayChange(state)
             case .symlink: return true
             }
         }
-
-        private func mayChange(_ folder: EntryState) -> Bool { folder.mode & FolderMoves.ownerMayChange == FolderMoves.ownerMayChange }
     }
 
     /// The local tree's paths by folder, to walk what a folder holds.

@@ -54,7 +54,7 @@ enum Relocations {
                 continue
             }
             guard let destination = destination(of: path, renames: renames), !claimed.contains(destination),
-                isFree(destination, trees: trees, made: made), state.kind != .folder || mayMove(folder: state)
+                isFree(destination, trees: trees, made: made), state.kind != .folder || FolderMoves.mayChange(state)
             else {
                 staying.insert(path)
                 continue
@@ -79,12 +79,6 @@ enum Relocations {
             else { return nil }
             return (path, state)
         }.sorted { $0.0 < $1.0 }
-    }
-
-    /// Whether a folder may move to another folder: rename(2) changes its `..`, which
-    /// needs its owner's write permission (`FolderMoves.ownerMayChange`).
-    static func mayMove(folder: EntryState) -> Bool {
-        folder.mode & FolderMoves.ownerMayChange == FolderMoves.ownerMayChange
     }
 
     /// The folders another device renamed that this plan takes away here: the plan applies
