@@ -124,8 +124,9 @@ extension PresenterHub {
         return told.count
     }
 
-    /// Records how the written items look now: the watcher will see these writes too.
-    private func remember(_ paths: [[UInt8]]) {
+    /// Records how the items look now, as their presenters were told of them: the watcher's
+    /// sight of that state (a coordinated write, or a later write already told) is an echo.
+    func remember(_ paths: [[UInt8]]) {
         let now = ContinuousClock.now
         for path in paths {
             if let stamp = FileStamp(path) { announced[path] = (stamp, now) } else { announced[path] = nil }

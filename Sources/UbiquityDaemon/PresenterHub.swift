@@ -33,8 +33,9 @@ actor PresenterHub {
     var sessions: [String: Session] = [:]
     var asks: [Int: Ask] = [:]
     var accesses: [Int: Access] = [:]
-    /// What each written item looked like when its access ended, so that the watcher's echo of
-    /// that write is not told again as a change nobody coordinated.
+    /// What each written item looked like when its access ended, and each presented item
+    /// when its presenters were last told of a change, so that the watcher's echo of that
+    /// state is not told again as a change nobody coordinated.
     var announced: [[UInt8]: (stamp: FileStamp, at: ContinuousClock.Instant)] = [:]
     var lastID = 0
     /// Presented items the watcher saw vanish, kept a moment in case their inode turns up
