@@ -237,6 +237,10 @@ final class ContainerSync {
         remotelyChanged.formUnion(paths)
     }
 
+    /// Whether the next scoped pass has paths to look at that no watcher reports: a pass
+    /// left them (`lookAgain`), or a read of the logs outside a pass found them.
+    var hasPathsToLookAt: Bool { !remotelyChanged.isEmpty }
+
     /// Notes `record`, the next line of its writer's log: its place among that log's times.
     private func noteOrder(_ record: VersionRecord) {
         let device = record.id.device

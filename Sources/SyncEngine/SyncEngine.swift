@@ -227,6 +227,13 @@ public final class SyncEngine: @unchecked Sendable {
         }
     }
 
+    /// Whether a container has paths that an earlier pass left for the next one (a deletion
+    /// that followed a rename in a pass's last round is published by the next): a pass is
+    /// due though nothing changed here or in the mirror.
+    public func hasPathsToLookAt() -> Bool {
+        containers.values.contains { $0.hasPathsToLookAt }
+    }
+
     /// One pass over every container. `confirmDeletes` lets held mass deletions through,
     /// `restoreDeletes` undoes them (the items come back from the mirror);
     /// `settled` says the caller made sure every local change is complete (`ubq sync` waits

@@ -183,7 +183,8 @@ final class SyncService: Service {
 
     /// A pass over the changes pending when it starts on the worker's queue (everything
     /// with `full`); returns whether it looked at everything, or nil, with `unlessIdle`,
-    /// when nothing changed here or in the mirror.
+    /// when nothing changed here or in the mirror and no earlier pass or read of the logs
+    /// left paths to look at (`SyncEngine.hasPathsToLookAt`).
     /// The changes are taken on the queue, not before queueing the pass, and what the pass
     /// left for later goes back before the queue's next step: so whatever a `ubq sync`
     /// queued behind it finds pending includes every file a pass took but did not sync.
@@ -197,7 +198,9 @@ final class SyncService: Service {
         let pass: @Sendable (SyncEngine) -> Bool? = { [self] engine in
             var pending = takePending()
             pending.needsFullPass = pending.needsFullPass || full
-            if unlessIdle && !pending.needsFullPass && pending.paths.isEmpty && !engine.mirrorHasNews() { return nil }
+            if unlessIdle && !pending.needsFullPass && pending.paths.isEmpty && !engine.hasPathsToLookAt() && !engine.mirrorHasNews() {
+                return nil
+            }
             for container in pending.ignoreRulesChanged { engine.ignoreRulesChanged(container) }
             // Many changed paths make the pass look at everything, when that costs less
             // than looking each one up: the engine decides (`SyncPass.widened`), since it

@@ -134,6 +134,28 @@ final class SyncStatusTests {
         #expect(published, "log:\n\(a.log())")
     }
 
+    /// `ubq versions` reads the other devices' logs, so the next poll finds no news in
+    /// them: the paths it read are still due a pass, and the loop runs one when it next
+    /// wakes. Before, another device's file that `ubq versions` was asked about waited for
+    /// the next full pass (10 minutes) to arrive.
+    @Test func anotherDevicesChangeReadByUbqVersionsStillArrives() throws {
+        // Polling once a minute: the loop wakes when told of a local change.
+        let a = try device()
+        let b = try device(config: "[sync]\npoll_interval_ms = 60000\n")
+        try start(a)
+        try start(b)
+        try sync(a)
+        try sync(b)
+        try a.shell("echo news > news.txt")
+        try sync(a)
+        let listed = try b.ubq(["versions", b.documents + "/news.txt"])
+        #expect(listed.status == 0, "\(listed.errorText)")
+        // A file named as sync's own staging files wakes the loop and is no change to sync.
+        try b.shell("touch .ubq-sync-1.tmp")
+        let arrived = waitUntil(seconds: 30) { FileManager.default.fileExists(atPath: b.documents + "/news.txt") }
+        #expect(arrived, "log:\n\(b.log())")
+    }
+
     @Test func aLongFirstSyncShowsConsistentProgressOnBothSides() throws {
         let a = try device()
         try FileManager.default.createDirectory(atPath: a.documents + "/many", withIntermediateDirectories: true)

@@ -36,7 +36,9 @@ import Testing
         try Move.renameOnA(a)
 
         #expect(b.sync(changed: ["Documents/p/new.txt"]).followed == 1)
+        #expect(b.engine.hasPathsToLookAt(), "the relocated item's new path is due a pass, which ubqd runs though nothing changed")
         b.sync(changed: [])
+        #expect(!b.engine.hasPathsToLookAt())
         a.sync()
         let expected = Move.moved.merging(["q/new.txt": "new on b"]) { $1 }
         #expect(a.tree() == expected && b.tree() == expected)
