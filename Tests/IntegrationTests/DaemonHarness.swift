@@ -8,6 +8,8 @@ final class DaemonHarness: @unchecked Sendable {
     let container = "iCloud~org~ubiquity~Default"
     private(set) var process: Process?
     private(set) var notify: NotifySocket?
+    /// The environment the last `start` added, which `restart` gives again.
+    private var startedWith: [String: String] = [:]
     private var logPath: String { base + "/ubqd.log" }
 
     /// The folder holding the built `ubqd` and `ubq`: next to the test bundle.
@@ -54,6 +56,7 @@ final class DaemonHarness: @unchecked Sendable {
 
     /// Starts ubqd and returns once it has told systemd it is ready.
     func start(extraEnvironment: [String: String] = [:]) throws {
+        startedWith = extraEnvironment
         let notify = try NotifySocket(path: base + "/notify-\(UUID().uuidString.prefix(6)).sock")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.binaries + "/ubqd")
@@ -79,6 +82,12 @@ final class DaemonHarness: @unchecked Sendable {
         process.terminate()
         process.waitUntilExit()
         self.process = nil
+    }
+
+    /// Starts ubqd again as it was last started (on the same mirror, if it had one).
+    func restart() throws {
+        stop()
+        try start(extraEnvironment: startedWith)
     }
 
     func log() -> String {

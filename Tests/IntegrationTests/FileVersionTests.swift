@@ -25,9 +25,7 @@ final class FileVersionTests {
 
     /// Both devices change `doc.txt` before either syncs, then sync: a conflict both know of.
     private func editAtOnce(_ a: DaemonHarness, _ b: DaemonHarness) throws {
-        try a.shell("echo 'from a' > doc.txt")
-        try b.shell("echo 'from b' > doc.txt")
-        try shared.sync(a, b, a)
+        try shared.changeConcurrently(a, "echo 'from a' > doc.txt", b, "echo 'from b' > doc.txt")
     }
 
     private func doc(_ device: DaemonHarness) -> URL { URL(fileURLWithPath: device.documents + "/doc.txt") }

@@ -24,6 +24,20 @@ final class SharedMirror {
         return (devices[devices.count - 2], devices[devices.count - 1])
     }
 
+    /// Changes made on two devices before either hears of the other's, then synced (first,
+    /// second, first): both devices know of the conflict. `second` is stopped while both
+    /// change: running, it could download `first`'s change the moment `first` published it,
+    /// before its own, which would then follow that change instead of being concurrent
+    /// with it (1 run in 9 under load).
+    func changeConcurrently(_ first: DaemonHarness, _ firstScript: String, _ second: DaemonHarness, _ secondScript: String) throws {
+        second.stop()
+        try second.shell(secondScript)
+        try first.shell(firstScript)
+        try sync(first)
+        try second.restart()
+        try sync(second, first)
+    }
+
     /// Runs `ubq sync` on each device in turn, expecting each to succeed.
     func sync(_ devices: DaemonHarness...) throws {
         for device in devices {

@@ -112,11 +112,7 @@ final class SyncTests {
         try a.shell("echo base > doc.txt")
         try sync(a)
         try sync(b)
-        try a.shell("echo 'from a' > doc.txt")
-        try b.shell("echo 'from b' > doc.txt")
-        try sync(a)
-        try sync(b)
-        try sync(a)
+        try shared.changeConcurrently(a, "echo 'from a' > doc.txt", b, "echo 'from b' > doc.txt")
         #expect(a.documentsTree() == b.documentsTree(), "one winner on both")
         let conflicts = try JSONSerialization.jsonObject(with: a.ubq(["conflicts", "--json"]).output) as? [[String: Any]]
         #expect(conflicts?.count == 1)
