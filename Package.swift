@@ -140,6 +140,6 @@ let package = Package(
         .testTarget(name: "IntegrationTests", dependencies: ["APIModel", "TestSupport", "Ubiquity"]),
         .testTarget(name: "UbqCLITests", dependencies: ["UbqCLI", "APIModel", "Diary", "KeyedArchive"]),
         .testTarget(name: "UbiquityDaemonTests", dependencies: ["UbiquityDaemon"]),
-        .testTarget(name: "DocumentTests", dependencies: ["Ubiquity", "Diary", "KeyedArchive"]),
+        .testTarget(name: "DocumentTests", dependencies: ["Ubiquity", "Diary", "KeyedArchive", "TestSupport"]),
     ]
 )

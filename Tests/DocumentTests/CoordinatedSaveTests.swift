@@ -2,6 +2,7 @@
 import Diary
 import Foundation
 import Testing
+import TestSupport
 @testable import Ubiquity
 
 /// Opens and saves respect another process's coordinated claims (the `coordination-probe`
@@ -24,8 +25,8 @@ import Testing
             finished.set()
             return diary.documentState
         }
-        let deadline = ContinuousClock.now + .seconds(30)
-        while coordinator.blockedCallCount == 0 && ContinuousClock.now < deadline { await Task.yield() }
+        var deadline = StallAwareDeadline(.seconds(30))
+        while coordinator.blockedCallCount == 0 && !deadline.hasPassed { try await deadline.sleep() }
         #expect(coordinator.blockedCallCount == 1, "the save never waited for the probe's claim")
         #expect(!finished.isSet)
         #expect(try Data(contentsOf: url) == before)

@@ -1,12 +1,14 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Ubiquity
 
 /// Waiting, in tests, for what a `Document`'s streams say.
 enum DocumentStream {
     enum Step: Equatable { case yielded, ended, nothingWithin30s }
 
-    /// What `stream` does next; `nothingWithin30s` is a guard against a hang.
+    /// What `stream` does next; `nothingWithin30s` is a guard against a hang (30 s the
+    /// process ran: `StallAwareDeadline`).
     static func next(of stream: AsyncStream<Void>) async -> Step {
         await withTaskGroup(of: Step.self) { group in
             group.addTask {
@@ -14,7 +16,10 @@ enum DocumentStream {
                 return .ended
             }
             group.addTask {
-                try? await Task.sleep(for: .seconds(30))
+                var deadline = StallAwareDeadline(.seconds(30))
+                while !deadline.hasPassed {
+                    do { try await deadline.sleep() } catch { break }  // cancelled: the stream spoke
+                }
                 return .nothingWithin30s
             }
             let first = await group.next() ?? .nothingWithin30s
