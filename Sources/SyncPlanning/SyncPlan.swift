@@ -182,7 +182,9 @@ public struct SyncPlan: Sendable, Equatable {
 
     /// A local file that vanished from one path while a new file with the same content
     /// appeared at another was renamed: the arrival is published with `movedFrom`, so
-    /// other devices rename their copy instead of fetching it again.
+    /// other devices rename their copy instead of fetching it again. A path where nothing
+    /// was agreed on is new, also when the base there is a deletion (a file moved back
+    /// where it was once): its publish names that deletion as parent.
     static func pairingRenames(_ actions: [SyncAction], base: [String: BaseEntry]) -> [SyncAction] {
         var departures: [String: [String]] = [:]  // content → paths it left
         for case .publish(let path, nil, _, _) in actions {
@@ -191,7 +193,7 @@ public struct SyncPlan: Sendable, Equatable {
         guard !departures.isEmpty else { return actions }
         for content in departures.keys { departures[content]?.sort(by: >) }
         return actions.map { action in
-            guard case .publish(let path, let state?, let parents, nil) = action, parents.isEmpty,
+            guard case .publish(let path, let state?, let parents, nil) = action, parents.isEmpty || base[path]?.state == nil,
                 let content = state.sha256, let origin = departures[content]?.popLast()
             else { return action }
             return .publish(path: path, state: state, parents: parents, movedFrom: origin)

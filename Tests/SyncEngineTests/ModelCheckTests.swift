@@ -210,12 +210,17 @@ struct ModelRun {
         }
     }
 
-    /// Every other time, the devices agree first, the mover publishes at once, and
+    /// Two times in three, the devices agree first, the mover publishes at once, and
     /// another device takes the move as its next step: the receiver then holds the folder
     /// just as synced and renames it whole (`FolderMove`), which the busy interleaving
-    /// almost never lets happen (no whole rename in 2,000 operations without this).
+    /// almost never lets happen (no whole rename in 2,000 operations without this). Half of
+    /// those times the receiver first adds, deletes or edits below the folder's old path,
+    /// not knowing of the move: its new items and deletions follow the rename
+    /// (`Relocation`, `FolderDeletionFollowing`), as its edits do (`FollowedMove`), which
+    /// random operations alone seldom set up. (Its first runs found a folder moved back
+    /// where it once was published as new files, so nothing followed it.)
     private mutating func moveFolder(_ device: TestDevice) throws {
-        let quiet = random.below(2) == 0
+        let quiet = random.below(3) != 0
         if quiet { settleScoped() }
         // A folder that is there, to a name that is free, or into another folder when every
         // name is taken (writes bring `notes` and `x` back soon after they move).
@@ -232,7 +237,7 @@ struct ModelRun {
         journal.append("\(device.name): mv \(from)/ \(to)/")
         guard quiet else { return }
         sync(device)
-        try receive(from: device)
+        try receive(from: device, changingBelow: random.below(2) == 0 ? from : nil)
     }
 
     /// The mode of the item `name` holds on `device` (a link's own), nil if none.
@@ -241,11 +246,44 @@ struct ModelRun {
         return lstat(device.documents + "/" + name, &info) == 0 ? info.st_mode : nil
     }
 
-    /// A device other than `mover` syncs, and sometimes is killed during it.
-    private mutating func receive(from mover: TestDevice) throws {
+    /// A device other than `mover` syncs, and sometimes is killed during it; first, with
+    /// `folder`, it changes something below that folder (`changeBelow`).
+    private mutating func receive(from mover: TestDevice, changingBelow folder: String?) throws {
         let others = devices.filter { $0 !== mover }
         let receiver = others[random.below(others.count)]
+        if let folder { try changeBelow(folder, on: receiver) }
         if random.below(3) == 0 { try crashDuringSync(receiver) } else { sync(receiver) }
+    }
+
+    /// Adds a file or a folder holding one below `folder` on `device`, or deletes or
+    /// appends to a file there, under a name no other operation makes.
+    private mutating func changeBelow(_ folder: String, on device: TestDevice) throws {
+        let before = userItems(device)
+        defer { touchChanges(device, since: before) }
+        let inside = files(device).filter { $0.hasPrefix(folder + "/") }
+        let text = content()
+        switch random.below(4) {
+        case 0:
+            let name = "\(folder)/new-\(counter).txt"
+            try device.write(name, text)
+            journal.append("\(device.name): write \(name) = content \(counter)")
+        case 1:
+            let name = "\(folder)/made-\(counter)/new.txt"
+            try device.write(name, text)
+            journal.append("\(device.name): write \(name) = content \(counter)")
+        case 2:
+            guard let name = inside.randomElement(using: &random) else { return }
+            try FileManager.default.removeItem(atPath: device.documents + "/" + name)
+            journal.append("\(device.name): rm \(name)")
+        default:
+            guard let name = inside.randomElement(using: &random),
+                let handle = FileHandle(forWritingAtPath: device.documents + "/" + name)
+            else { return }
+            handle.seekToEndOfFile()
+            handle.write(Data(text.utf8))
+            try handle.close()
+            journal.append("\(device.name): append \(name) + content \(counter)")
+        }
     }
 
     private mutating func delete(_ device: TestDevice) throws {

@@ -91,6 +91,26 @@ struct SyncPlanTests {
         #expect(SyncPlan(trees).withoutPublishedDeletions().actions == actions, "nor holds it back")
     }
 
+    /// Moved back where it was before (`mv x/old old`, later `mv old x/old`): the path it
+    /// arrives at had a version, now deleted, so its publish names that deletion as its
+    /// parent, and it is still a move. Published as new, other devices' edits and new items
+    /// below the old path did not follow it (found by the model check).
+    @Test func aRenameBackToAPathOnceDeletedIsPublishedAsAMove() {
+        let original = F.record(F.id("A", 1), F.a, path: "Documents/before.txt")
+        let earlier = F.record(F.id("A", 2), F.b, path: "Documents/after.txt")
+        let gone = F.record(F.id("A", 3), nil, parents: [earlier.id], time: 5_000, path: "Documents/after.txt")
+        let trees = SyncTrees(
+            local: ["Documents/after.txt": F.a],
+            base: [
+                "Documents/before.txt": BaseEntry(version: original.id, state: F.a),
+                "Documents/after.txt": BaseEntry(version: gone.id, state: nil),
+            ],
+            histories: ["Documents/before.txt": F.history(original), "Documents/after.txt": F.history(earlier, gone)])
+        let actions = SyncPlan(trees).actions
+        #expect(actions.contains(.publish(path: "Documents/after.txt", state: F.a, parents: [gone.id], movedFrom: "Documents/before.txt")), "\(actions)")
+        #expect(SyncPlan(trees).deletionCount == 0)
+    }
+
     @Test func twoCopiesOfOneRenamedFileClaimTheOriginOnce() {
         let original = F.record(F.id("A", 1), F.a, path: "x")
         let trees = SyncTrees(
