@@ -50,6 +50,9 @@ struct SyncPass {
             var waiting = PassReport(problems: [holdup.reason])
             waiting.holdup = holdup
             waiting.incomplete = true  // the next pass looks at everything again
+            // And so at these: kept, they would make ubqd pass again at every poll
+            // (`SyncEngine.hasPathsToLookAt`) while the container is held up.
+            _ = container.takeRemotelyChanged()
             return waiting
         }
         var report = PassReport()
@@ -363,7 +366,7 @@ struct SyncPass {
             if leftAsIs.contains(path) {
                 waiting.all.append(path)
                 if settling.contains(path) { waiting.onWrites.append(path) }
-            } else if !local.deferred.isEmpty, base[path] == nil, local.entries[path] == nil,
+            } else if !local.deferred.isEmpty, base[path]?.entry.state == nil, local.entries[path] == nil,
                 let origin = histories[path]?.winner?.movedFrom, settling.contains(origin), base[origin]?.entry.state?.kind == .file
             {
                 waiting.all.append(path)

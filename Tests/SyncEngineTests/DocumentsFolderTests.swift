@@ -26,13 +26,22 @@ import Testing
         #expect(!status.problems.contains { $0.contains("is a symbolic link") }, "said once, in the message")
         #expect(a.tree() == ["doc0.txt": "doc 0", "doc1.txt": "doc 1", "doc2.txt": "doc 2"])
         #expect(TestDevice.tree(at: moved).count == 3)
+        // Another device's change read while it waits (`ubq versions`) is no reason for
+        // ubqd to pass again at every poll: the waiting pass takes it, and the first pass
+        // after the wait looks at everything.
+        try a.write("meanwhile.txt", "meanwhile")
+        a.sync()
+        _ = try b.versions("meanwhile.txt")
+        #expect(b.engine.hasPathsToLookAt())
+        b.sync()
+        #expect(!b.engine.hasPathsToLookAt())
 
         try FileManager.default.removeItem(atPath: b.documents)  // moved back: sync goes on
         try FileManager.default.moveItem(atPath: moved, toPath: b.documents)
         try a.write("later.txt", "later")
         a.sync()
         #expect(b.sync().problems.isEmpty)
-        #expect(b.read("later.txt") == "later")
+        #expect(b.read("later.txt") == "later" && b.read("meanwhile.txt") == "meanwhile")
         #expect(b.engine.status().first?.phase == .idle)
     }
 
