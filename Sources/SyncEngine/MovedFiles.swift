@@ -18,10 +18,11 @@ final class MovedFiles {
         self.base = base
     }
 
-    /// The base's state of the file with `signature` at `path`, if the base does not know
-    /// `path` and kept that signature with another path.
+    /// The base's state of the file with `signature` at `path`, if the base holds nothing
+    /// at `path` (or a deletion: a folder moved back where it once was) and kept that
+    /// signature with another path.
     func state(of status: FileStatus, _ signature: LocalSignature, at path: String) -> EntryState? {
-        guard status.signature.kind == .file, base[path] == nil else { return nil }
+        guard status.signature.kind == .file, base[path]?.entry.state == nil else { return nil }
         let row = index()[signature.inode]
         return LocalTree.keptState(of: status, signature, known: row)
     }

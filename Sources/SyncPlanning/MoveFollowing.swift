@@ -58,12 +58,13 @@ enum MoveFollowing {
         return renames.count == 1 ? renames[0] : nil
     }
 
-    /// Whether the edit may take the rename's new path here: nothing is there and never
-    /// was, or the renamed content is, synced and unchanged (the edit replaces it; the
-    /// mirror keeps it as the previous version).
+    /// Whether the edit may take the rename's new path here: nothing is there, nor was
+    /// when this device last synced it (never, or a deletion: a file moved back where it
+    /// once was), or the renamed content is, synced and unchanged (the edit replaces it;
+    /// the mirror keeps it as the previous version).
     static func destinationIsFree(for move: VersionRecord, _ trees: SyncTrees) -> Bool {
         let (local, base) = (trees.local[move.path], trees.base[move.path])
-        guard let local else { return base == nil }
+        guard let local else { return base?.state == nil }
         return local == move.state && base == BaseEntry(version: move.id, state: local)
     }
 
@@ -85,8 +86,9 @@ enum MoveFollowing {
         return base.version == moved && base.state?.kind == .file
     }
 
-    /// The contents of the files new here (no base): a file gone from a path while its
-    /// content is new at another was renamed here (`SyncPlan.pairingRenames`), not deleted.
+    /// The contents of the files new here (no base, or a deletion): a file gone from a
+    /// path while its content is new at another was renamed here (`SyncPlan.pairingRenames`),
+    /// not deleted.
     /// Worked out once, and only if a deletion would follow: a look at every local file.
     struct NewContents {
         let trees: SyncTrees
@@ -97,7 +99,7 @@ enum MoveFollowing {
         mutating func holds(_ state: EntryState?) -> Bool {
             guard let content = state?.sha256 else { return false }
             if contents == nil {
-                contents = Set(trees.local.compactMap { path, state in trees.base[path] == nil ? state.sha256 : nil })
+                contents = Set(trees.local.compactMap { path, state in trees.base[path]?.state == nil ? state.sha256 : nil })
             }
             return contents?.contains(content) == true
         }
