@@ -43,18 +43,19 @@ extension PresenterHub {
 
     private func tell(_ changes: [ObservedChange]) {
         guard !changes.isEmpty else { return }
-        send(ObservedChangePlanner.notices(changes, presenters: presences), request: nil, asking: false)
         let touched = Set(changes.compactMap { change -> [UInt8]? in
             switch change {
             case .changed(let path), .appeared(let path), .removed(let path): path  // removed: no identity any more
             default: nil
             }
         })
-        refreshIdentities(of: touched)
         // A batch is told as the item is now, which may already hold a later write: its
-        // own batch, which follows, is then an echo of what was told.
+        // own batch, which follows, is then an echo of what was told. Looked at before
+        // the notices go, so that a write after the look is news.
         let presented = presentedIdentities()
         remember(touched.filter { presented[$0] != nil }.map { $0 })
+        send(ObservedChangePlanner.notices(changes, presenters: presences), request: nil, asking: false)
+        refreshIdentities(of: touched)
     }
 
     private func isEcho(_ change: ObservedChange) -> Bool {
