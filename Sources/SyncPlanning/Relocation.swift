@@ -7,8 +7,10 @@ import RawPaths
 /// added, beside `y`. Following, B renames its `x/new.txt` to `y/new.txt` first, and the
 /// next round publishes it there, as any new file.
 ///
-/// Only items this device made and never synced (no base, nothing in the mirror at their
-/// path) follow, each where nothing is, was or arrives, and no other item goes. A new
+/// Only items this device made and never synced (nothing agreed on at their path: no
+/// base, or a deletion; nothing live in the mirror there) follow, each where nothing is or
+/// arrives, nor was when this device last synced it (a deletion was), and no other item
+/// goes. A new
 /// folder moves whole, with what it holds, if it holds on disk just what the scan saw (a
 /// `cp -r` still under way keeps it where it is) and its owner may change it; otherwise it
 /// stays, with all it holds. An edit of a file the rename moved follows on its own
@@ -72,10 +74,12 @@ enum Relocations {
     }
 
     /// The items this device made and never synced, which the mirror has nothing live at,
-    /// with their states, in path order.
+    /// with their states, in path order. (Made again where one was deleted, an item's
+    /// publish names that deletion as parent.)
     static func newItems(in actions: [SyncAction], trees: SyncTrees) -> [(String, EntryState)] {
         actions.compactMap { action -> (String, EntryState)? in
-            guard case .publish(let path, let state?, [], nil) = action, trees.base[path] == nil, trees.histories[path]?.winner?.state == nil
+            guard case .publish(let path, let state?, _, nil) = action, trees.base[path]?.state == nil,
+                trees.histories[path]?.winner?.state == nil
             else { return nil }
             return (path, state)
         }.sorted { $0.0 < $1.0 }
@@ -114,10 +118,10 @@ enum Relocations {
         return nil
     }
 
-    /// Whether an item may go to `destination`: nothing is there, nor was, nor arrives, and
-    /// its folder is there or made by the plan.
+    /// Whether an item may go to `destination`: nothing is there, nor was when this device
+    /// last synced it, nor arrives, and its folder is there or made by the plan.
     static func isFree(_ destination: String, trees: SyncTrees, made: Set<String>) -> Bool {
-        guard trees.local[destination] == nil, trees.base[destination] == nil, trees.histories[destination]?.winner?.state == nil,
+        guard trees.local[destination] == nil, trees.base[destination]?.state == nil, trees.histories[destination]?.winner?.state == nil,
             let folder = destination.folderBeforeLastSlash.map(String.init)
         else { return false }
         return made.contains(folder) || trees.local[folder]?.kind == .folder

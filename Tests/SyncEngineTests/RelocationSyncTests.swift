@@ -26,6 +26,29 @@ import Testing
         #expect(a.sync().published == 0 && b.sync().published == 0)
     }
 
+    /// A file made again where one was deleted (b's base there is that deletion) is as new
+    /// as any: it follows the rename too, and the old folder goes.
+    @Test func aFileMadeAgainWhereOneWasDeletedFollows() throws {
+        let scratch = Scratch()
+        let (a, b) = try scratch.pair()
+        try a.write("x/a.txt", "first")
+        try a.write("x/b.txt", "b")
+        a.sync()
+        b.sync()
+        try FileManager.default.removeItem(atPath: b.documents + "/x/a.txt")
+        b.sync()
+        a.sync()
+        try Move.rename(a, "x", to: "y")
+        a.sync()
+        try b.write("x/a.txt", "made again")
+
+        #expect(b.sync().followed == 1)
+        b.sync()
+        a.sync()
+        let expected = ["y": "<folder>", "y/a.txt": "made again", "y/b.txt": "b"]
+        #expect(a.tree() == expected && b.tree() == expected, "a: \(a.tree())\nb: \(b.tree())")
+    }
+
     /// As ubqd's passes between full ones: told only what changed here, with what other
     /// devices changed (the renamed folder among them, so the pass's next round finds the
     /// item at its new path and publishes it).

@@ -42,17 +42,28 @@ struct RelocationTests {
         #expect(plan.actions.firstIndex(where: { $0.path == Self.q + "/new.txt" })! < plan.actions.firstIndex(where: { $0.path == Self.p })!)
     }
 
-    @Test func nothingMovesWhereSomethingArrivesOrWas() {
+    @Test func nothingMovesWhereSomethingArrives() {
         let arriving = F.record(F.id("A", 7), F.c, time: 2_000, path: Self.q + "/new.txt")
         let arrives = SyncPlan(Self.trees(new: [Self.p + "/new.txt": F.b], extra: [arriving]))
         #expect(Self.relocations(arrives).isEmpty)
         #expect(arrives.actions.contains(.publish(path: Self.p + "/new.txt", state: F.b, parents: [])))
+    }
 
-        let made = F.record(F.id("A", 7), F.c, time: 2_000, path: Self.q + "/new.txt")
-        let gone = F.record(F.id("A", 8), nil, parents: [made.id], time: 2_500, path: Self.q + "/new.txt")
-        let was = Self.trees(
+    /// A path whose last version is a deletion this device agreed on holds nothing: an
+    /// item moves there, and an item made again where one was deleted moves too (the
+    /// folder would otherwise come back for it). Its publish there names the deletion.
+    @Test func aPlaceOnceDeletedIsFreeAtEitherEnd() {
+        let made = F.record(F.id("A", 7), F.c, time: 1_500, path: Self.q + "/new.txt")
+        let gone = F.record(F.id("A", 8), nil, parents: [made.id], time: 1_600, path: Self.q + "/new.txt")
+        let destinationWas = Self.trees(
             new: [Self.p + "/new.txt": F.b], extra: [made, gone], base: [Self.q + "/new.txt": BaseEntry(version: gone.id, state: nil)])
-        #expect(Self.relocations(SyncPlan(was)).isEmpty)
+        #expect(Self.relocations(SyncPlan(destinationWas)) == [Relocation(from: Self.p + "/new.txt", to: Self.q + "/new.txt", state: F.b)])
+
+        let before = F.record(F.id("B", 1), F.c, time: 500, path: Self.p + "/again.txt")
+        let deleted = F.record(F.id("B", 2), nil, parents: [before.id], time: 600, path: Self.p + "/again.txt")
+        let sourceWas = Self.trees(
+            new: [Self.p + "/again.txt": F.b], extra: [before, deleted], base: [Self.p + "/again.txt": BaseEntry(version: deleted.id, state: nil)])
+        #expect(Self.relocations(SyncPlan(sourceWas)) == [Relocation(from: Self.p + "/again.txt", to: Self.q + "/again.txt", state: F.b)])
     }
 
     /// Another device made an item at the same path, which this device has not synced:
