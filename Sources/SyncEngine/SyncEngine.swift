@@ -227,9 +227,11 @@ public final class SyncEngine: @unchecked Sendable {
         }
     }
 
-    /// Whether a container has paths that an earlier pass left for the next one (a deletion
-    /// that followed a rename in a pass's last round is published by the next): a pass is
-    /// due though nothing changed here or in the mirror.
+    /// Whether a container has paths waiting for the next pass: an earlier pass left them
+    /// (a deletion that followed a rename in its last round is published by the next), or
+    /// a read of the logs outside a pass found them (`versions`, `deletedItems`, the store's
+    /// collection), after which the logs have no news. A pass is due though nothing
+    /// changed here or in the mirror since.
     public func hasPathsToLookAt() -> Bool {
         containers.values.contains { $0.hasPathsToLookAt }
     }

@@ -10,10 +10,9 @@ import RawPaths
 /// Only items this device made and never synced (nothing agreed on at their path: no
 /// base, or a deletion; nothing live in the mirror there) follow, each where nothing is or
 /// arrives, nor was when this device last synced it (a deletion was), and no other item
-/// goes. A new
-/// folder moves whole, with what it holds, if it holds on disk just what the scan saw (a
-/// `cp -r` still under way keeps it where it is) and its owner may change it; otherwise it
-/// stays, with all it holds. An edit of a file the rename moved follows on its own
+/// goes. A new folder moves whole, with what it holds, if it holds on disk just what the
+/// scan saw (a `cp -r` still under way keeps it where it is) and its owner may change it;
+/// otherwise it stays, with all it holds. An edit of a file the rename moved follows on its own
 /// (`FollowedMove`).
 public struct Relocation: Hashable, Sendable {
     /// Where the item is here.

@@ -126,7 +126,7 @@ extension PresenterHub {
 
     /// Records how the items look now, as their presenters were told of them: the watcher's
     /// sight of that state (a coordinated write, or a later write already told) is an echo.
-    func remember(_ paths: [[UInt8]]) {
+    func remember(_ paths: some Sequence<[UInt8]>) {
         let now = ContinuousClock.now
         for path in paths {
             if let stamp = FileStamp(path) { announced[path] = (stamp, now) } else { announced[path] = nil }

@@ -53,7 +53,7 @@ extension PresenterHub {
         // own batch, which follows, is then an echo of what was told. Looked at before
         // the notices go, so that a write after the look is news.
         let presented = presentedIdentities()
-        remember(touched.filter { presented[$0] != nil }.map { $0 })
+        remember(touched.filter { presented[$0] != nil })
         send(ObservedChangePlanner.notices(changes, presenters: presences), request: nil, asking: false)
         refreshIdentities(of: touched)
     }
