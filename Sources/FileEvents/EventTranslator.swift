@@ -19,6 +19,9 @@ public struct EventTranslator: Sendable {
         case watchFoldersBelow(RawPath)
         /// Drop these watches: their folders left the tree.
         case unwatch([Int32])
+        /// Forget these watches: the kernel dropped them already (their folders were
+        /// deleted, or their file system unmounted), so there is nothing to remove.
+        case forget([Int32])
         /// The library's own name map must follow a rename.
         case renameInLibrary(from: RawPath, to: RawPath)
     }
@@ -78,7 +81,7 @@ public struct EventTranslator: Sendable {
     private mutating func translateSelfEvent(_ event: KernelEvent, folder: RawPath) -> [Action] {
         if event.mask.contains(.ignored) {
             table.remove(watch: event.watch)
-            return [.unwatch([event.watch])]
+            return [.forget([event.watch])]
         }
         if event.mask.contains(.unmount) || (folder.isEmpty && event.mask.contains(.deleteSelf)) {
             return [.emit(.rescan(folder))]

@@ -25,12 +25,21 @@ public final class InotifyWatcher: Sendable {
     ///     watches) are rescanned instead.
     ///   - watchLimit: behave as if the kernel refused watches beyond this many (ENOSPC),
     ///     to exercise the polling fallback without lowering the system-wide limit.
-    public init(root: RawPath, pollInterval: Duration = .seconds(5), watchLimit: Int? = nil, logger: Logger) {
+    ///   - renewalAfter: after how many deleted folders libinotifytools starts afresh, to
+    ///     free what it keeps of each (see `WatcherThread.renewLibrary`).
+    public init(
+        root: RawPath, pollInterval: Duration = .seconds(5), watchLimit: Int? = nil, renewalAfter: Int = InotifyWatcher.renewalAfter,
+        logger: Logger
+    ) {
         self.root = root
         self.logger = logger
         (events, continuation) = AsyncStream.makeStream(of: WatchEvent.self, bufferingPolicy: .unbounded)
-        control = WatcherControl(pollInterval: pollInterval, watchLimit: watchLimit)
+        control = WatcherControl(pollInterval: pollInterval, watchLimit: watchLimit, renewalAfter: renewalAfter)
     }
+
+    /// 20,000 deleted folders leave about 4.5 MB in libinotifytools (224 bytes each,
+    /// measured); starting afresh costs a walk and a rescan of the tree.
+    public static let renewalAfter = 20_000
 
     /// Starts the watcher thread and returns once the whole tree is watched, so that a
     /// scan started afterwards misses nothing.

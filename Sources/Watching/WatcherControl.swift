@@ -5,6 +5,8 @@ import Synchronization
 final class WatcherControl: Sendable {
     let pollInterval: Duration
     let watchLimit: Int?
+    /// After how many watches the kernel dropped the library starts afresh (`WatcherThread.renewLibrary`).
+    let renewalAfter: Int
     private let state = Mutex(State())
     /// libinotifytools has one static inotify instance per process.
     private static let libraryClaimed = Atomic<Bool>(false)
@@ -15,9 +17,10 @@ final class WatcherControl: Sendable {
         var polledFolders = 0
     }
 
-    init(pollInterval: Duration, watchLimit: Int?) {
+    init(pollInterval: Duration, watchLimit: Int?, renewalAfter: Int) {
         self.pollInterval = pollInterval
         self.watchLimit = watchLimit
+        self.renewalAfter = renewalAfter
     }
 
     func claimProcessWideLibrary() throws(WatcherError) {

@@ -28,6 +28,24 @@ import Testing
         try daemon.expectIndexMatchesDisk()
     }
 
+    /// A deleted folder's watch is gone with it (the kernel says so with IN_IGNORED): the
+    /// watcher forgets it without asking libinotifytools to remove it, which failed and
+    /// printed "Failed to remove watch on …: Unknown error -1" to the log for every folder
+    /// of an `rm -rf`. A folder made again at the same path is watched.
+    @Test func aDeletedFolderTreeLeavesTheLogCleanAndCanBeMadeAgain() throws {
+        let daemon = try DaemonHarness()
+        try daemon.start()
+        try daemon.shell("mkdir -p t/a/b t/c && echo x > t/a/b/x.txt")
+        try daemon.expectIndexMatchesDisk()
+        try daemon.shell("rm -rf t")
+        try daemon.expectIndexMatchesDisk()
+        try daemon.shell("mkdir -p t/a/b && echo y > t/a/b/y.txt")
+        try daemon.expectIndexMatchesDisk()
+        try daemon.shell("echo later > t/a/b/later.txt")  // seen through the new folder's watch
+        try daemon.expectIndexMatchesDisk()
+        #expect(!daemon.log().contains("Failed to remove watch"), "log:\n\(daemon.log())")
+    }
+
     /// `mkdir w/c && mv w v` faster than the watcher reads: when it comes to the creation
     /// of `c`, `w/c` is gone, so `c` is watched only if the move looks below `v`.
     @Test func aFolderMadeJustBeforeItsParentWasRenamedIsWatched() throws {

@@ -8,9 +8,12 @@ import RawPaths
 import Testing
 import Watching
 
+/// A real watcher in this process, one test at a time (libinotifytools allows one per
+/// process).
+///
 /// The start-up scan runs alongside the watcher's first walk: each folder is read only once
 /// it is watched. A file made in a folder right when the scan is let in must be seen.
-@Suite struct WalkAlongsideScanTests {
+@Suite(.serialized) struct InProcessWatcherTests {
     /// The paths the watcher reported touched, for a thread to wait on.
     final class Seen: @unchecked Sendable {
         private let condition = NSCondition()
@@ -101,5 +104,45 @@ import Watching
             DispatchQueue.global().async { done.resume(returning: seen.missing(probes, by: Date(timeIntervalSinceNow: 60))) }
         }
         #expect(missed.isEmpty, "probes made in folders not watched yet: \(missed.sorted().prefix(5))")
+    }
+
+    /// libinotifytools keeps what it knew of each deleted folder's watch (the kernel dropped
+    /// it, and the library frees an entry only by removing its watch). After
+    /// `renewalAfter` such folders it starts afresh: the tree is rescanned, and watched as
+    /// before.
+    @Test func theLibraryStartsAfreshAfterManyDeletedFoldersAndStillWatches() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("ubq-renew-\(UUID().uuidString.prefix(8))").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        for index in 0..<12 {
+            try FileManager.default.createDirectory(atPath: root + "/gone/\(index)", withIntermediateDirectories: true)
+        }
+        let watcher = InotifyWatcher(root: RawPath(root), renewalAfter: 10, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+        defer { watcher.stop() }
+        let seen = Seen()
+        let listener = Task {
+            for await event in watcher.events {
+                switch event {
+                case .rescan(let path) where path.isEmpty: seen.insert(RawPath("<root rescanned>"))
+                case .touched(let path, _): seen.insert(path)
+                default: break
+                }
+            }
+        }
+        defer { listener.cancel() }
+        try await watcher.start()
+
+        try FileManager.default.removeItem(atPath: root + "/gone")  // 13 folders: their watches go
+        #expect(await Self.missing([RawPath("<root rescanned>")], in: seen).isEmpty, "the library started afresh")
+        try FileManager.default.createDirectory(atPath: root + "/new", withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: root + "/new/after.txt", contents: Data("after".utf8))
+        #expect(await Self.missing([RawPath("new/after.txt")], in: seen).isEmpty, "watched after it")
+    }
+
+    /// Those of `expected` that `seen` has not within 30 s, waited for on a thread outside
+    /// the cooperative pool (the listener needs one of its threads meanwhile).
+    private static func missing(_ expected: Set<RawPath>, in seen: Seen) async -> Set<RawPath> {
+        await withCheckedContinuation { done in
+            DispatchQueue.global().async { done.resume(returning: seen.missing(expected, by: Date(timeIntervalSinceNow: 30))) }
+        }
     }
 }
