@@ -126,7 +126,7 @@ let package = Package(
             crypto,
         ]),
         .testTarget(name: "FileEventsTests", dependencies: ["FileEvents", "RawPaths"]),
-        .testTarget(name: "WatchingTests", dependencies: ["Watching", "Indexing", "IgnoreRules", "FileEvents", "RawPaths", "CStatx", logging]),
+        .testTarget(name: "WatchingTests", dependencies: ["Watching", "Indexing", "IgnoreRules", "FileEvents", "RawPaths", "CStatx", "TestSupport", logging]),
         .testTarget(name: "RawPathsTests", dependencies: ["RawPaths"]),
         .testTarget(name: "CivilCalendarTests", dependencies: ["CivilCalendar"]),
         .testTarget(name: "IgnoreRulesTests", dependencies: ["IgnoreRules"]),

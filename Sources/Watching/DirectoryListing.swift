@@ -25,3 +25,17 @@ enum DirectoryListing {
         return path.withCString { lstat($0, &info) } == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 }
+
+extension DirectoryListing {
+    /// The names in `folder` that start with `prefix` (sync cookies waiting for their event).
+    static func names(in folder: RawPath, startingWith prefix: String) -> [String] {
+        guard let handle = folder.withCString({ opendir($0) }) else { return [] }
+        defer { closedir(handle) }
+        var result: [String] = []
+        while let entry = readdir(handle) {
+            let name = DirectoryEntry.name(entry)
+            if name.starts(with: prefix.utf8) { result.append(String(decoding: name, as: UTF8.self)) }
+        }
+        return result
+    }
+}

@@ -19,6 +19,9 @@ final class WatcherThread: @unchecked Sendable {
     private var warnedAboutWatchLimit = false
     /// Watches the kernel dropped since the library last started (`renewLibrary`).
     private var forgotten = 0
+    /// `renewalAfter` watches were forgotten: the library starts afresh the next time no
+    /// event comes for a second.
+    private var renewalDue = false
     private let leaves: LeafFolders
 
     init(root: RawPath, control: WatcherControl, progress: WalkProgress, output: AsyncStream<WatchEvent>.Continuation, logger: Logger) {
@@ -57,6 +60,7 @@ final class WatcherThread: @unchecked Sendable {
         while !control.stopRequested {
             guard let event = inotifytools_next_event(1) else {
                 perform(translator.flushPendingMove())
+                if renewalDue { renewLibrary() }
                 pollUnwatchedFolders()
                 continue
             }
@@ -117,7 +121,7 @@ final class WatcherThread: @unchecked Sendable {
                 // if a new folder takes the name, and `renewLibrary` frees them all.
                 polledFolders = polledFolders.filter { !isGone($0) }
                 forgotten += watches.count
-                if forgotten >= control.renewalAfter { renewLibrary() }
+                renewalDue = forgotten >= control.renewalAfter
             case .renameInLibrary(let from, let to):
                 let old = libraryName(from)
                 let new = libraryName(to)
@@ -131,13 +135,18 @@ final class WatcherThread: @unchecked Sendable {
     /// fails once the kernel dropped the watch with its folder: a deleted folder left 224
     /// bytes behind (5,000 deleted, 1.12 MB more heap: scratch program, note 57). So after
     /// `renewalAfter` of them the library starts afresh, which frees everything it holds:
-    /// every folder is watched again and the tree rescanned, as after a queue overflow
-    /// (what changed meanwhile, the rescan finds). If inotify cannot start again (another
-    /// program took the last instance the moment ours closed), the tree is rescanned at
-    /// each poll interval until it can.
+    /// every folder is watched again and the tree rescanned, as after a queue overflow.
+    ///
+    /// Only when no event came for a second: the library's event buffer is then empty
+    /// (events read from the old instance, handled after, would name its watch numbers,
+    /// which the new one gives to other folders). What changes in the moment between, the
+    /// rescan finds; a sync cookie made then has its event emitted from the listing. If
+    /// inotify cannot start again (another program took the last instance the moment ours
+    /// closed), the tree is rescanned, and cookies told, at each poll interval until it can.
     private func renewLibrary() {
         logger.info("starting libinotifytools afresh after \(forgotten) deleted folders, to free what it kept of them: every folder is watched again and the tree rescanned")
         forgotten = 0
+        renewalDue = false
         inotifytools_cleanup()
         translator = EventTranslator()
         polledFolders.removeAll()
@@ -147,11 +156,20 @@ final class WatcherThread: @unchecked Sendable {
                 logger.warning("inotify could not start again (\(String(cString: strerror(inotifytools_error())))): the tree is rescanned every \(control.pollInterval) until it can")
                 warned = true
             }
-            output.yield(.rescan(RawPath()))
+            rescanAndTellCookies()
             guard waitOnePollInterval() else { return }
         }
         watchSubtree(RawPath())
+        rescanAndTellCookies()
+    }
+
+    /// The whole tree rescanned, and the cookies in the root told: their creation may have
+    /// gone with an inotify instance, and a query waits for them.
+    private func rescanAndTellCookies() {
         output.yield(.rescan(RawPath()))
+        for cookie in DirectoryListing.names(in: root, startingWith: WatchEvent.cookiePrefix).sorted() {
+            output.yield(.cookie(cookie))
+        }
     }
 
     /// Sleeps for the poll interval, in steps of at most a second; false if a stop was asked meanwhile.

@@ -6,6 +6,7 @@ import Indexing
 import Logging
 import RawPaths
 import Testing
+import TestSupport
 import Watching
 
 /// A real watcher in this process, one test at a time (libinotifytools allows one per
@@ -108,7 +109,8 @@ import Watching
 
     /// libinotifytools keeps what it knew of each deleted folder's watch (the kernel dropped
     /// it, and the library frees an entry only by removing its watch). After
-    /// `renewalAfter` such folders it starts afresh: the tree is rescanned, and watched as
+    /// `renewalAfter` such folders, once no event came for a second, it starts afresh: the
+    /// tree is rescanned, a sync cookie made meanwhile is told, and folders are watched as
     /// before.
     @Test func theLibraryStartsAfreshAfterManyDeletedFoldersAndStillWatches() async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("ubq-renew-\(UUID().uuidString.prefix(8))").path
@@ -116,14 +118,16 @@ import Watching
         for index in 0..<12 {
             try FileManager.default.createDirectory(atPath: root + "/gone/\(index)", withIntermediateDirectories: true)
         }
-        let watcher = InotifyWatcher(root: RawPath(root), renewalAfter: 10, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+        let (logger, messages) = RecordingLogHandler.logger()
+        let watcher = InotifyWatcher(root: RawPath(root), renewalAfter: 10, logger: logger)
         defer { watcher.stop() }
         let seen = Seen()
         let listener = Task {
             for await event in watcher.events {
                 switch event {
-                case .rescan(let path) where path.isEmpty: seen.insert(RawPath("<root rescanned>"))
+                case .rescan(let path): seen.insert(RawPath(bytes: Array("rescan ".utf8) + path.bytes))
                 case .touched(let path, _): seen.insert(path)
+                case .cookie(let name): seen.insert(RawPath("cookie " + name))
                 default: break
                 }
             }
@@ -132,10 +136,16 @@ import Watching
         try await watcher.start()
 
         try FileManager.default.removeItem(atPath: root + "/gone")  // 13 folders: their watches go
-        #expect(await Self.missing([RawPath("<root rescanned>")], in: seen).isEmpty, "the library started afresh")
+        // Made before the library starts afresh (a second from now at the soonest), its
+        // creation may reach either instance: it is told either way.
+        let cookie = WatchEvent.cookiePrefix + "renewal-1"
+        FileManager.default.createFile(atPath: root + "/" + cookie, contents: nil)
+        #expect(await Self.missing([RawPath("rescan "), RawPath("cookie " + cookie)], in: seen).isEmpty)
+        #expect(messages.texts(at: .info).contains { $0.contains("starting libinotifytools afresh after 13 deleted folders") }, "\(messages.texts(at: .info))")
         try FileManager.default.createDirectory(atPath: root + "/new", withIntermediateDirectories: true)
+        #expect(await Self.missing([RawPath("rescan new")], in: seen).isEmpty, "the root is watched")
         FileManager.default.createFile(atPath: root + "/new/after.txt", contents: Data("after".utf8))
-        #expect(await Self.missing([RawPath("new/after.txt")], in: seen).isEmpty, "watched after it")
+        #expect(await Self.missing([RawPath("new/after.txt")], in: seen).isEmpty, "and a folder made after it")
     }
 
     /// Those of `expected` that `seen` has not within 30 s, waited for on a thread outside
