@@ -19,6 +19,10 @@ public struct EventTranslator: Sendable {
         case watchFoldersBelow(RawPath)
         /// Drop these watches: their folders left the tree.
         case unwatch([Int32])
+        /// Drop every watch (after a queue overflow), but only forget those whose folder is
+        /// no longer at its path: the kernel dropped their watches with the folders, and
+        /// the `IN_IGNORED` events that said so were among those lost.
+        case unwatchOrForget([Int32: RawPath])
         /// Forget these watches: the kernel dropped them already (their folders were
         /// deleted, or their file system unmounted), so there is nothing to remove.
         case forget([Int32])
@@ -42,7 +46,7 @@ public struct EventTranslator: Sendable {
             // The lost events may be the ones that keep the table true (folders made,
             // renamed, removed): every watch goes, and the whole tree is watched and
             // rescanned anew, as watchman recrawls.
-            return actions + [.unwatch(table.removeAll()), .watchSubtree(RawPath())]
+            return actions + [.unwatchOrForget(table.removeAll()), .watchSubtree(RawPath())]
         }
         guard let folder = table.path(of: event.watch) else { return actions }
         if event.name.isEmpty {

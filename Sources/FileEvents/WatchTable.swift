@@ -22,10 +22,10 @@ public struct WatchTable: Sendable {
         pathByWatch.removeValue(forKey: watch)
     }
 
-    /// Empties the table; returns every watch it held.
-    public mutating func removeAll() -> [Int32] {
+    /// Empties the table; returns every watch it held, with its folder.
+    public mutating func removeAll() -> [Int32: RawPath] {
         defer { pathByWatch = [:] }
-        return Array(pathByWatch.keys)
+        return pathByWatch
     }
 
     /// The watches on `folder` and every folder below it.

@@ -113,15 +113,12 @@ final class WatcherThread: @unchecked Sendable {
             case .unwatch(let watches):
                 for watch in watches { inotifytools_remove_watch_by_wd(watch) }
                 polledFolders = polledFolders.filter { !isGone($0) }
+            case .unwatchOrForget(let watches):
+                let gone = watches.filter { isGone($0.value) }
+                for watch in watches.keys where gone[watch] == nil { inotifytools_remove_watch_by_wd(watch) }
+                forget(gone.count)
             case .forget(let watches):
-                // Not removed through the library: its `inotify_rm_watch` would fail, and
-                // it would print "Failed to remove watch on …: Unknown error -1" to ubqd's
-                // log for every folder deleted. Its entry for the name stays either way (it
-                // keeps one whose removal fails): `forgetStaleLibraryEntry` sets it aside
-                // if a new folder takes the name, and `renewLibrary` frees them all.
-                polledFolders = polledFolders.filter { !isGone($0) }
-                forgotten += watches.count
-                renewalDue = forgotten >= control.renewalAfter
+                forget(watches.count)
             case .renameInLibrary(let from, let to):
                 let old = libraryName(from)
                 let new = libraryName(to)
@@ -129,6 +126,17 @@ final class WatcherThread: @unchecked Sendable {
             }
         }
         control.record(watched: translator.table.count, polled: polledFolders.count)
+    }
+
+    /// Watches the kernel dropped with their folders are not removed through the library:
+    /// its `inotify_rm_watch` would fail, and it would print "Failed to remove watch on …:
+    /// Unknown error -1" to ubqd's log for every folder deleted. Its entry for the name
+    /// stays either way (it keeps one whose removal fails): `forgetStaleLibraryEntry` sets
+    /// it aside if a new folder takes the name, and `renewLibrary` frees them all.
+    private func forget(_ count: Int) {
+        polledFolders = polledFolders.filter { !isGone($0) }
+        forgotten += count
+        renewalDue = forgotten >= control.renewalAfter
     }
 
     /// libinotifytools frees its entry for a watch only through `inotify_rm_watch`, which

@@ -7,11 +7,13 @@ import Testing
 /// changes everywhere, not only the state its rescans found.
 @Suite(.serialized) struct WatcherFallsBehindTests {
     /// A burst larger than the kernel's inotify queue overflows it: the events lost may be
-    /// the ones that keep the watches true (a folder made, a folder renamed).
+    /// the ones that keep the watches true (a folder made, a folder renamed, folders
+    /// deleted: their watches are forgotten, not removed, which failed and printed
+    /// "Failed to remove watch" to the log for each).
     @Test func afterAnOverflowNewAndRenamedFoldersAreWatched() throws {
         let daemon = try DaemonHarness()
         try daemon.start()
-        try daemon.shell("mkdir a burst && echo old > a/old.txt")
+        try daemon.shell("mkdir a burst && echo old > a/old.txt && mkdir -p gone/a/b gone/c")
         try daemon.expectIndexMatchesDisk()
         let pid = try #require(daemon.process?.processIdentifier)
         // Stopped, the daemon reads nothing: with at least one event a file, this many
@@ -20,12 +22,13 @@ import Testing
             .trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 16_384
         kill(pid, SIGSTOP)
         defer { kill(pid, SIGCONT) }
-        try daemon.shell("for i in $(seq \(queue + 1000)); do echo $i > burst/f$i; done && mkdir new && mv a b")
+        try daemon.shell("for i in $(seq \(queue + 1000)); do echo $i > burst/f$i; done && mkdir new && mv a b && rm -r gone")
         kill(pid, SIGCONT)
         try daemon.waitForLog("inotify queue overflowed")
         try daemon.expectIndexMatchesDisk()
         try daemon.shell("echo n > new/n.txt && echo m > b/m.txt && rm b/old.txt")
         try daemon.expectIndexMatchesDisk()
+        #expect(!daemon.log().contains("Failed to remove watch"), "log:\n\(daemon.log())")
     }
 
     /// A deleted folder's watch is gone with it (the kernel says so with IN_IGNORED): the
