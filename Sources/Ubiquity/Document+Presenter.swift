@@ -21,9 +21,11 @@ extension Document {
 
     /// Yields, while the document is open, each time another process or device changed its
     /// file (NSFilePresenter's `presentedItemDidChange()`, through ubqd; the document's own
-    /// saves are not told): the moment to `revert(toContentsOf: fileURL)` when there are no
-    /// unsaved changes, as UIDocument does by itself. Ends when the document closes; like
-    /// `conflictChanges()`, a stream made before `open()` hears everything from the open on.
+    /// saves are not told). A document used from an actor has reverted to the new contents
+    /// by then if it had no unsaved changes, as UIDocument does: the moment to show them.
+    /// Otherwise the moment to decide (its next save would be refused as `changedOnDisk`).
+    /// Ends when the document closes; like `conflictChanges()`, a stream made before
+    /// `open()` hears everything from the open on.
     public func fileChanges() -> AsyncStream<Void> {
         presenter.stream(of: .file)
     }
@@ -41,8 +43,20 @@ extension Document {
 /// (`presentedItemDidGain(_:)`, `presentedItemDidResolveConflict(_:)`,
 /// `presentedItemDidLose(_:)`) and of moves (`presentedItemDidMove(to:)`, which it
 /// follows); it hands each to the document's streams. Registering and removing it run in
-/// the background, one after the other.
+/// the background, one after the other. For a document used from an actor, it also saves
+/// the document's unsaved changes when another program is about to read the file
+/// (`savePresentedItemChanges`), and reverts it to a change made elsewhere before telling
+/// the streams (`DocumentPresenter.Owner`).
 final class DocumentPresenter: FilePresenter {
+    /// What the document does for requests that come from elsewhere, run on the actor it
+    /// is used from. Nil for a document used from no actor: nothing may touch it then.
+    struct Owner: Sendable {
+        /// Saves unsaved changes (`Document.autosave()`); returns the save's error.
+        let save: @Sendable () async -> (any Error)?
+        /// Reverts to the file on disk, if there are no unsaved changes.
+        let revert: @Sendable () async -> Void
+    }
+
     /// What a stream hears of.
     enum Topic {
         case conflicts, file, location
@@ -62,6 +76,10 @@ final class DocumentPresenter: FilePresenter {
         var connection: PresenterConnection?
         /// The last registration or removal asked for: the next waits for it.
         var last: Task<Void, Never>?
+        var owner: Owner?
+        /// The last change handed to the owner: the next waits for it, so that reverts
+        /// and notices keep the order of the changes.
+        var lastChange: Task<Void, Never>?
     }
 
     private let state = Mutex(State())
@@ -105,7 +123,33 @@ final class DocumentPresenter: FilePresenter {
         for continuation in ended { continuation.finish() }
     }
 
-    func presentedItemDidChange() { tell(.file) }
+    /// Sets what the document does for requests from elsewhere (`Owner`).
+    func setOwner(_ owner: Owner) {
+        state.withLock { $0.owner = owner }
+    }
+
+    /// Another program is about to read the file (or merge into it): the document's unsaved
+    /// changes are saved first, as UIDocument's are, so that it reads what the user sees.
+    func savePresentedItemChanges(completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
+        guard let owner = state.withLock({ $0.owner }) else { return completionHandler(nil) }
+        Task { completionHandler(await owner.save()) }
+    }
+
+    /// The streams hear of the change once the document has reverted to it (if it could).
+    func presentedItemDidChange() {
+        let handed = state.withLock { state -> Bool in
+            guard let owner = state.owner else { return false }
+            let previous = state.lastChange
+            state.lastChange = Task { [self] in
+                await previous?.value
+                await owner.revert()
+                tell(.file)
+            }
+            return true
+        }
+        if !handed { tell(.file) }
+    }
+
     /// Follows the file while the document is open (a closed document stays where it was).
     func presentedItemDidMove(to newURL: URL) {
         let followed = state.withLock { state in

@@ -23,6 +23,13 @@ import Foundation
 /// moves or renames it, as UIDocument's `presentedItemDidMove(to:)` does: `fileURL` says
 /// where the file is now, and the next save goes there.
 ///
+/// The saveless model, as UIDocument's, for a document used from an actor (the main actor,
+/// or any other): an edit (`updateChangeCount(.done)`) is saved by itself `autosaveDelay`
+/// later (`autosave()`); unsaved changes are saved before another program reads the file
+/// under coordination (`ubq coordinate read`, another app's `Document`); and a change made
+/// elsewhere is loaded by itself when there are no unsaved changes (`fileChanges()` then
+/// yields). Loads and saves run one at a time, whoever starts them.
+///
 /// Isolation: like UIDocument, which lives on the main actor, a document belongs to one
 /// isolation domain. It is not `Sendable`; its methods run on the caller's actor
 /// (`#isolation`) and wait for claims without blocking a thread. The file I/O itself runs
@@ -72,6 +79,10 @@ open class Document {
     /// When the file was last read or written by this document.
     public private(set) var fileModificationDate: Date?
     public let coordinator: FileCoordinator
+    /// How long after an edit (`updateChangeCount(.done)`) the document saves it by itself
+    /// (`autosave()`), if used from an actor; nil: it saves only when told, and at `close()`.
+    /// UIDocument saves "periodically"; each save is a version in the sync history.
+    public var autosaveDelay: Duration? = .seconds(10)
     private var changeCount = 0
     /// The version on disk this document last read or wrote: a save for overwriting checks it.
     private var knownVersion: AtomicFile.Signature?
@@ -84,6 +95,13 @@ open class Document {
     public var environment: [String: String] = ProcessInfo.processInfo.environment
     /// Presents the file while the document is open, for `conflictChanges()` and `fileChanges()`.
     let presenter = DocumentPresenter()
+    /// Loads and saves, one at a time.
+    let operations = OneAtATime()
+    /// The actor the document is used from, as its last open, revert or save found it:
+    /// where autosaves and the requests of other programs run (`Document+Autosave`).
+    weak var owner: (any Actor)?
+    /// The autosave waiting for its time, if an edit scheduled one.
+    var autosaveTask: Task<Void, Never>?
 
     public init(fileURL: URL, coordinator: FileCoordinator) {
         self.location = fileURL.standardizedFileURL
@@ -91,6 +109,7 @@ open class Document {
     }
 
     deinit {
+        autosaveTask?.cancel()
         presenter.present(nil, environment: environment)
     }
 
@@ -100,13 +119,14 @@ open class Document {
     /// The type name passed to `contents(forType:)` and `load(fromContents:ofType:)`: a UTI.
     open var fileType: String { "public.data" }
 
-    /// Records an edit, so `close()` saves it.
+    /// Records an edit, so that `close()` saves it, and the autosave `autosaveDelay` later.
     public func updateChangeCount(_ change: ChangeKind) {
         switch change {
         case .done: changeCount += 1
         case .undone: changeCount -= 1
         case .cleared: changeCount = 0
         }
+        if hasUnsavedChanges { scheduleAutosave() }
     }
 
     // MARK: Subclass points
@@ -129,21 +149,27 @@ open class Document {
     /// Reads the file under a coordinated read claim and loads it. Throws `fileNotFound` when
     /// there is no file (save for creating makes one) and `invalidState` when already open.
     public func open(isolation: isolated (any Actor)? = #isolation) async throws(DocumentError) {
-        guard documentState.contains(.closed) else {
-            throw DocumentError(code: .invalidState, message: "\(fileURL.path) is already open: close it first, or revert", path: fileURL.path)
+        try await operations.run { () async throws(DocumentError) in
+            guard documentState.contains(.closed) else {
+                throw DocumentError(code: .invalidState, message: "\(fileURL.path) is already open: close it first, or revert", path: fileURL.path)
+            }
+            try await read(fileURL, step: "opening")
+            documentState = .normal
+            adopt(isolation)
+            present(location)
         }
-        try await read(fileURL, step: "opening")
-        documentState = .normal
-        present(location)
         await updateConflictState()
     }
 
     /// Discards the model and unsaved edits, and loads `url` (which becomes `fileURL`).
     /// Clears `inConflict` and `savingError`. On failure the document is unchanged.
     public func revert(toContentsOf url: URL, isolation: isolated (any Actor)? = #isolation) async throws(DocumentError) {
-        try await read(url.standardizedFileURL, step: "reverting to")
-        documentState.subtract([.closed, .inConflict, .savingError])
-        present(url.standardizedFileURL)
+        try await operations.run { () async throws(DocumentError) in
+            try await read(url.standardizedFileURL, step: "reverting to")
+            documentState.subtract([.closed, .inConflict, .savingError])
+            adopt(isolation)
+            present(url.standardizedFileURL)
+        }
         await updateConflictState()
     }
 
@@ -165,12 +191,46 @@ open class Document {
     /// with `.forReplacing`. On success the document is open and has no unsaved changes; on
     /// failure it gains `savingError` (or `inConflict`), and the file on disk is the old one.
     public func save(to url: URL, for operation: SaveOperation, isolation: isolated (any Actor)? = #isolation) async throws(DocumentError) {
+        try await operations.run { () async throws(DocumentError) in try await write(to: url, for: operation) }
+    }
+
+    /// Saves unsaved changes, as `close()` and autosaves do: nothing while closed or
+    /// without unsaved changes (a save just before may have taken them).
+    func saveChanges(isolation: isolated (any Actor)? = #isolation) async throws(DocumentError) {
+        try await operations.run { () async throws(DocumentError) in
+            guard hasUnsavedChanges, !documentState.contains(.closed) else { return }
+            try await write(to: fileURL, for: .forOverwriting)
+        }
+    }
+
+    /// Saves unsaved changes (for overwriting), then closes, as one operation: no autosave
+    /// comes between. If that save fails, the document stays open with `savingError` and
+    /// the error is thrown: nothing is lost.
+    public func close(isolation: isolated (any Actor)? = #isolation) async throws(DocumentError) {
+        try await operations.run { () async throws(DocumentError) in
+            if hasUnsavedChanges && !documentState.contains(.closed) {
+                try await write(to: fileURL, for: .forOverwriting)
+            }
+            autosaveTask?.cancel()
+            autosaveTask = nil
+            documentState = .closed
+            knownVersion = nil
+            location = fileURL  // where the file was moved to, if it was
+            presenter.present(nil, environment: environment)
+        }
+    }
+
+    // MARK: Steps
+
+    /// The save behind `save(to:for:)`, `saveChanges()` and `close()`.
+    private func write(to url: URL, for operation: SaveOperation, isolation: isolated (any Actor)? = #isolation) async throws(DocumentError) {
         let target = url.standardizedFileURL
         let sameFile = target == fileURL && !documentState.contains(.closed)
         documentState.insert(.editingDisabled)
         defer { documentState.remove(.editingDisabled) }
         do {
             let data = try contentsToSave(target)
+            let saved = changeCount  // edits made while the save is under way stay unsaved
             let expected = sameFile ? knownVersion : nil
             let written = try await coordinated(target, step: "saving") { [fileWriter] path throws(DocumentError) in
                 try Self.check(path, for: operation, expecting: expected)
@@ -180,8 +240,9 @@ open class Document {
             knownVersion = written
             let moved = fileURL != target || documentState.contains(.closed)
             fileModificationDate = written?.modificationDate ?? Date()
-            changeCount = 0
+            changeCount -= saved
             documentState.subtract([.closed, .savingError])
+            adopt(isolation)
             if moved { present(target) }
         } catch {
             refusedSave = refusedSave || error.code == .changedOnDisk
@@ -189,20 +250,6 @@ open class Document {
             throw error
         }
     }
-
-    /// Saves unsaved changes (for overwriting), then closes. If that save fails, the
-    /// document stays open with `savingError` and the error is thrown: nothing is lost.
-    public func close(isolation: isolated (any Actor)? = #isolation) async throws(DocumentError) {
-        if hasUnsavedChanges && !documentState.contains(.closed) {
-            try await save(to: fileURL, for: .forOverwriting)
-        }
-        documentState = .closed
-        knownVersion = nil
-        location = fileURL  // where the file was moved to, if it was
-        presenter.present(nil, environment: environment)
-    }
-
-    // MARK: Steps
 
     /// Makes `url` the document's file (from `open()`, a revert, or a save to another file),
     /// and presents it, for `conflictChanges()`, `fileChanges()` and `moves()`. In the

@@ -48,8 +48,9 @@ final class NoticeCount: Sendable {
 
 extension DaemonHarness {
     /// `url` opened as a text document that asks this device's ubqd, once ubqd lists it as
-    /// presented (a document registers its presenter in the background).
-    func openTextDocument(_ url: URL) async throws -> TextDocument {
+    /// presented (a document registers its presenter in the background). The document
+    /// belongs to the caller's actor, if any (there it autosaves and acts for other programs).
+    func openTextDocument(_ url: URL, isolation: isolated (any Actor)? = #isolation) async throws -> TextDocument {
         let document = TextDocument(fileURL: url, coordinator: try UbiquityContainer.fileCoordinator(environment: environment))
         document.environment = environment
         try await document.open()

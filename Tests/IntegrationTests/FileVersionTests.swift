@@ -191,8 +191,9 @@ final class FileVersionTests {
         #expect(await DocumentStream.next(of: open) == .ended, "closing ends the streams")
     }
 
-    /// UIDocument reverts by itself when another device changed its file; a `Document` tells
-    /// the app when to (`fileChanges()`).
+    /// UIDocument reverts by itself when another device changed its file; a `Document` used
+    /// from no actor (this test's) tells the app when to (`fileChanges()`). One used from an
+    /// actor reverts by itself: `DocumentSavelessTests`.
     @Test func anOpenDocumentHearsWhenAnotherDeviceChangedItsFile() async throws {
         let (a, b) = try holdingBase()
         let document = try await openDocument(on: a)

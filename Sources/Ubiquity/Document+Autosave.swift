@@ -1,0 +1,85 @@
+import Foundation
+
+/// The saveless model (UIDocument's): what a document does by itself, on the actor it is
+/// used from (`owner`). A document used from no actor does none of it: nothing may touch it
+/// from elsewhere then.
+extension Document {
+    /// Saves unsaved changes, for overwriting, as UIDocument's `autosave(completionHandler:)`
+    /// does. It runs by itself `autosaveDelay` after an edit, and when another program is
+    /// about to read the file. True when there was nothing to save or the save succeeded;
+    /// false when it failed (`documentState` says how: `savingError`, or `inConflict` when
+    /// another program changed the file since it was read; nothing is lost either way).
+    @discardableResult
+    public func autosave(isolation: isolated (any Actor)? = #isolation) async -> Bool {
+        do {
+            try await saveChanges()
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// Remembers the actor the document is used from, and has its presenter run the
+    /// requests of other programs there (`DocumentPresenter.Owner`).
+    func adopt(_ isolation: (any Actor)?) {
+        guard let isolation, owner !== isolation else { return }
+        owner = isolation
+        let reference = DocumentReference(self)
+        presenter.setOwner(
+            DocumentPresenter.Owner(
+                save: { [weak isolation] in
+                    guard let isolation else { return nil }
+                    return await Self.saveChanges(of: reference, on: isolation)
+                },
+                revert: { [weak isolation] in
+                    guard let isolation else { return }
+                    await Self.revertToTheFile(reference, on: isolation)
+                }))
+    }
+
+    /// Has the document autosave `autosaveDelay` from now, unless an autosave waits already.
+    func scheduleAutosave() {
+        guard autosaveTask == nil, let delay = autosaveDelay, let owner, !documentState.contains(.closed) else { return }
+        let start = Self.autosaveStarter(DocumentReference(self), after: delay, on: owner)
+        autosaveTask = Task(operation: start)
+    }
+
+    /// The autosave's task, made apart from the document (it may not cross to the task).
+    private static func autosaveStarter(_ reference: DocumentReference, after delay: Duration, on owner: any Actor) -> @Sendable () async -> Void {
+        { await autosave(reference, after: delay, on: owner) }
+    }
+
+    private static func autosave(_ reference: DocumentReference, after delay: Duration, on owner: isolated any Actor) async {
+        try? await Task.sleep(for: delay)
+        guard !Task.isCancelled, let document = reference.document else { return }
+        document.autosaveTask = nil
+        await document.autosave()
+    }
+
+    private static func saveChanges(of reference: DocumentReference, on owner: isolated any Actor) async -> (any Error)? {
+        do {
+            try await reference.document?.saveChanges()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// Loads the file again after another program or device changed it, unless there are
+    /// unsaved changes (they would be lost) or the document is closed. A revert that fails
+    /// (the file is gone) leaves the document as it was.
+    private static func revertToTheFile(_ reference: DocumentReference, on owner: isolated any Actor) async {
+        guard let document = reference.document, !document.hasUnsavedChanges, !document.documentState.contains(.closed) else { return }
+        try? await document.revert(toContentsOf: document.fileURL)
+    }
+}
+
+/// The document, for the tasks that act for it from elsewhere. `@unchecked Sendable`: they
+/// open it only on the actor the document is used from, where its own methods run.
+final class DocumentReference: @unchecked Sendable {
+    weak var document: Document?
+
+    init(_ document: Document) {
+        self.document = document
+    }
+}

@@ -1,0 +1,86 @@
+@testable import Coordination
+import Diary
+import Foundation
+import Testing
+import TestSupport
+@testable import Ubiquity
+
+/// UIDocument's saveless model: a document used from an actor saves edits by itself, and
+/// its loads and saves, whoever starts them, run one at a time.
+@MainActor
+@Suite struct DocumentAutosaveTests {
+    @Test func anEditIsSavedByItselfAfterTheAutosaveDelay() async throws {
+        let sandbox = try DocumentSandbox()
+        try await sandbox.writeDiary([Samples.first])
+        let diary = sandbox.diary()
+        diary.autosaveDelay = .milliseconds(50)
+        try await diary.open()
+        diary.add(Samples.second)
+        var deadline = StallAwareDeadline(.seconds(30))
+        while diary.hasUnsavedChanges && !deadline.hasPassed { try await deadline.sleep() }
+        #expect(!diary.hasUnsavedChanges, "not saved within \(deadline)")
+        #expect(try DiaryArchive.decode(Array(Data(contentsOf: sandbox.diaryURL))) == [Samples.first, Samples.second])
+        #expect(diary.documentState == .normal)
+        try await diary.close()
+    }
+
+    /// An edit made while a save waits for its claim is not in the bytes that save writes:
+    /// the document still has it unsaved afterwards, and `close()` saves it.
+    @Test func anEditMadeWhileASaveIsUnderWayStaysUnsaved() async throws {
+        let sandbox = try DocumentSandbox()
+        try await sandbox.writeDiary([Samples.first])
+        let (diary, probe) = try await openWithTheFileHeld(sandbox)
+        diary.add(Samples.second)
+        let saving = Task { try await diary.save(to: sandbox.diaryURL, for: .forOverwriting) }
+        try await waitUntilBlocked(diary.coordinator, count: 1)
+        diary.add(Samples.third)
+        try probe.release()
+        try await saving.value
+        #expect(diary.hasUnsavedChanges, "the third entry was not in that save")
+        #expect(try DiaryArchive.decode(Array(Data(contentsOf: sandbox.diaryURL))) == [Samples.first, Samples.second])
+        try await diary.close()
+        #expect(try DiaryArchive.decode(Array(Data(contentsOf: sandbox.diaryURL))) == [Samples.first, Samples.second, Samples.third])
+    }
+
+    /// A second save started while the first waits for its claim (an autosave meeting the
+    /// app's own save, or `close()`) waits for the first, instead of expecting the version
+    /// the first replaces and being refused as `changedOnDisk`.
+    @Test func twoSavesAtOnceRunOneAfterTheOther() async throws {
+        let sandbox = try DocumentSandbox()
+        try await sandbox.writeDiary([Samples.first])
+        let (diary, probe) = try await openWithTheFileHeld(sandbox)
+        diary.add(Samples.second)
+        let first = Task { try await diary.save(to: sandbox.diaryURL, for: .forOverwriting) }
+        try await waitUntilBlocked(diary.coordinator, count: 1)
+        diary.add(Samples.third)
+        let second = Task { await diary.autosave() }
+        var deadline = StallAwareDeadline(.seconds(30))
+        while diary.coordinator.blockedCallCount + diary.operations.waitingCount < 2 && !deadline.hasPassed { try await deadline.sleep() }
+        try #require(diary.operations.waitingCount == 1, "the second save does not wait for the first")
+        try probe.release()
+        try await first.value
+        #expect(await second.value, "the second save failed: \(diary.documentState)")
+        #expect(diary.documentState == .normal)
+        #expect(!diary.hasUnsavedChanges)
+        #expect(try DiaryArchive.decode(Array(Data(contentsOf: sandbox.diaryURL))) == [Samples.first, Samples.second, Samples.third])
+        try await diary.close()
+    }
+
+    /// The diary of `sandbox`, open (its autosave off), and another process's write claim on
+    /// its file, held until released.
+    private func openWithTheFileHeld(_ sandbox: borrowing DocumentSandbox) async throws -> (DiaryDocument, ProbeClaim) {
+        let diary = DiaryDocument(fileURL: sandbox.diaryURL, coordinator: try FileCoordinator(lockDirectory: sandbox.locks))
+        diary.autosaveDelay = nil
+        try await diary.open()
+        let probe = try ProbeClaim.hold(locks: sandbox.locks, "write", sandbox.diaryURL)
+        try probe.expect("acquired")
+        return (diary, probe)
+    }
+
+    /// Returns once `count` calls of `coordinator` wait for a claim; throws after 30 s.
+    private func waitUntilBlocked(_ coordinator: FileCoordinator, count: Int) async throws {
+        var deadline = StallAwareDeadline(.seconds(30))
+        while coordinator.blockedCallCount < count && !deadline.hasPassed { try await deadline.sleep() }
+        try #require(coordinator.blockedCallCount == count, "\(coordinator.blockedCallCount) calls wait for a claim, not \(count)")
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+import Ubiquity
+
+/// A document used from an actor (the main actor here, as an app's) keeps UIDocument's
+/// saveless model with other programs, through ubqd: they read what it shows, and it shows
+/// what they wrote.
+@MainActor
+@Suite(.serialized) struct DocumentSavelessTests {
+    /// Another reader's coordinated read asks the document to save first
+    /// (`savePresentedItemChanges`, through ubqd): it reads the unsaved edit, not the file as
+    /// it was. (The reader is a coordinator of this process, as another app's would be, and
+    /// waits a minute for the answer rather than the usual 5 s: a test process whose threads
+    /// are all busy may take longer to run the save.)
+    @Test func anotherReaderReadsTheUnsavedEdit() async throws {
+        let (device, url) = try Self.deviceHoldingDoc()
+        let document = try await device.openTextDocument(url)
+        document.autosaveDelay = nil
+        document.text = "unsaved\n"
+        document.updateChangeCount(.done)
+        let reader = try UbiquityContainer.fileCoordinator(presenterDeadline: .seconds(60), environment: device.environment)
+        let read = try await reader.coordinate(readingItemAt: url, byAsyncAccessor: { try String(contentsOf: $0, encoding: .utf8) })
+        #expect(read == "unsaved\n")
+        #expect(!document.hasUnsavedChanges)
+        try await document.close()
+    }
+
+    /// A change made elsewhere is loaded by the time `fileChanges()` yields, if the document
+    /// has no unsaved changes; otherwise they stay, and the next save is refused.
+    @Test func anOpenDocumentLoadsAChangeMadeElsewhereUnlessItHasUnsavedChanges() async throws {
+        let (device, url) = try Self.deviceHoldingDoc()
+        let document = try await device.openTextDocument(url)
+        document.autosaveDelay = nil
+
+        let changed = document.fileChanges()
+        try device.shell("echo 'another program' > doc.txt")
+        #expect(await DocumentStream.yields(changed))
+        #expect(document.text == "another program\n")
+        #expect(document.documentState == .normal)
+
+        document.text = "mine\n"
+        document.updateChangeCount(.done)
+        let changedAgain = document.fileChanges()
+        try device.shell("echo 'a third' > doc.txt")
+        #expect(await DocumentStream.yields(changedAgain))
+        #expect(document.text == "mine\n", "unsaved changes are kept")
+        let refused = await #expect(throws: DocumentError.self) { try await document.close() }
+        #expect(refused?.code == .changedOnDisk)
+        #expect(document.documentState == .inConflict)
+        try await document.revert(toContentsOf: url)
+        #expect(document.text == "a third\n")
+        try await document.close()
+    }
+
+    private static func deviceHoldingDoc() throws -> (DaemonHarness, URL) {
+        let device = try DaemonHarness()
+        try device.start()
+        try device.shell("echo base > doc.txt")
+        return (device, URL(fileURLWithPath: device.documents + "/doc.txt"))
+    }
+}
