@@ -8,7 +8,8 @@ extension Document {
     /// does. It runs by itself `autosaveDelay` after an edit, and when another program is
     /// about to read the file. True when there was nothing to save or the save succeeded;
     /// false when it failed (`documentState` says how: `savingError`, or `inConflict` when
-    /// another program changed the file since it was read; nothing is lost either way).
+    /// another program changed or deleted the file since it was read: it is not written
+    /// back; nothing is lost either way, the edits stay unsaved).
     @discardableResult
     public func autosave(isolation: isolated (any Actor)? = #isolation) async -> Bool {
         do {
@@ -51,14 +52,22 @@ extension Document {
 
     private static func autosave(_ reference: DocumentReference, after delay: Duration, on owner: isolated any Actor) async {
         try? await Task.sleep(for: delay)
-        guard !Task.isCancelled, let document = reference.document else { return }
+        // A document since used from another actor has its autosave scheduled there.
+        guard !Task.isCancelled, let document = reference.document, document.owner === owner else { return }
         document.autosaveTask = nil
         await document.autosave()
     }
 
+    /// Saves for another program about to read the file. Answers at once when there is
+    /// nothing to save, or a load is under way (a revert discards the edits, an automatic
+    /// one keeps them unsaved): waiting for it could wait for another document's answer,
+    /// while that one waits for this one's (two documents on one file, each reverting).
     private static func saveChanges(of reference: DocumentReference, on owner: isolated any Actor) async -> (any Error)? {
+        guard let document = reference.document, document.hasUnsavedChanges, !document.loading,
+            !document.documentState.contains(.closed)
+        else { return nil }
         do {
-            try await reference.document?.saveChanges()
+            try await document.saveChanges()
             return nil
         } catch {
             return error
@@ -66,11 +75,11 @@ extension Document {
     }
 
     /// Loads the file again after another program or device changed it, unless there are
-    /// unsaved changes (they would be lost) or the document is closed. A revert that fails
-    /// (the file is gone) leaves the document as it was.
+    /// unsaved changes (they would be lost) or the document is closed (`reload`). A revert
+    /// that fails (the file is gone) leaves the document as it was.
     private static func revertToTheFile(_ reference: DocumentReference, on owner: isolated any Actor) async {
-        guard let document = reference.document, !document.hasUnsavedChanges, !document.documentState.contains(.closed) else { return }
-        try? await document.revert(toContentsOf: document.fileURL)
+        guard let document = reference.document else { return }
+        try? await document.reload(document.fileURL, discardingEdits: false)
     }
 }
 

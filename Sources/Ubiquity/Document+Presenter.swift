@@ -51,7 +51,7 @@ final class DocumentPresenter: FilePresenter {
     /// What the document does for requests that come from elsewhere, run on the actor it
     /// is used from. Nil for a document used from no actor: nothing may touch it then.
     struct Owner: Sendable {
-        /// Saves unsaved changes (`Document.autosave()`); returns the save's error.
+        /// Saves unsaved changes (`Document.saveChanges()`); returns the save's error.
         let save: @Sendable () async -> (any Error)?
         /// Reverts to the file on disk, if there are no unsaved changes.
         let revert: @Sendable () async -> Void

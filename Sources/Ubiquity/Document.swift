@@ -19,16 +19,21 @@ import Foundation
 /// does `updateConflictState()`, once the app has resolved them (`FileVersion`). While the
 /// document is open, it presents its file, and hears from ubqd of conflict versions gained
 /// and resolved (`conflictChanges()`: when to ask again) and of changes made elsewhere
-/// (`fileChanges()`: when to revert). It follows its file when another program or device
+/// (`fileChanges()`). It follows its file when another program or device
 /// moves or renames it, as UIDocument's `presentedItemDidMove(to:)` does: `fileURL` says
 /// where the file is now, and the next save goes there.
 ///
 /// The saveless model, as UIDocument's, for a document used from an actor (the main actor,
 /// or any other): an edit (`updateChangeCount(.done)`) is saved by itself `autosaveDelay`
 /// later (`autosave()`); unsaved changes are saved before another program reads the file
-/// under coordination (`ubq coordinate read`, another app's `Document`); and a change made
-/// elsewhere is loaded by itself when there are no unsaved changes (`fileChanges()` then
-/// yields). Loads and saves run one at a time, whoever starts them.
+/// under coordination (`ubq coordinate --read`, another app's `Document`, ubqd's sync
+/// uploading it); and a change made elsewhere is loaded by itself when there are no
+/// unsaved changes (`fileChanges()` then yields). A save made by itself never writes back a
+/// file deleted elsewhere since it was read (`changedOnDisk`). Loads and saves run one at a
+/// time, whoever starts them. These run on the actor found at the last open, revert or
+/// save; a document used from no actor leaves them to the app. Blocking that actor (a
+/// blocking `coordinate`, `waitUntilExit`) keeps another program's read waiting up to 5 s,
+/// after which it reads the file without the unsaved changes, as NSFileCoordinator's would.
 ///
 /// Isolation: like UIDocument, which lives on the main actor, a document belongs to one
 /// isolation domain. It is not `Sendable`; its methods run on the caller's actor
@@ -80,10 +85,16 @@ open class Document {
     public private(set) var fileModificationDate: Date?
     public let coordinator: FileCoordinator
     /// How long after an edit (`updateChangeCount(.done)`) the document saves it by itself
-    /// (`autosave()`), if used from an actor; nil: it saves only when told, and at `close()`.
-    /// UIDocument saves "periodically"; each save is a version in the sync history.
+    /// (`autosave()`), if used from an actor; nil: it saves only when told, at `close()`, and
+    /// before another program reads the file. UIDocument saves "periodically"; each save is a
+    /// version in the sync history.
     public var autosaveDelay: Duration? = .seconds(10)
     private var changeCount = 0
+    /// How many times `updateChangeCount(.cleared)` was called: a save that saw none during
+    /// its wait takes its edits off the count, one that did leaves the count as cleared.
+    private var clears = 0
+    /// A load is under way: a save asked for meanwhile by another program has nothing to add.
+    private(set) var loading = false
     /// The version on disk this document last read or wrote: a save for overwriting checks it.
     private var knownVersion: AtomicFile.Signature?
     /// A save was refused since the last read (`changedOnDisk`): `inConflict` until a revert.
@@ -124,7 +135,9 @@ open class Document {
         switch change {
         case .done: changeCount += 1
         case .undone: changeCount -= 1
-        case .cleared: changeCount = 0
+        case .cleared:
+            changeCount = 0
+            clears += 1
         }
         if hasUnsavedChanges { scheduleAutosave() }
     }
@@ -164,22 +177,35 @@ open class Document {
     /// Discards the model and unsaved edits, and loads `url` (which becomes `fileURL`).
     /// Clears `inConflict` and `savingError`. On failure the document is unchanged.
     public func revert(toContentsOf url: URL, isolation: isolated (any Actor)? = #isolation) async throws(DocumentError) {
-        try await operations.run { () async throws(DocumentError) in
-            try await read(url.standardizedFileURL, step: "reverting to")
+        try await reload(url, discardingEdits: true)
+    }
+
+    /// The revert behind `revert(toContentsOf:)`, and the one made by itself after a change
+    /// elsewhere. Unless `discardingEdits`, it loads nothing into a closed document or one
+    /// with unsaved changes, then or once the file is read (an edit may come while the read
+    /// waits for its claim): its next save is then refused as `changedOnDisk`.
+    func reload(_ url: URL, discardingEdits: Bool, isolation: isolated (any Actor)? = #isolation) async throws(DocumentError) {
+        let loaded = try await operations.run { () async throws(DocumentError) -> Bool in
+            guard discardingEdits || (!hasUnsavedChanges && !documentState.contains(.closed)) else { return false }
+            guard try await read(url.standardizedFileURL, step: "reverting to", keepingEdits: !discardingEdits) else { return false }
             documentState.subtract([.closed, .inConflict, .savingError])
             adopt(isolation)
             present(url.standardizedFileURL)
+            return true
         }
-        await updateConflictState()
+        if loaded { await updateConflictState() }
     }
 
     /// Asks ubqd for the file's unresolved conflict versions, and sets `inConflict` if it has
     /// any, or clears it if it has none (and no save was refused since the last read). Returns
-    /// them: empty without ubqd, without sync, or for a file outside the containers.
+    /// them: empty without ubqd, without sync, or for a file outside the containers. A closed
+    /// document (by the time ubqd answered) stays `closed` only.
     @discardableResult
     public func updateConflictState(isolation: isolated (any Actor)? = #isolation) async -> [FileVersion] {
         let conflicts = (try? await FileVersion.unresolvedConflictVersionsOfItem(at: fileURL, environment: environment, timeout: .seconds(5))) ?? []
-        if !conflicts.isEmpty {
+        if documentState.contains(.closed) {
+            return conflicts
+        } else if !conflicts.isEmpty {
             documentState.insert(.inConflict)
         } else if !refusedSave {
             documentState.remove(.inConflict)
@@ -194,12 +220,13 @@ open class Document {
         try await operations.run { () async throws(DocumentError) in try await write(to: url, for: operation) }
     }
 
-    /// Saves unsaved changes, as `close()` and autosaves do: nothing while closed or
-    /// without unsaved changes (a save just before may have taken them).
+    /// Saves unsaved changes by itself (`autosave()`, another program's read): nothing while
+    /// closed or without unsaved changes (a save just before may have taken them), and not
+    /// over a file deleted since it was read.
     func saveChanges(isolation: isolated (any Actor)? = #isolation) async throws(DocumentError) {
         try await operations.run { () async throws(DocumentError) in
             guard hasUnsavedChanges, !documentState.contains(.closed) else { return }
-            try await write(to: fileURL, for: .forOverwriting)
+            try await write(to: fileURL, for: .forOverwriting, byItself: true)
         }
     }
 
@@ -208,7 +235,8 @@ open class Document {
     /// the error is thrown: nothing is lost.
     public func close(isolation: isolated (any Actor)? = #isolation) async throws(DocumentError) {
         try await operations.run { () async throws(DocumentError) in
-            if hasUnsavedChanges && !documentState.contains(.closed) {
+            // An edit made while the save waited for its claim is saved too.
+            while hasUnsavedChanges && !documentState.contains(.closed) {
                 try await write(to: fileURL, for: .forOverwriting)
             }
             autosaveTask?.cancel()
@@ -222,25 +250,28 @@ open class Document {
 
     // MARK: Steps
 
-    /// The save behind `save(to:for:)`, `saveChanges()` and `close()`.
-    private func write(to url: URL, for operation: SaveOperation, isolation: isolated (any Actor)? = #isolation) async throws(DocumentError) {
+    /// The save behind `save(to:for:)`, `saveChanges()` and `close()`; a save made
+    /// `byItself` does not write back a file deleted since it was read.
+    private func write(
+        to url: URL, for operation: SaveOperation, byItself: Bool = false, isolation: isolated (any Actor)? = #isolation
+    ) async throws(DocumentError) {
         let target = url.standardizedFileURL
         let sameFile = target == fileURL && !documentState.contains(.closed)
         documentState.insert(.editingDisabled)
         defer { documentState.remove(.editingDisabled) }
         do {
             let data = try contentsToSave(target)
-            let saved = changeCount  // edits made while the save is under way stay unsaved
+            let (saved, clearsBefore) = (changeCount, clears)  // edits made while the save is under way stay unsaved
             let expected = sameFile ? knownVersion : nil
             let written = try await coordinated(target, step: "saving") { [fileWriter] path throws(DocumentError) in
-                try Self.check(path, for: operation, expecting: expected)
+                try Self.check(path, for: operation, expecting: expected, byItself: byItself)
                 try fileWriter.replace(path, with: data)
                 return try AtomicFile.signature(path)
             }
             knownVersion = written
             let moved = fileURL != target || documentState.contains(.closed)
             fileModificationDate = written?.modificationDate ?? Date()
-            changeCount -= saved
+            if clears == clearsBefore { changeCount -= saved }
             documentState.subtract([.closed, .savingError])
             adopt(isolation)
             if moved { present(target) }
@@ -259,12 +290,22 @@ open class Document {
         presenter.present(url, environment: environment)
     }
 
-    private func read(_ url: URL, step: String, isolation: isolated (any Actor)? = #isolation) async throws(DocumentError) {
+    /// Reads and loads `url`; unless `keepingEdits` finds unsaved changes once the file is
+    /// read, and loads nothing (false).
+    @discardableResult
+    private func read(
+        _ url: URL, step: String, keepingEdits: Bool = false, isolation: isolated (any Actor)? = #isolation
+    ) async throws(DocumentError) -> Bool {
         documentState.insert(.editingDisabled)
-        defer { documentState.remove(.editingDisabled) }
+        loading = true
+        defer {
+            documentState.remove(.editingDisabled)
+            loading = false
+        }
         let (data, signature) = try await coordinated(url, step: step, reading: true) { path throws(DocumentError) in
             try AtomicFile.read(path)
         }
+        if keepingEdits && (hasUnsavedChanges || documentState.contains(.closed)) { return false }
         do {
             try load(fromContents: data, ofType: fileType)
         } catch {
@@ -274,6 +315,7 @@ open class Document {
         fileModificationDate = signature.modificationDate
         changeCount = 0
         refusedSave = false
+        return true
     }
 
     private func contentsToSave(_ url: URL) throws(DocumentError) -> Data {
@@ -284,9 +326,16 @@ open class Document {
         }
     }
 
-    private static func check(_ path: String, for operation: SaveOperation, expecting known: AtomicFile.Signature?) throws(DocumentError) {
+    private static func check(
+        _ path: String, for operation: SaveOperation, expecting known: AtomicFile.Signature?, byItself: Bool
+    ) throws(DocumentError) {
         let current = try AtomicFile.signature(path)
         switch operation {
+        case .forOverwriting where byItself && known != nil && current == nil:
+            throw DocumentError(
+                code: .changedOnDisk,
+                message: "not saving \(path) by itself: another program or device deleted it since it was read; save it (or close the document) to keep the edits there",
+                path: path)
         case .forCreating where current != nil:
             throw DocumentError(
                 code: .fileExists, message: "cannot create \(path): a file is already there (open it, or save for overwriting)",

@@ -66,6 +66,57 @@ import TestSupport
         try await diary.close()
     }
 
+    /// `close()` saves an edit made while its save waited for the claim, before it closes.
+    @Test func anEditMadeWhileCloseSavesIsSavedToo() async throws {
+        let sandbox = try DocumentSandbox()
+        try await sandbox.writeDiary([Samples.first])
+        let (diary, probe) = try await openWithTheFileHeld(sandbox)
+        diary.add(Samples.second)
+        let closing = Task { try await diary.close() }
+        try await waitUntilBlocked(diary.coordinator, count: 1)
+        diary.add(Samples.third)
+        try probe.release()
+        try await closing.value
+        #expect(diary.documentState == .closed)
+        #expect(!diary.hasUnsavedChanges)
+        #expect(try DiaryArchive.decode(Array(Data(contentsOf: sandbox.diaryURL))) == [Samples.first, Samples.second, Samples.third])
+    }
+
+    /// A revert made by itself (after another program's change) keeps an edit made while it
+    /// waited for its claim: it loads nothing, and the next save is refused, not lost.
+    @Test func aRevertMadeByItselfKeepsAnEditMadeWhileItWaited() async throws {
+        let sandbox = try DocumentSandbox()
+        try await sandbox.writeDiary([Samples.first])
+        let (diary, probe) = try await openWithTheFileHeld(sandbox)
+        let reverting = Task { try await diary.reload(sandbox.diaryURL, discardingEdits: false) }
+        try await waitUntilBlocked(diary.coordinator, count: 1)
+        diary.add(Samples.third)
+        try probe.release()
+        try await reverting.value
+        #expect(diary.entries == [Samples.first, Samples.third])
+        #expect(diary.hasUnsavedChanges)
+    }
+
+    /// A save made by itself does not write back a file another program deleted since the
+    /// document read it (sync would undo the deletion everywhere): it is refused, and the
+    /// edit stays unsaved until the app saves it.
+    @Test func anAutosaveDoesNotWriteBackADeletedFile() async throws {
+        let sandbox = try DocumentSandbox()
+        try await sandbox.writeDiary([Samples.first])
+        let diary = sandbox.diary()
+        diary.autosaveDelay = nil
+        try await diary.open()
+        diary.add(Samples.second)
+        try FileManager.default.removeItem(at: sandbox.diaryURL)
+        #expect(await diary.autosave() == false)
+        #expect(!FileManager.default.fileExists(atPath: sandbox.diaryURL.path))
+        #expect(diary.documentState == .inConflict)
+        #expect(diary.hasUnsavedChanges)
+        try await diary.save(to: sandbox.diaryURL, for: .forOverwriting)
+        #expect(try DiaryArchive.decode(Array(Data(contentsOf: sandbox.diaryURL))) == [Samples.first, Samples.second])
+        try await diary.close()
+    }
+
     /// The diary of `sandbox`, open (its autosave off), and another process's write claim on
     /// its file, held until released.
     private func openWithTheFileHeld(_ sandbox: borrowing DocumentSandbox) async throws -> (DiaryDocument, ProbeClaim) {

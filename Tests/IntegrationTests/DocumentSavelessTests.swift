@@ -52,6 +52,23 @@ import Ubiquity
         try await document.close()
     }
 
+    /// Two documents on one file, each reverting by itself to another program's change: each
+    /// revert's read asks the other document to save, and it answers at once (nothing to
+    /// save), instead of waiting for its own revert, which waits for the first one's answer.
+    /// (Their reads wait a minute for answers: waiting at all shows as the 30 s guard.)
+    @Test func twoDocumentsOnOneFileBothLoadAChangeMadeElsewhere() async throws {
+        let (device, url) = try Self.deviceHoldingDoc()
+        let first = try await device.openTextDocument(url, presenterDeadline: .seconds(60))
+        let second = try await device.openTextDocument(url, presenterDeadline: .seconds(60))
+        let (firstChanged, secondChanged) = (first.fileChanges(), second.fileChanges())
+        try device.shell("echo 'another program' > doc.txt")
+        #expect(await DocumentStream.yields(firstChanged))
+        #expect(await DocumentStream.yields(secondChanged))
+        #expect(first.text == "another program\n" && second.text == "another program\n")
+        try await first.close()
+        try await second.close()
+    }
+
     private static func deviceHoldingDoc() throws -> (DaemonHarness, URL) {
         let device = try DaemonHarness()
         try device.start()

@@ -1,3 +1,4 @@
+import DaemonClient
 import Foundation
 import Synchronization
 import TestSupport
@@ -50,8 +51,11 @@ extension DaemonHarness {
     /// `url` opened as a text document that asks this device's ubqd, once ubqd lists it as
     /// presented (a document registers its presenter in the background). The document
     /// belongs to the caller's actor, if any (there it autosaves and acts for other programs).
-    func openTextDocument(_ url: URL, isolation: isolated (any Actor)? = #isolation) async throws -> TextDocument {
-        let document = TextDocument(fileURL: url, coordinator: try UbiquityContainer.fileCoordinator(environment: environment))
+    func openTextDocument(
+        _ url: URL, presenterDeadline: Duration = DaemonPresenterRelay.defaultDeadline, isolation: isolated (any Actor)? = #isolation
+    ) async throws -> TextDocument {
+        let coordinator = try UbiquityContainer.fileCoordinator(presenterDeadline: presenterDeadline, environment: environment)
+        let document = TextDocument(fileURL: url, coordinator: coordinator)
         document.environment = environment
         try await document.open()
         try await waitUntilPresented(url)
