@@ -30,6 +30,15 @@ extension Document {
         presenter.stream(of: .file)
     }
 
+    /// Yields each time `documentState` changed, as UIDocument's `stateChangedNotification`
+    /// posts: a load or save began or ended (`editingDisabled`), a save failed
+    /// (`savingError`, `inConflict`: an autosave's failure is told nowhere else), the
+    /// document opened or closed. Ends once the document closed (after telling that); a
+    /// stream made before `open()` hears everything from the open on.
+    public func stateChanges() -> AsyncStream<Void> {
+        presenter.stream(of: .state)
+    }
+
     /// Yields, while the document is open, each time another program or device moved or
     /// renamed its file: `fileURL` already says where it is, and the next save goes there
     /// (the moment to show the new name). Ends when the document closes.
@@ -59,7 +68,7 @@ final class DocumentPresenter: FilePresenter {
 
     /// What a stream hears of.
     enum Topic {
-        case conflicts, file, location
+        case conflicts, file, location, state
     }
 
     let presentedItemOperationQueue: OperationQueue = {
@@ -162,6 +171,9 @@ final class DocumentPresenter: FilePresenter {
     func presentedItemDidGain(_ version: FileVersion) { tell(.conflicts) }
     func presentedItemDidResolveConflict(_ version: FileVersion) { tell(.conflicts) }
     func presentedItemDidLose(_ version: FileVersion) { tell(.conflicts) }
+
+    /// Tells the streams that the document's state changed (`Document.stateChanges()`).
+    func stateChanged() { tell(.state) }
 
     private func tell(_ topic: Topic) {
         let listening = state.withLock { $0.streams.values.filter { $0.topic == topic }.map(\.continuation) }

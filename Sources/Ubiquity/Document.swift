@@ -80,7 +80,9 @@ open class Document {
     public var fileURL: URL { presenter.presentedItemURL ?? location }
     /// Where this document last opened, reverted or saved the file (`fileURL` while closed).
     private var location: URL
-    public private(set) var documentState: State = .closed
+    public private(set) var documentState: State = .closed {
+        didSet { if documentState != oldValue { presenter.stateChanged() } }
+    }
     /// When the file was last read or written by this document.
     public private(set) var fileModificationDate: Date?
     public let coordinator: FileCoordinator

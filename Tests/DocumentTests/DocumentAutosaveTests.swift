@@ -117,6 +117,26 @@ import TestSupport
         try await diary.close()
     }
 
+    /// An autosave that fails is told nowhere but in the document's state: `stateChanges()`
+    /// yields (UIDocument's state-changed notification), and says so once the document closes.
+    @Test(.timeLimit(.minutes(1))) func aFailedAutosaveIsToldAsAStateChange() async throws {
+        let sandbox = try DocumentSandbox()
+        try await sandbox.writeDiary([Samples.first])
+        let diary = sandbox.diary()
+        diary.autosaveDelay = .milliseconds(50)
+        try await diary.open()
+        var changes = diary.stateChanges().makeAsyncIterator()
+        try FileManager.default.removeItem(at: sandbox.diaryURL)
+        diary.add(Samples.second)
+        while !diary.documentState.contains(.inConflict) {
+            try #require(await changes.next() != nil, "the stream ended before the autosave failed")
+        }
+        try await diary.close()  // saves the edit: the app's own save writes the file back
+        while await changes.next() != nil {}  // ends: the document closed
+        #expect(diary.documentState == .closed)
+        #expect(FileManager.default.fileExists(atPath: sandbox.diaryURL.path))
+    }
+
     /// The diary of `sandbox`, open (its autosave off), and another process's write claim on
     /// its file, held until released.
     private func openWithTheFileHeld(_ sandbox: borrowing DocumentSandbox) async throws -> (DiaryDocument, ProbeClaim) {
