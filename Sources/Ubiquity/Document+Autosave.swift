@@ -25,6 +25,9 @@ extension Document {
     func adopt(_ isolation: (any Actor)?) {
         guard let isolation, owner !== isolation else { return }
         owner = isolation
+        autosaveTask?.cancel()  // scheduled on the old actor: again on this one
+        autosaveTask = nil
+        if hasUnsavedChanges { scheduleAutosave() }
         let reference = DocumentReference(self)
         presenter.setOwner(
             DocumentPresenter.Owner(
@@ -52,10 +55,13 @@ extension Document {
 
     private static func autosave(_ reference: DocumentReference, after delay: Duration, on owner: isolated any Actor) async {
         try? await Task.sleep(for: delay)
-        // A document since used from another actor has its autosave scheduled there.
         guard !Task.isCancelled, let document = reference.document, document.owner === owner else { return }
         document.autosaveTask = nil
-        await document.autosave()
+        // A save that failed for want of space or a claim is tried again (UIDocument keeps
+        // autosaving); one refused for a change on disk waits for the app.
+        if await !document.autosave(), document.documentState.contains(.savingError), !document.documentState.contains(.inConflict) {
+            document.scheduleAutosave()
+        }
     }
 
     /// Saves for another program about to read the file. Answers at once when there is
@@ -63,7 +69,7 @@ extension Document {
     /// one keeps them unsaved): waiting for it could wait for another document's answer,
     /// while that one waits for this one's (two documents on one file, each reverting).
     private static func saveChanges(of reference: DocumentReference, on owner: isolated any Actor) async -> (any Error)? {
-        guard let document = reference.document, document.hasUnsavedChanges, !document.loading,
+        guard let document = reference.document, document.owner === owner, document.hasUnsavedChanges, !document.loading,
             !document.documentState.contains(.closed)
         else { return nil }
         do {
@@ -78,8 +84,8 @@ extension Document {
     /// unsaved changes (they would be lost) or the document is closed (`reload`). A revert
     /// that fails (the file is gone) leaves the document as it was.
     private static func revertToTheFile(_ reference: DocumentReference, on owner: isolated any Actor) async {
-        guard let document = reference.document else { return }
-        try? await document.reload(document.fileURL, discardingEdits: false)
+        guard let document = reference.document, document.owner === owner else { return }
+        try? await document.reload(nil, discardingEdits: false)
     }
 }
 

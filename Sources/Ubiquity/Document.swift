@@ -30,8 +30,9 @@ import Foundation
 /// uploading it); and a change made elsewhere is loaded by itself when there are no
 /// unsaved changes (`fileChanges()` then yields). A save made by itself never writes back a
 /// file deleted elsewhere since it was read (`changedOnDisk`). Loads and saves run one at a
-/// time, whoever starts them. These run on the actor found at the last open, revert or
-/// save; a document used from no actor leaves them to the app. Blocking that actor (a
+/// time, whoever starts them. These run on the actor the last open, revert or save was
+/// called from (one called from no actor changes nothing); a document used from no actor
+/// leaves them to the app. Blocking that actor (a
 /// blocking `coordinate`, `waitUntilExit`) keeps another program's read waiting up to 5 s,
 /// after which it reads the file without the unsaved changes, as NSFileCoordinator's would.
 ///
@@ -99,8 +100,12 @@ open class Document {
     private(set) var loading = false
     /// The version on disk this document last read or wrote: a save for overwriting checks it.
     private var knownVersion: AtomicFile.Signature?
-    /// A save was refused since the last read (`changedOnDisk`): `inConflict` until a revert.
-    private var refusedSave = false
+    /// The file changed on disk since this document last read or wrote it, as a refused save
+    /// (`changedOnDisk`) or an automatic revert that kept unsaved changes found: `inConflict`
+    /// until a revert or a save.
+    private var diskChanged = false
+    /// The file had unresolved conflict versions when ubqd was last asked: `inConflict` too.
+    private var hasConflictVersions = false
     /// The writer; tests swap in one whose system calls fail.
     var fileWriter = AtomicFile()
     /// Where to find ubqd, to ask for the file's conflict versions: the environment the
@@ -183,36 +188,57 @@ open class Document {
     }
 
     /// The revert behind `revert(toContentsOf:)`, and the one made by itself after a change
-    /// elsewhere. Unless `discardingEdits`, it loads nothing into a closed document or one
-    /// with unsaved changes, then or once the file is read (an edit may come while the read
-    /// waits for its claim): its next save is then refused as `changedOnDisk`.
-    func reload(_ url: URL, discardingEdits: Bool, isolation: isolated (any Actor)? = #isolation) async throws(DocumentError) {
+    /// elsewhere (`url` nil: wherever the file is when its turn comes). Unless
+    /// `discardingEdits`, it loads nothing into a closed document or one with unsaved
+    /// changes, then or once the file is read (an edit may come while the read waits for its
+    /// claim): the document is then `inConflict`, and its next save is refused.
+    func reload(_ url: URL?, discardingEdits: Bool, isolation: isolated (any Actor)? = #isolation) async throws(DocumentError) {
         let loaded = try await operations.run { () async throws(DocumentError) -> Bool in
-            guard discardingEdits || (!hasUnsavedChanges && !documentState.contains(.closed)) else { return false }
-            guard try await read(url.standardizedFileURL, step: "reverting to", keepingEdits: !discardingEdits) else { return false }
-            documentState.subtract([.closed, .inConflict, .savingError])
+            guard !documentState.contains(.closed) || discardingEdits else { return false }
+            let target = (url ?? fileURL).standardizedFileURL
+            guard discardingEdits || !hasUnsavedChanges,
+                try await read(target, step: "reverting to", keepingEdits: !discardingEdits)
+            else {
+                noteChangeOnDisk(target)
+                return false
+            }
+            documentState.subtract([.closed, .savingError])
+            setConflictFlag()
             adopt(isolation)
-            present(url.standardizedFileURL)
+            present(target)
             return true
         }
         if loaded { await updateConflictState() }
     }
 
     /// Asks ubqd for the file's unresolved conflict versions, and sets `inConflict` if it has
-    /// any, or clears it if it has none (and no save was refused since the last read). Returns
-    /// them: empty without ubqd, without sync, or for a file outside the containers. A closed
-    /// document (by the time ubqd answered) stays `closed` only.
+    /// any, or clears it if it has none (and the file did not change on disk under the
+    /// document). Returns them: empty without ubqd, without sync, or for a file outside the
+    /// containers. A closed document (by the time ubqd answered) stays `closed` only.
     @discardableResult
     public func updateConflictState(isolation: isolated (any Actor)? = #isolation) async -> [FileVersion] {
         let conflicts = (try? await FileVersion.unresolvedConflictVersionsOfItem(at: fileURL, environment: environment, timeout: .seconds(5))) ?? []
-        if documentState.contains(.closed) {
-            return conflicts
-        } else if !conflicts.isEmpty {
+        hasConflictVersions = !conflicts.isEmpty
+        setConflictFlag()
+        return conflicts
+    }
+
+    /// `inConflict` while the file has conflict versions or changed on disk under the
+    /// document; never on a closed document.
+    private func setConflictFlag() {
+        if (hasConflictVersions || diskChanged) && !documentState.contains(.closed) {
             documentState.insert(.inConflict)
-        } else if !refusedSave {
+        } else {
             documentState.remove(.inConflict)
         }
-        return conflicts
+    }
+
+    /// An automatic revert kept unsaved changes: if the file is no longer the version the
+    /// document read or wrote (changed, or deleted), the document is `inConflict`.
+    private func noteChangeOnDisk(_ url: URL) {
+        guard !documentState.contains(.closed), ((try? AtomicFile.signature(url.path)) ?? nil) != knownVersion else { return }
+        diskChanged = true
+        setConflictFlag()
     }
 
     /// Writes the document to `url` (which becomes `fileURL`) under a coordinated write claim
@@ -234,7 +260,9 @@ open class Document {
 
     /// Saves unsaved changes (for overwriting), then closes, as one operation: no autosave
     /// comes between. If that save fails, the document stays open with `savingError` and
-    /// the error is thrown: nothing is lost.
+    /// the error is thrown: nothing is lost. Unlike a save made by itself, it writes the
+    /// edits even where the file was deleted elsewhere since it was read (the file comes
+    /// back, with them): the app closing a document with unsaved changes keeps them.
     public func close(isolation: isolated (any Actor)? = #isolation) async throws(DocumentError) {
         try await operations.run { () async throws(DocumentError) in
             // An edit made while the save waited for its claim is saved too.
@@ -275,11 +303,17 @@ open class Document {
             fileModificationDate = written?.modificationDate ?? Date()
             if clears == clearsBefore { changeCount -= saved }
             documentState.subtract([.closed, .savingError])
+            diskChanged = false  // this version is the one on disk now
+            setConflictFlag()
             adopt(isolation)
             if moved { present(target) }
         } catch {
-            refusedSave = refusedSave || error.code == .changedOnDisk
-            documentState.insert(error.code == .changedOnDisk ? .inConflict : .savingError)
+            if error.code == .changedOnDisk {
+                diskChanged = true
+                setConflictFlag()
+            } else {
+                documentState.insert(.savingError)
+            }
             throw error
         }
     }
@@ -316,7 +350,7 @@ open class Document {
         knownVersion = signature
         fileModificationDate = signature.modificationDate
         changeCount = 0
-        refusedSave = false
+        diskChanged = false
         return true
     }
 

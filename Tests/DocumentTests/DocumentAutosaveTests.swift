@@ -8,7 +8,7 @@ import TestSupport
 /// UIDocument's saveless model: a document used from an actor saves edits by itself, and
 /// its loads and saves, whoever starts them, run one at a time.
 @MainActor
-@Suite struct DocumentAutosaveTests {
+@Suite(.serialized, .timeLimit(.minutes(3))) struct DocumentAutosaveTests {
     @Test func anEditIsSavedByItselfAfterTheAutosaveDelay() async throws {
         let sandbox = try DocumentSandbox()
         try await sandbox.writeDiary([Samples.first])
@@ -83,18 +83,28 @@ import TestSupport
     }
 
     /// A revert made by itself (after another program's change) keeps an edit made while it
-    /// waited for its claim: it loads nothing, and the next save is refused, not lost.
+    /// waited for its claim: it loads nothing, the document is `inConflict`, and its next
+    /// save is refused, so that neither version is lost.
     @Test func aRevertMadeByItselfKeepsAnEditMadeWhileItWaited() async throws {
         let sandbox = try DocumentSandbox()
         try await sandbox.writeDiary([Samples.first])
         let (diary, probe) = try await openWithTheFileHeld(sandbox)
-        let reverting = Task { try await diary.reload(sandbox.diaryURL, discardingEdits: false) }
+        // Another program's change (the claim's holder writing), which the revert is for.
+        try Data(DiaryArchive.encode([Samples.first, Samples.second])).write(to: sandbox.diaryURL)
+        let reverting = Task { try await diary.reload(nil, discardingEdits: false) }
         try await waitUntilBlocked(diary.coordinator, count: 1)
         diary.add(Samples.third)
         try probe.release()
         try await reverting.value
         #expect(diary.entries == [Samples.first, Samples.third])
         #expect(diary.hasUnsavedChanges)
+        #expect(diary.documentState == .inConflict)
+        let refused = await #expect(throws: DocumentError.self) { try await diary.close() }
+        #expect(refused?.code == .changedOnDisk)
+        try await diary.revert(toContentsOf: sandbox.diaryURL)
+        #expect(diary.entries == [Samples.first, Samples.second])
+        #expect(diary.documentState == .normal)
+        try await diary.close()
     }
 
     /// A save made by itself does not write back a file another program deleted since the
@@ -114,6 +124,7 @@ import TestSupport
         #expect(diary.hasUnsavedChanges)
         try await diary.save(to: sandbox.diaryURL, for: .forOverwriting)
         #expect(try DiaryArchive.decode(Array(Data(contentsOf: sandbox.diaryURL))) == [Samples.first, Samples.second])
+        #expect(diary.documentState == .normal, "the app's save settled it")
         try await diary.close()
     }
 

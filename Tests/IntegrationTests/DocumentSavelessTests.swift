@@ -6,7 +6,7 @@ import Ubiquity
 /// saveless model with other programs, through ubqd: they read what it shows, and it shows
 /// what they wrote.
 @MainActor
-@Suite(.serialized) struct DocumentSavelessTests {
+@Suite(.serialized, .timeLimit(.minutes(3))) struct DocumentSavelessTests {
     /// Another reader's coordinated read asks the document to save first
     /// (`savePresentedItemChanges`, through ubqd): it reads the unsaved edit, not the file as
     /// it was. (The reader is a coordinator of this process, as another app's would be, and
@@ -59,7 +59,7 @@ import Ubiquity
     @Test func twoDocumentsOnOneFileBothLoadAChangeMadeElsewhere() async throws {
         let (device, url) = try Self.deviceHoldingDoc()
         let first = try await device.openTextDocument(url, presenterDeadline: .seconds(60))
-        let second = try await device.openTextDocument(url, presenterDeadline: .seconds(60))
+        let second = try await device.openTextDocument(url, presenterDeadline: .seconds(60), presenters: 2)
         let (firstChanged, secondChanged) = (first.fileChanges(), second.fileChanges())
         try device.shell("echo 'another program' > doc.txt")
         #expect(await DocumentStream.yields(firstChanged))

@@ -51,23 +51,25 @@ extension DaemonHarness {
     /// `url` opened as a text document that asks this device's ubqd, once ubqd lists it as
     /// presented (a document registers its presenter in the background). The document
     /// belongs to the caller's actor, if any (there it autosaves and acts for other programs).
+    /// `presenters`: how many presenters of `url` ubqd lists then (this one and those before).
     func openTextDocument(
-        _ url: URL, presenterDeadline: Duration = DaemonPresenterRelay.defaultDeadline, isolation: isolated (any Actor)? = #isolation
+        _ url: URL, presenterDeadline: Duration = DaemonPresenterRelay.defaultDeadline, presenters: Int = 1,
+        isolation: isolated (any Actor)? = #isolation
     ) async throws -> TextDocument {
         let coordinator = try UbiquityContainer.fileCoordinator(presenterDeadline: presenterDeadline, environment: environment)
         let document = TextDocument(fileURL: url, coordinator: coordinator)
         document.environment = environment
         try await document.open()
-        try await waitUntilPresented(url)
+        try await waitUntilPresented(url, count: presenters)
         return document
     }
 
-    /// Returns once ubqd lists a presenter of `url` (registered by a task of this process);
-    /// throws after 30 s.
-    func waitUntilPresented(_ url: URL) async throws {
-        try await poll(until: "ubqd lists a presenter of \(url.path)") {
+    /// Returns once ubqd lists `count` presenters of `url` (registered by tasks of this
+    /// process); throws after 30 s.
+    func waitUntilPresented(_ url: URL, count: Int = 1) async throws {
+        try await poll(until: "ubqd lists \(count) presenters of \(url.path)") {
             let listed = try JSONSerialization.jsonObject(with: ubq(["presenters", "--json"]).output) as? [[String: Any]]
-            return listed?.contains(where: { $0["path"] as? String == url.path }) == true
+            return (listed?.filter { $0["path"] as? String == url.path }.count ?? 0) >= count
         }
     }
 }
