@@ -182,7 +182,8 @@ open class Document {
     }
 
     /// Discards the model and unsaved edits, and loads `url` (which becomes `fileURL`).
-    /// Clears `inConflict` and `savingError`. On failure the document is unchanged.
+    /// Clears `savingError`, and `inConflict` unless the file has conflict versions. On
+    /// failure the document is unchanged.
     public func revert(toContentsOf url: URL, isolation: isolated (any Actor)? = #isolation) async throws(DocumentError) {
         try await reload(url, discardingEdits: true)
     }
