@@ -20,8 +20,9 @@ extension Document {
         }
     }
 
-    /// Remembers the actor the document is used from, and has its presenter run the
-    /// requests of other programs there (`DocumentPresenter.Owner`).
+    /// Remembers the actor the document was opened from, and has its presenter run the
+    /// requests of other programs there (`DocumentPresenter.Owner`); an autosave scheduled
+    /// for another actor (a document reopened from elsewhere) is scheduled again here.
     func adopt(_ isolation: (any Actor)?) {
         guard let isolation, owner !== isolation else { return }
         owner = isolation
@@ -57,10 +58,12 @@ extension Document {
         try? await Task.sleep(for: delay)
         guard !Task.isCancelled, let document = reference.document, document.owner === owner else { return }
         document.autosaveTask = nil
-        // A save that failed for want of space or a claim is tried again (UIDocument keeps
-        // autosaving); one refused for a change on disk waits for the app.
-        if await !document.autosave(), document.documentState.contains(.savingError), !document.documentState.contains(.inConflict) {
-            document.scheduleAutosave()
+        do {
+            try await document.saveChanges()
+        } catch {
+            // Tried again (UIDocument keeps autosaving), unless the file changed on disk
+            // (the app decides) or the content cannot be made (trying again changes nothing).
+            if error.code != .changedOnDisk && error.code != .contentsInvalid { document.scheduleAutosave() }
         }
     }
 
@@ -81,8 +84,9 @@ extension Document {
     }
 
     /// Loads the file again after another program or device changed it, unless there are
-    /// unsaved changes (they would be lost) or the document is closed (`reload`). A revert
-    /// that fails (the file is gone) leaves the document as it was.
+    /// unsaved changes (they would be lost: the document is `inConflict` instead) or the
+    /// document is closed (`reload`). A revert that fails (the file is gone) leaves the
+    /// document as it was.
     private static func revertToTheFile(_ reference: DocumentReference, on owner: isolated any Actor) async {
         guard let document = reference.document, document.owner === owner else { return }
         try? await document.reload(nil, discardingEdits: false)

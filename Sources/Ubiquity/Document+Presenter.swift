@@ -23,7 +23,7 @@ extension Document {
     /// file (NSFilePresenter's `presentedItemDidChange()`, through ubqd; the document's own
     /// saves are not told). A document used from an actor has reverted to the new contents
     /// by then if it had no unsaved changes, as UIDocument does: the moment to show them.
-    /// Otherwise the moment to decide (its next save would be refused as `changedOnDisk`).
+    /// Otherwise it is `inConflict` (if the file did change): the moment to decide.
     /// Ends when the document closes; like `conflictChanges()`, a stream made before
     /// `open()` hears everything from the open on.
     public func fileChanges() -> AsyncStream<Void> {

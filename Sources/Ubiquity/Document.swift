@@ -12,7 +12,8 @@ import Foundation
 ///
 /// A save for overwriting refuses to replace a file that changed on disk since this document
 /// read or wrote it (another process saved in between): it throws `changedOnDisk` and sets
-/// `inConflict`; `revert(toContentsOf:)` loads the other version and clears it.
+/// `inConflict`; `revert(toContentsOf:)` loads the other version and clears it (as does a
+/// save that succeeds: a save to another file, or after the file was deleted).
 ///
 /// As UIDocument's, `inConflict` is also set while the file has unresolved conflict versions
 /// (two devices changed it at once): `open()` and `revert(toContentsOf:)` ask ubqd, and so
@@ -30,9 +31,10 @@ import Foundation
 /// uploading it); and a change made elsewhere is loaded by itself when there are no
 /// unsaved changes (`fileChanges()` then yields). A save made by itself never writes back a
 /// file deleted elsewhere since it was read (`changedOnDisk`). Loads and saves run one at a
-/// time, whoever starts them. These run on the actor the last open, revert or save was
-/// called from (one called from no actor changes nothing); a document used from no actor
-/// leaves them to the app. Blocking that actor (a
+/// time, whoever starts them. These run on the actor the document was opened from (by
+/// `open()`, or a revert or save of a closed document; from no actor: none), which it
+/// belongs to until it closes: use it from that actor only, as UIDocument from the main
+/// actor. A document used from no actor leaves them to the app. Blocking that actor (a
 /// blocking `coordinate`, `waitUntilExit`) keeps another program's read waiting up to 5 s,
 /// after which it reads the file without the unsaved changes, as NSFileCoordinator's would.
 ///
@@ -49,7 +51,8 @@ open class Document {
         public static let normal: State = []
         /// Not open (before `open()`, after `close()`).
         public static let closed = State(rawValue: 1 << 0)
-        /// The file changed on disk under the document: revert to see it.
+        /// The file changed on disk under the document (revert to see it), or has unresolved
+        /// conflict versions (`updateConflictState()`).
         public static let inConflict = State(rawValue: 1 << 1)
         /// The last save failed; the file on disk is the previous version.
         public static let savingError = State(rawValue: 1 << 2)
@@ -192,7 +195,8 @@ open class Document {
     /// elsewhere (`url` nil: wherever the file is when its turn comes). Unless
     /// `discardingEdits`, it loads nothing into a closed document or one with unsaved
     /// changes, then or once the file is read (an edit may come while the read waits for its
-    /// claim): the document is then `inConflict`, and its next save is refused.
+    /// claim); if the file changed, the document is then `inConflict`, and its next save for
+    /// overwriting is refused while the file is there.
     func reload(_ url: URL?, discardingEdits: Bool, isolation: isolated (any Actor)? = #isolation) async throws(DocumentError) {
         let loaded = try await operations.run { () async throws(DocumentError) -> Bool in
             guard !documentState.contains(.closed) || discardingEdits else { return false }
@@ -203,9 +207,11 @@ open class Document {
                 noteChangeOnDisk(target)
                 return false
             }
+            let wasClosed = documentState.contains(.closed)
+            if target != location { hasConflictVersions = false }  // another file's: ubqd is asked next
             documentState.subtract([.closed, .savingError])
             setConflictFlag()
-            adopt(isolation)
+            if wasClosed { adopt(isolation) }
             present(target)
             return true
         }
@@ -219,6 +225,7 @@ open class Document {
     @discardableResult
     public func updateConflictState(isolation: isolated (any Actor)? = #isolation) async -> [FileVersion] {
         let conflicts = (try? await FileVersion.unresolvedConflictVersionsOfItem(at: fileURL, environment: environment, timeout: .seconds(5))) ?? []
+        guard !documentState.contains(.closed) else { return conflicts }
         hasConflictVersions = !conflicts.isEmpty
         setConflictFlag()
         return conflicts
@@ -260,8 +267,8 @@ open class Document {
     }
 
     /// Saves unsaved changes (for overwriting), then closes, as one operation: no autosave
-    /// comes between. If that save fails, the document stays open with `savingError` and
-    /// the error is thrown: nothing is lost. Unlike a save made by itself, it writes the
+    /// comes between. If that save fails, the document stays open with `savingError` (or
+    /// `inConflict`, refused as `changedOnDisk`) and the error is thrown: nothing is lost. Unlike a save made by itself, it writes the
     /// edits even where the file was deleted elsewhere since it was read (the file comes
     /// back, with them): the app closing a document with unsaved changes keeps them.
     public func close(isolation: isolated (any Actor)? = #isolation) async throws(DocumentError) {
@@ -274,6 +281,7 @@ open class Document {
             autosaveTask = nil
             documentState = .closed
             knownVersion = nil
+            hasConflictVersions = false
             location = fileURL  // where the file was moved to, if it was
             presenter.present(nil, environment: environment)
         }
@@ -300,13 +308,15 @@ open class Document {
                 return try AtomicFile.signature(path)
             }
             knownVersion = written
-            let moved = fileURL != target || documentState.contains(.closed)
+            let wasClosed = documentState.contains(.closed)
+            let moved = fileURL != target || wasClosed
             fileModificationDate = written?.modificationDate ?? Date()
             if clears == clearsBefore { changeCount -= saved }
             documentState.subtract([.closed, .savingError])
             diskChanged = false  // this version is the one on disk now
+            if moved { hasConflictVersions = false }  // a new file has none yet
             setConflictFlag()
-            adopt(isolation)
+            if wasClosed { adopt(isolation) }
             if moved { present(target) }
         } catch {
             if error.code == .changedOnDisk {

@@ -191,6 +191,18 @@ final class FileVersionTests {
         #expect(await DocumentStream.next(of: open) == .ended, "closing ends the streams")
     }
 
+    /// The conflict versions are the file's: a closed document saved to another file is not
+    /// `inConflict` for them.
+    @Test func aDocumentSavedToAnotherFileLeavesTheConflictBehind() async throws {
+        let (a, _) = try conflict()
+        let document = try await openDocument(on: a)
+        #expect(document.documentState == .inConflict)
+        try await document.close()
+        try await document.save(to: URL(fileURLWithPath: a.documents + "/copy.txt"), for: .forCreating)
+        #expect(document.documentState == .normal)
+        try await document.close()
+    }
+
     /// UIDocument reverts by itself when another device changed its file; a `Document` used
     /// from no actor (this test's) tells the app when to (`fileChanges()`). One used from an
     /// actor reverts by itself: `DocumentSavelessTests`.
