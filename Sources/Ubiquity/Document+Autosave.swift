@@ -42,10 +42,11 @@ extension Document {
                 }))
     }
 
-    /// Has the document autosave `autosaveDelay` from now, unless an autosave waits already.
-    func scheduleAutosave() {
+    /// Has the document autosave `autosaveDelay` (and at least `minimum`) from now, unless
+    /// an autosave waits already.
+    func scheduleAutosave(minimum: Duration = .zero) {
         guard autosaveTask == nil, let delay = autosaveDelay, let owner, !documentState.contains(.closed) else { return }
-        let start = Self.autosaveStarter(DocumentReference(self), after: delay, on: owner)
+        let start = Self.autosaveStarter(DocumentReference(self), after: max(delay, minimum), on: owner)
         autosaveTask = Task(operation: start)
     }
 
@@ -63,7 +64,8 @@ extension Document {
         } catch {
             // Tried again (UIDocument keeps autosaving), unless the file changed on disk
             // (the app decides) or the content cannot be made (trying again changes nothing).
-            if error.code != .changedOnDisk && error.code != .contentsInvalid { document.scheduleAutosave() }
+            // At least a second apart: a failure that lasts must not spin with a tiny delay.
+            if error.code != .changedOnDisk && error.code != .contentsInvalid { document.scheduleAutosave(minimum: .seconds(1)) }
         }
     }
 

@@ -132,8 +132,8 @@ final class DocumentPresenter: FilePresenter {
         for continuation in ended { continuation.finish() }
     }
 
-    /// Sets what the document does for requests from elsewhere (`Owner`).
-    func setOwner(_ owner: Owner) {
+    /// Sets what the document does for requests from elsewhere (`Owner`; nil: nothing).
+    func setOwner(_ owner: Owner?) {
         state.withLock { $0.owner = owner }
     }
 

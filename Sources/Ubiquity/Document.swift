@@ -109,6 +109,9 @@ open class Document {
     private var diskChanged = false
     /// The file had unresolved conflict versions when ubqd was last asked: `inConflict` too.
     private var hasConflictVersions = false
+    /// Counts the files the document was made to present, and its closes: an answer of ubqd
+    /// about conflict versions asked for before one of them is about another file.
+    private var fileGeneration = 0
     /// The writer; tests swap in one whose system calls fail.
     var fileWriter = AtomicFile()
     /// Where to find ubqd, to ask for the file's conflict versions: the environment the
@@ -200,7 +203,8 @@ open class Document {
     func reload(_ url: URL?, discardingEdits: Bool, isolation: isolated (any Actor)? = #isolation) async throws(DocumentError) {
         let loaded = try await operations.run { () async throws(DocumentError) -> Bool in
             guard !documentState.contains(.closed) || discardingEdits else { return false }
-            let target = (url ?? fileURL).standardizedFileURL
+            let current = fileURL  // where the presenter followed the file, if it moved
+            let target = (url ?? current).standardizedFileURL
             guard discardingEdits || !hasUnsavedChanges,
                 try await read(target, step: "reverting to", keepingEdits: !discardingEdits)
             else {
@@ -208,7 +212,7 @@ open class Document {
                 return false
             }
             let wasClosed = documentState.contains(.closed)
-            if target != location { hasConflictVersions = false }  // another file's: ubqd is asked next
+            if target != current { hasConflictVersions = false }  // another file's: ubqd is asked next
             documentState.subtract([.closed, .savingError])
             setConflictFlag()
             if wasClosed { adopt(isolation) }
@@ -224,8 +228,9 @@ open class Document {
     /// containers. A closed document (by the time ubqd answered) stays `closed` only.
     @discardableResult
     public func updateConflictState(isolation: isolated (any Actor)? = #isolation) async -> [FileVersion] {
+        let generation = fileGeneration
         let conflicts = (try? await FileVersion.unresolvedConflictVersionsOfItem(at: fileURL, environment: environment, timeout: .seconds(5))) ?? []
-        guard !documentState.contains(.closed) else { return conflicts }
+        guard !documentState.contains(.closed), generation == fileGeneration else { return conflicts }
         hasConflictVersions = !conflicts.isEmpty
         setConflictFlag()
         return conflicts
@@ -253,7 +258,8 @@ open class Document {
     /// with `.forReplacing`. On success the document is open and has no unsaved changes; on
     /// failure it gains `savingError` (or `inConflict`), and the file on disk is the old one.
     public func save(to url: URL, for operation: SaveOperation, isolation: isolated (any Actor)? = #isolation) async throws(DocumentError) {
-        try await operations.run { () async throws(DocumentError) in try await write(to: url, for: operation) }
+        let moved = try await operations.run { () async throws(DocumentError) in try await write(to: url, for: operation) }
+        if moved { await updateConflictState() }  // the file it now presents may have some
     }
 
     /// Saves unsaved changes by itself (`autosave()`, another program's read): nothing while
@@ -282,6 +288,9 @@ open class Document {
             documentState = .closed
             knownVersion = nil
             hasConflictVersions = false
+            fileGeneration += 1
+            owner = nil  // reopened from no actor, it does nothing by itself
+            presenter.setOwner(nil)
             location = fileURL  // where the file was moved to, if it was
             presenter.present(nil, environment: environment)
         }
@@ -290,10 +299,12 @@ open class Document {
     // MARK: Steps
 
     /// The save behind `save(to:for:)`, `saveChanges()` and `close()`; a save made
-    /// `byItself` does not write back a file deleted since it was read.
+    /// `byItself` does not write back a file deleted since it was read. True when the
+    /// document now presents another file (or was closed).
+    @discardableResult
     private func write(
         to url: URL, for operation: SaveOperation, byItself: Bool = false, isolation: isolated (any Actor)? = #isolation
-    ) async throws(DocumentError) {
+    ) async throws(DocumentError) -> Bool {
         let target = url.standardizedFileURL
         let sameFile = target == fileURL && !documentState.contains(.closed)
         documentState.insert(.editingDisabled)
@@ -314,10 +325,11 @@ open class Document {
             if clears == clearsBefore { changeCount -= saved }
             documentState.subtract([.closed, .savingError])
             diskChanged = false  // this version is the one on disk now
-            if moved { hasConflictVersions = false }  // a new file has none yet
+            if moved { hasConflictVersions = false }  // another file's: `save` asks ubqd next
             setConflictFlag()
             if wasClosed { adopt(isolation) }
             if moved { present(target) }
+            return moved
         } catch {
             if error.code == .changedOnDisk {
                 diskChanged = true
@@ -334,6 +346,7 @@ open class Document {
     /// background: ubqd may be slow or away, and the document must not wait for it.
     private func present(_ url: URL) {
         location = url
+        fileGeneration += 1
         presenter.present(url, environment: environment)
     }
 

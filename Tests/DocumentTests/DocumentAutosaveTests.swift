@@ -22,6 +22,7 @@ import TestSupport
         #expect(try DiaryArchive.decode(Array(Data(contentsOf: sandbox.diaryURL))) == [Samples.first, Samples.second])
         #expect(diary.documentState == .normal)
         try await diary.close()
+        #expect(diary.owner == nil, "closed, it belongs to no actor: reopened from none, it does nothing by itself")
     }
 
     /// An edit made while a save waits for its claim is not in the bytes that save writes:

@@ -201,6 +201,10 @@ final class FileVersionTests {
         try await document.save(to: URL(fileURLWithPath: a.documents + "/copy.txt"), for: .forCreating)
         #expect(document.documentState == .normal)
         try await document.close()
+        // Saved back to the first file, it asks ubqd again: the conflict versions are there.
+        try await document.save(to: doc(a), for: .forOverwriting)
+        #expect(document.documentState == .inConflict)
+        try await document.close()
     }
 
     /// UIDocument reverts by itself when another device changed its file; a `Document` used
