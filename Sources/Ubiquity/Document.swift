@@ -228,9 +228,11 @@ open class Document {
     /// containers. A closed document (by the time ubqd answered) stays `closed` only.
     @discardableResult
     public func updateConflictState(isolation: isolated (any Actor)? = #isolation) async -> [FileVersion] {
-        let generation = fileGeneration
-        let conflicts = (try? await FileVersion.unresolvedConflictVersionsOfItem(at: fileURL, environment: environment, timeout: .seconds(5))) ?? []
-        guard !documentState.contains(.closed), generation == fileGeneration else { return conflicts }
+        let (generation, asked) = (fileGeneration, fileURL)
+        let conflicts = (try? await FileVersion.unresolvedConflictVersionsOfItem(at: asked, environment: environment, timeout: .seconds(5))) ?? []
+        // About a file the document no longer presents (another file, a move it followed):
+        // the query for that one decides.
+        guard !documentState.contains(.closed), generation == fileGeneration, asked == fileURL else { return conflicts }
         hasConflictVersions = !conflicts.isEmpty
         setConflictFlag()
         return conflicts
@@ -266,10 +268,11 @@ open class Document {
     /// closed or without unsaved changes (a save just before may have taken them), and not
     /// over a file deleted since it was read.
     func saveChanges(isolation: isolated (any Actor)? = #isolation) async throws(DocumentError) {
-        try await operations.run { () async throws(DocumentError) in
-            guard hasUnsavedChanges, !documentState.contains(.closed) else { return }
-            try await write(to: fileURL, for: .forOverwriting, byItself: true)
+        let moved = try await operations.run { () async throws(DocumentError) -> Bool in
+            guard hasUnsavedChanges, !documentState.contains(.closed) else { return false }
+            return try await write(to: fileURL, for: .forOverwriting, byItself: true)
         }
+        if moved { await updateConflictState() }  // the file moved while the save waited
     }
 
     /// Saves unsaved changes (for overwriting), then closes, as one operation: no autosave
@@ -325,7 +328,7 @@ open class Document {
             if clears == clearsBefore { changeCount -= saved }
             documentState.subtract([.closed, .savingError])
             diskChanged = false  // this version is the one on disk now
-            if moved { hasConflictVersions = false }  // another file's: `save` asks ubqd next
+            if moved { hasConflictVersions = false }  // another file's: the caller asks ubqd next
             setConflictFlag()
             if wasClosed { adopt(isolation) }
             if moved { present(target) }
