@@ -58,7 +58,7 @@ extension Document {
 /// the streams (`DocumentPresenter.Owner`).
 final class DocumentPresenter: FilePresenter {
     /// What the document does for requests that come from elsewhere, run on the actor it
-    /// is used from. Nil for a document used from no actor: nothing may touch it then.
+    /// was opened from. Nil for a document opened from no actor: nothing may touch it then.
     struct Owner: Sendable {
         /// Saves unsaved changes (`Document.saveChanges()`); returns the save's error.
         let save: @Sendable () async -> (any Error)?

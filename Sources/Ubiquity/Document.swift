@@ -121,8 +121,8 @@ open class Document {
     let presenter = DocumentPresenter()
     /// Loads and saves, one at a time.
     let operations = OneAtATime()
-    /// The actor the document is used from, as its last open, revert or save found it:
-    /// where autosaves and the requests of other programs run (`Document+Autosave`).
+    /// The actor the document was opened from, until it closes: where autosaves and the
+    /// requests of other programs run (`Document+Autosave`).
     weak var owner: (any Actor)?
     /// The autosave waiting for its time, if an edit scheduled one.
     var autosaveTask: Task<Void, Never>?
@@ -277,9 +277,10 @@ open class Document {
 
     /// Saves unsaved changes (for overwriting), then closes, as one operation: no autosave
     /// comes between. If that save fails, the document stays open with `savingError` (or
-    /// `inConflict`, refused as `changedOnDisk`) and the error is thrown: nothing is lost. Unlike a save made by itself, it writes the
-    /// edits even where the file was deleted elsewhere since it was read (the file comes
-    /// back, with them): the app closing a document with unsaved changes keeps them.
+    /// `inConflict`, refused as `changedOnDisk`) and the error is thrown: nothing is lost.
+    /// Unlike a save made by itself, it writes the edits even where the file was deleted
+    /// elsewhere since it was read (the file comes back, with them): the app closing a
+    /// document with unsaved changes keeps them.
     public func close(isolation: isolated (any Actor)? = #isolation) async throws(DocumentError) {
         try await operations.run { () async throws(DocumentError) in
             // An edit made while the save waited for its claim is saved too.
