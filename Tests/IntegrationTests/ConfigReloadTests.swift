@@ -10,12 +10,6 @@ import Testing
     /// (an empty variable counts as unset).
     static let fileDecidesTheLevel = ["UBQ_LOG_LEVEL": ""]
 
-    func writeConfig(_ daemon: DaemonHarness, _ text: String) throws {
-        let folder = daemon.base + "/config/ubiquity"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/config.toml"))
-    }
-
     /// Sends SIGHUP and waits for the reload's `READY=1` and for `line` in the log.
     func reload(_ daemon: DaemonHarness, expecting line: String) throws {
         let process = try #require(daemon.process)
@@ -35,12 +29,12 @@ import Testing
 
     @Test func theLogLevelAndIgnorePatternsChangeLive() throws {
         let daemon = try DaemonHarness()
-        try writeConfig(daemon, "log_level = \"info\"\n")
+        try daemon.writeConfig("log_level = \"info\"\n")
         try daemon.start(extraEnvironment: Self.fileDecidesTheLevel)
         try daemon.shell("echo notes > notes.txt && echo old > draft.bak")
         #expect(Set(try daemon.indexedItems().keys) == [daemon.documents + "/notes.txt", daemon.documents + "/draft.bak"])
 
-        try writeConfig(daemon, "log_level = \"debug\"\nignore = [\"*.bak\"]\n")
+        try daemon.writeConfig("log_level = \"debug\"\nignore = [\"*.bak\"]\n")
         try reload(daemon, expecting: "configuration reloaded from \(daemon.base)/config/ubiquity/config.toml")
         #expect(daemon.log().contains("applied log_level (info → debug), ignore (none → \"*.bak\")"))
         #expect(Set(try daemon.indexedItems().keys) == [daemon.documents + "/notes.txt"])
@@ -58,7 +52,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: mirror) }
         let (sender, receiver) = (try DaemonHarness(), try DaemonHarness())
         for device in [sender, receiver] { try device.start(extraEnvironment: ["UBQ_MIRROR": mirror]) }
-        try writeConfig(sender, "ignore = [\"*.bak\"]\n")
+        try sender.writeConfig("ignore = [\"*.bak\"]\n")
         try reload(sender, expecting: "configuration reloaded")
         try sender.shell("echo keep > kept.txt && echo skip > skipped.bak")
         for device in [sender, receiver] { #expect(try device.ubq(["sync"]).status == 0) }
@@ -76,7 +70,7 @@ import Testing
 
         // A guard that holds even one deletion of ten: however the three below reach the
         // passes (together, or one first), none goes through.
-        try writeConfig(daemon, "[sync]\npoll_interval_ms = 50\ndeletion_guard_percent = 5\ndeletion_guard_minimum = 1\n")
+        try daemon.writeConfig("[sync]\npoll_interval_ms = 50\ndeletion_guard_percent = 5\ndeletion_guard_minimum = 1\n")
         try reload(daemon, expecting: "configuration reloaded")
         #expect(daemon.log().contains(
             "applied sync.poll_interval_ms (100 ms → 50 ms), sync.deletion_guard_percent (50 % → 5 %), sync.deletion_guard_minimum (20 → 1)"),
@@ -93,7 +87,7 @@ import Testing
     @Test func changesThatNeedARestartAreNamedAndLeftAlone() throws {
         let daemon = try DaemonHarness()
         try daemon.start(extraEnvironment: Self.fileDecidesTheLevel)
-        try writeConfig(daemon, "settle_ms = 500\n[[container]]\nid = \"iCloud.com.example.Later\"\n")
+        try daemon.writeConfig("settle_ms = 500\n[[container]]\nid = \"iCloud.com.example.Later\"\n")
         try reload(daemon, expecting: "need a restart")
         #expect(daemon.log().contains(
             "were not applied: container (iCloud.org.ubiquity.Default → iCloud.com.example.Later, iCloud.org.ubiquity.Default), settle_ms (50 ms → 500 ms)"))
@@ -104,16 +98,16 @@ import Testing
 
     @Test func aMalformedConfigurationKeepsEverySettingAndTheDaemonRunning() throws {
         let daemon = try DaemonHarness()
-        try writeConfig(daemon, "ignore = [\"*.bak\"]\n")
+        try daemon.writeConfig("ignore = [\"*.bak\"]\n")
         try daemon.start(extraEnvironment: Self.fileDecidesTheLevel)
         let notify = try #require(daemon.notify)
 
-        try writeConfig(daemon, "ignore = [\"*.bak\"]\nlog_level = \"debug\n")
+        try daemon.writeConfig("ignore = [\"*.bak\"]\nlog_level = \"debug\n")
         try reload(daemon, expecting: "configuration not reloaded")
         #expect(daemon.log().contains("\(daemon.base)/config/ubiquity/config.toml:2:"), "the error names the file and line")
         _ = try notify.waitForNew("READY=1", timeout: .seconds(10))
 
-        try writeConfig(daemon, "ignore = [\"[abc\"]\n")
+        try daemon.writeConfig("ignore = [\"[abc\"]\n")
         try reload(daemon, expecting: "key 'ignore', pattern 1")
 
         #expect(try #require(daemon.process).isRunning)

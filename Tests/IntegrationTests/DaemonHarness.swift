@@ -103,6 +103,14 @@ final class DaemonHarness: @unchecked Sendable {
         }
     }
 
+    /// Writes `text` as this daemon's config.toml (where `XDG_CONFIG_HOME` points), before
+    /// its start or a reload.
+    func writeConfig(_ text: String) throws {
+        let folder = base + "/config/ubiquity"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/config.toml"))
+    }
+
     /// Runs `ubq` with the harness's environment.
     @discardableResult
     func ubq(_ arguments: [String]) throws -> CommandResult {

@@ -71,10 +71,8 @@ struct FullContainerDiskTests {
             b.stop()
             SmallDisk.unmount(b.root)
         }
-        let config = b.base + "/config/ubiquity"
-        try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
         // No full pass before the retry (`SyncService.spaceRetryInterval`, 30 s) is due.
-        try Data("[sync]\nfull_pass_interval_s = 600\n".utf8).write(to: URL(fileURLWithPath: config + "/config.toml"))
+        try b.writeConfig("[sync]\nfull_pass_interval_s = 600\n")
         try b.start(extraEnvironment: ["UBQ_MIRROR": shared.path])
         let paused = try b.ubq(["sync"])
         #expect(paused.status == 75, "\(paused.text)")

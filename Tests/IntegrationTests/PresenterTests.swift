@@ -163,10 +163,12 @@ import Testing
 
     /// The folder's own presenter hears that it moved: a renames it whole (`FolderMove`).
     /// Renamed item by item, the folder was made anew and the old one removed: its
-    /// presenter heard `accommodateDeletion`.
+    /// presenter heard `accommodateDeletion`. Device a reads the mirror only when told
+    /// (`ubq sync`): polling it every 100 ms, it could read b's log while b was still
+    /// appending the rename, and plan with part of it (a folder then moves item by item).
     @Test func aFolderRenamedOnAnotherDeviceIsAMoveForItsPresenter() throws {
         let mirror = SharedMirror()
-        let (a, b) = try mirror.twoDevices()
+        let (a, b) = try mirror.twoDevices(firstConfig: "[sync]\npoll_interval_ms = 60000\n")
         try a.shell("mkdir -p Notes/inner; echo hello > Notes/f.txt; echo deeper > Notes/inner/g.txt")
         try mirror.sync(a, b)
         let presenter = try PresenterProbeProcess(a, ["present", a.documents + "/Notes"])

@@ -14,10 +14,12 @@ final class SharedMirror {
         return device
     }
 
-    /// Two devices started on this mirror (kept to stop at the end).
-    func twoDevices() throws -> (DaemonHarness, DaemonHarness) {
-        for _ in 0..<2 {
+    /// Two devices started on this mirror (kept to stop at the end), the first with
+    /// `firstConfig` as its config.toml.
+    func twoDevices(firstConfig: String? = nil) throws -> (DaemonHarness, DaemonHarness) {
+        for config in [firstConfig, nil] {
             let device = try DaemonHarness()
+            if let config { try device.writeConfig(config) }
             try device.start(extraEnvironment: ["UBQ_MIRROR": path])
             add(device)
         }

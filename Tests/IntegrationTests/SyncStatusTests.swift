@@ -11,11 +11,7 @@ final class SyncStatusTests {
     /// A device on the shared mirror, not started yet, with `config` as its config.toml.
     private func device(config: String? = nil) throws -> DaemonHarness {
         let device = try DaemonHarness()
-        if let config {
-            let folder = device.base + "/config/ubiquity"
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            try Data(config.utf8).write(to: URL(fileURLWithPath: folder + "/config.toml"))
-        }
+        if let config { try device.writeConfig(config) }
         return shared.add(device)
     }
 
