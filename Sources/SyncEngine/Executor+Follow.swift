@@ -24,7 +24,7 @@ extension Executor {
         case .mirrorVersion(let version):
             guard source == nil, let state = version.state else { return .skipped("\(followed.from) appeared since the scan") }
             outcome = try fetch(state, to: target, replacing: destination)
-        case .localDeletion:
+        case .localDeletion, .localRename:
             // Nothing to write: the base alone takes the arrival. Whatever appears at either
             // path meanwhile is new to the next scan, and published.
             outcome = .done

@@ -111,9 +111,10 @@ extension FollowedMove {
     /// The path whose content waits for a publish once the follow's round is over: the new
     /// path if the edit moved there (the next round publishes it), else the old one if the
     /// edit was made here and stayed; nil if the edit stayed and is the mirror's already,
-    /// or is a deletion (nothing on the disk waits).
+    /// or is a deletion or a rename (nothing on the disk waits: a rename's new name waits
+    /// for its own publish).
     func waitingUpload(followed: Bool) -> String? {
-        if case .localDeletion = edit { return nil }
+        if edit.carriesNoContent { return nil }
         if followed { return move.path }
         if case .adoptDeletion = departure { return from }
         return nil

@@ -68,7 +68,7 @@ extension SyncAction {
             switch followed.edit {
             case .localFile(let state): state.sha256
             case .mirrorVersion(let version): version.state?.sha256
-            case .localDeletion: nil
+            case .localDeletion, .localRename: nil
             }
         case .publish, .adopt, .relocate: nil
         }

@@ -503,8 +503,8 @@ struct SyncPass {
         case .follow(let followed):
             let (source, destination) = (local.entries[followed.from], local.entries[followed.move.path])
             let target = LocalNames.relative(of: followed.move.path, local: local, in: executor.containerFolder)
-            // A deletion follows only while nothing is back at the old path (the plan looked once).
-            if followed.edit == .localDeletion, !Self.isGone(LocalNames.relative(of: followed.from, local: local, in: executor.containerFolder), in: executor.containerFolder) {
+            // A deletion or a rename follows only while nothing is back at the old path (the plan looked once).
+            if followed.edit.carriesNoContent, !Self.isGone(LocalNames.relative(of: followed.from, local: local, in: executor.containerFolder), in: executor.containerFolder) {
                 report.skipped += 1
                 container.lookAgain(at: action.paths)
                 return false

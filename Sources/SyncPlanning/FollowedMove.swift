@@ -26,6 +26,18 @@ public struct FollowedMove: Hashable, Sendable {
         /// Without this the rename, which beats the deletion at `from` (`WinnerRule`),
         /// brought the deleted file back on every device under its new name.
         case localDeletion
+        /// No content here either: this device renamed the file at `from` (its content is
+        /// new at another path here), while the rename took it along with its folder,
+        /// keeping its name. The two compose: the base takes the arrival as for a deletion,
+        /// so the next round publishes this device's rename as leaving `move.path`, and the
+        /// new name follows the folder if it is in it (`Relocation`). Without this, both
+        /// names stayed on every device. Not a deletion the guard weighs: the content lives
+        /// on under the new name.
+        case localRename
+
+        /// Whether the edit carries no content (a deletion or a rename made here): nothing
+        /// is fetched or moved, and it follows only while the old path stays empty.
+        public var carriesNoContent: Bool { self == .localDeletion || self == .localRename }
     }
 
     /// How `from` ends up deleted.

@@ -5,9 +5,11 @@
 /// device: the current version of `Q`, a file with `movedFrom == P`, and a deletion head of
 /// `P` whose single parent `v` had the same content (the file moved unchanged). An edit of
 /// `v` made concurrently, here or elsewhere, then follows the rename, and so does its
-/// deletion here (`FollowedMove.Edit.localDeletion`). Whenever anything is
-/// unclear (several renames from `P`, several edits, an edit of another version than `v`,
-/// something else at `Q`), nothing follows: both files stay, as they would without this.
+/// deletion here (`FollowedMove.Edit.localDeletion`), and its rename here when the other
+/// device's rename only took the file along with its folder (`.localRename`). Whenever
+/// anything is unclear (several renames from `P`, several edits, an edit of another
+/// version than `v`, something else at `Q`), nothing follows: both files stay, as they
+/// would without this.
 enum MoveFollowing {
     static func follows(in trees: SyncTrees, candidates: Set<String>) -> [FollowedMove] {
         var arrivals: [String: [VersionRecord]] = [:]  // the path a rename left → its arrivals
@@ -33,8 +35,14 @@ enum MoveFollowing {
             guard let current = history.winner else { return nil }
             if let local = localEdit(at: origin, of: deletion.parents[0], trees) {
                 (edit, departure) = (.localFile(local), .adoptDeletion(current.id))
-            } else if deletedHere(at: origin, moved: deletion.parents[0], trees), !newHere.holds(trees.base[origin]?.state) {
-                (edit, departure) = (.localDeletion, .adoptDeletion(current.id))
+            } else if deletedHere(at: origin, moved: deletion.parents[0], trees) {
+                if !newHere.holds(trees.base[origin]?.state) {
+                    (edit, departure) = (.localDeletion, .adoptDeletion(current.id))
+                } else if takesItsFolder(move, from: origin, trees) {
+                    (edit, departure) = (.localRename, .adoptDeletion(current.id))
+                } else {
+                    return nil  // two renames of one file: both names stay
+                }
             } else {
                 return nil
             }
@@ -84,6 +92,18 @@ enum MoveFollowing {
     static func deletedHere(at path: String, moved: VersionID, _ trees: SyncTrees) -> Bool {
         guard trees.local[path] == nil, !trees.stillOnDisk.contains(path), let base = trees.base[path] else { return false }
         return base.version == moved && base.state?.kind == .file
+    }
+
+    /// Whether the rename took the file along with its folder: the file keeps its name, and
+    /// the rename's device deleted the folder it was in and made the one it is in now (a
+    /// folder renamed or moved, which the mirror records item by item). A rename here of
+    /// the file then composes with it, where a rename of the file itself would compete.
+    static func takesItsFolder(_ move: VersionRecord, from origin: String, _ trees: SyncTrees) -> Bool {
+        guard let folders = FolderMoves.Pair.folders(of: move.path, leaving: origin).first,  // the innermost: the file's own
+            let left = trees.histories[folders.from]?.winner, left.state == nil, left.id.device == move.id.device,
+            let made = trees.histories[folders.to]?.winner, made.state?.kind == .folder, made.id.device == move.id.device
+        else { return false }
+        return true
     }
 
     /// The contents of the files new here (no base, or a deletion): a file gone from a

@@ -88,11 +88,19 @@ enum Relocations {
     /// the folder's deletion at the old path (where this device holds it) and makes a folder
     /// at the new one (where it holds nothing), both by the same device, and at least one
     /// file arrives below the new path moved from the same place below the old
-    /// (`FolderMoves.Pair`). A folder renamed to two places at once is left alone.
+    /// (`FolderMoves.Pair`), or an edit or a rename made here follows such an arrival. A
+    /// folder renamed to two places at once is left alone.
     static func folderRenames(in actions: [SyncAction], local: [String: EntryState]) -> [String: String] {
         var pairs: Set<FolderMoves.Pair> = []
-        for case .apply(let version, _) in actions where version.state?.kind == .file {
-            if let origin = version.movedFrom { pairs.formUnion(FolderMoves.Pair.folders(of: version.path, leaving: origin)) }
+        for action in actions {
+            let arrival: VersionRecord
+            switch action {
+            case .apply(let version, _): arrival = version
+            case .follow(let followed): arrival = followed.move
+            default: continue
+            }
+            guard arrival.state?.kind == .file, let origin = arrival.movedFrom else { continue }
+            pairs.formUnion(FolderMoves.Pair.folders(of: arrival.path, leaving: origin))
         }
         guard !pairs.isEmpty else { return [:] }  // most plans: a first sync's 100,000 downloads are no renames
         let ends = Set(pairs.flatMap { [$0.from, $0.to] })

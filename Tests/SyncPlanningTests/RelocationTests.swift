@@ -117,6 +117,36 @@ struct RelocationTests {
         #expect(relocations.count == 1 && relocations.first?.to == Self.q + "/new.txt", "\(relocations)")
     }
 
+    /// This device renamed `p/x.txt` to `p/y.txt` while A renamed `p` to `q`: the two
+    /// compose. The old name's deletion follows A's rename (not weighed as a deletion), the
+    /// new name follows its folder, and the next round publishes the rename in `q`. Without
+    /// this, every device ended with both `q/x.txt` and `q/y.txt`. (`p` held only `x.txt`:
+    /// the follow alone tells that `p` went to `q`, since no file arrives there any more.)
+    @Test func aFileRenamedHereFollowsItsFolderAndItsOldNameGoes() {
+        var trees = Self.trees(new: [Self.p + "/y.txt": F.a])
+        trees.local[Self.p + "/x.txt"] = nil
+        let plan = SyncPlan(trees)
+        #expect(plan.actions.contains(.follow(FollowedMove(
+            move: Self.arrival, from: Self.p + "/x.txt", edit: .localRename, departure: .adoptDeletion(Self.fileLeft.id),
+            expectedAtDestination: nil))))
+        #expect(Self.relocations(plan) == [Relocation(from: Self.p + "/y.txt", to: Self.q + "/y.txt", state: F.a)])
+        #expect(plan.deletions.isEmpty, "a rename is no deletion for the guard")
+
+        // The next round: the folder renamed here, the base as the follow left it.
+        let next = SyncTrees(
+            local: [Self.q: .folder(), Self.q + "/y.txt": F.a],
+            base: [
+                Self.p: BaseEntry(version: Self.folderLeft.id, state: nil), Self.p + "/x.txt": BaseEntry(version: Self.fileLeft.id, state: nil),
+                Self.q: BaseEntry(version: Self.madeQ.id, state: .folder()), Self.q + "/x.txt": BaseEntry(version: Self.arrival.id, state: F.a),
+            ],
+            histories: trees.histories)
+        #expect(
+            SyncPlan(next).actions == [
+                .publish(path: Self.q + "/y.txt", state: F.a, parents: [], movedFrom: Self.q + "/x.txt"),
+                .publish(path: Self.q + "/x.txt", state: nil, parents: [Self.arrival.id]),
+            ])
+    }
+
     @Test func aFolderMadeByAnotherDeviceThanTheOneThatDeletedTheOldIsNoRename() {
         var trees = Self.trees(new: [Self.p + "/new.txt": F.b])
         var other = PathHistory(path: Self.q)
