@@ -11,7 +11,8 @@ public struct PassReport: Sendable {
     public var published = 0
     public var applied = 0
     public var adopted = 0
-    /// Edits moved to where a concurrent rename took their file (`FollowedMove`).
+    /// Edits moved to where a concurrent rename took their file (`FollowedMove`), and new
+    /// items to where a concurrent rename took their folder (`Relocation`, `Landing`).
     public var followed = 0
     /// Conflicts merged (diaries).
     public var merged = 0

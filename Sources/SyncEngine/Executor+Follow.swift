@@ -58,6 +58,32 @@ extension Executor {
         return try rename(source, to: containerFolder.appending(relative).readable, replacing: nil, onlyIf: holdsWhatWasSeen)
     }
 
+    /// Puts another device's new item where this device renamed its folder (`Landing`), if
+    /// nothing is at `relative` (below the container folder): fetched from the store, or
+    /// renamed from the local file `source` (which must still be as the plan saw it). Then
+    /// publishes the item as moved there, its departure first, as this device's folder
+    /// rename publishes each item it held: the base then has the old path deleted and the
+    /// new one at the published version.
+    func land(_ landing: Landing, source: LocalEntry?, to relative: RawPath, batch: ChangeBatch) throws -> Outcome {
+        guard let state = landing.version.state else { return .skipped("\(landing.version.path) is no item to land") }
+        let target = containerFolder.appending(relative).readable
+        let outcome: Outcome
+        if let planned = landing.source {
+            guard let source, source.state == planned.state else { return .skipped("\(planned.path) is not the file the plan moves") }
+            outcome = try rename(source, to: target, replacing: nil)
+        } else {
+            outcome = try fetch(state, to: target, replacing: nil)
+        }
+        guard outcome == .done else { return outcome }
+        try faults?.checkpoint("land: disk written, nothing published")
+        // Nil only if something appeared at the old path meanwhile: the next round publishes it.
+        _ = try publish(landing.version.path, state: nil, parents: [landing.version.id], movedFrom: nil, local: nil, batch: batch)
+        _ = try publish(
+            landing.to, state: source?.state ?? state, parents: landing.replacing, movedFrom: landing.movedFrom, local: nil, batch: batch,
+            relative: relative)
+        return .done
+    }
+
     /// Renames the local item `source` to `target` under a coordinated move, if neither
     /// changed since the scan (`target` was absent, or held `expected`).
     /// `onlyIf` is checked under the claims too.

@@ -17,11 +17,12 @@ struct Upload {
     let early: EarlyCopy?
 
     /// Nil unless `state` is a file's content (deletions, folders and links upload nothing).
-    init?(_ path: String, state: EntryState?, local: LocalEntry?, in containerFolder: RawPath) {
+    /// `relative`: where the file is when the scan did not see it (`LocalNames`).
+    init?(_ path: String, state: EntryState?, local: LocalEntry?, relative: RawPath? = nil, in containerFolder: RawPath) {
         guard let state, let content = state.sha256 else { return nil }
         self.path = path
-        relative = local?.rawPath ?? RawPath(path)
-        absolute = containerFolder.appending(relative).readable
+        self.relative = local?.rawPath ?? relative ?? RawPath(path)
+        absolute = containerFolder.appending(self.relative).readable
         expected = ContentHashing.Result(sha256: content, size: state.size)
         scanned = local?.signature
         early = local?.state.sha256 == content ? local?.earlyCopy : nil

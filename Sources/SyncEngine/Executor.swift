@@ -35,12 +35,13 @@ struct Executor {
     /// Stages a local change for `batch`: its content (files) and its log record, whose
     /// parents are the base's version. Nil when a deletion is no longer true (the item came
     /// back since the scan). A file's content may have been staged already, with others
-    /// (`stage(_:)`): `prestaged` is that outcome.
+    /// (`stage(_:)`): `prestaged` is that outcome. `relative`: where an item the scan did
+    /// not see is, below the container folder (`LocalNames`).
     func publish(
         _ path: String, state: EntryState?, parents: [VersionID], movedFrom: String?, local: LocalEntry?, batch: ChangeBatch,
-        prestaged: Result<StagedObject?, any Error>? = nil
+        prestaged: Result<StagedObject?, any Error>? = nil, relative: RawPath? = nil
     ) throws -> VersionRecord? {
-        if let upload = Upload(path, state: state, local: local, in: containerFolder) {
+        if let upload = Upload(path, state: state, local: local, relative: relative, in: containerFolder) {
             let staged: StagedObject?
             if let prestaged {
                 staged = try prestaged.get()

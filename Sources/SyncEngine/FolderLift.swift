@@ -114,6 +114,7 @@ extension SyncPass {
             case .apply(let version, _): folders.formUnion([version.path, version.movedFrom].compactMap { $0.map(Sys.folderPart) })
             case .follow(let followed): folders.formUnion([followed.from, followed.move.path].map(Sys.folderPart))
             case .relocate(let relocation): folders.formUnion([relocation.from, relocation.to].map(Sys.folderPart))
+            case .land(let landing): folders.formUnion(([landing.to] + (landing.source.map { [$0.path] } ?? [])).map(Sys.folderPart))
             case .publish, .adopt: continue
             }
         }

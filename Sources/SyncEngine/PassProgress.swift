@@ -49,6 +49,7 @@ extension SyncAction {
             case .apply(let version, _): version.state
             case .adopt, .relocate: nil
             case .follow(let followed): if case .mirrorVersion(let version) = followed.edit { version.state } else { nil }
+            case .land(let landing): landing.source == nil ? landing.version.state : nil
             }
         guard let state, state.kind == .file else { return 0 }
         return state.size

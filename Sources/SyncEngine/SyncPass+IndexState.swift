@@ -37,6 +37,13 @@ extension SyncPass {
                 // A new item: it waits for its publish where it is now.
                 pending.planned.insert(relocation.from)
                 pending.publishes.insert(done ? relocation.to : relocation.from)
+            case .land(let landing):
+                // Done, it is published where it landed; if not, a file it was to be renamed from waits for its publish.
+                pending.planned.insert(landing.version.path)
+                if let source = landing.source {
+                    pending.planned.insert(source.path)
+                    if !done { pending.publishes.insert(source.path) }
+                }
             }
         }
         return pending
@@ -125,7 +132,9 @@ extension SyncAction {
     /// Whether the action is to change the disk for another device's version (a failure
     /// is then the item's downloading error, not its uploading one).
     var changesTheDisk: Bool {
-        if case .apply = self { return true }
-        return false
+        switch self {
+        case .apply, .land: true
+        case .publish, .adopt, .follow, .relocate: false
+        }
     }
 }

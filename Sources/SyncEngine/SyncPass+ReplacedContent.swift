@@ -56,7 +56,7 @@ extension SyncAction {
     fileprivate var replacesLocalItem: Bool {
         switch self {
         case .apply, .follow: true
-        case .publish, .adopt, .relocate: false  // a relocation goes where nothing is
+        case .publish, .adopt, .relocate, .land: false  // a relocation or a landing goes where nothing is
         }
     }
 
@@ -70,7 +70,7 @@ extension SyncAction {
             case .mirrorVersion(let version): version.state?.sha256
             case .localDeletion, .localRename: nil
             }
-        case .publish, .adopt, .relocate: nil
+        case .publish, .adopt, .relocate, .land: nil
         }
     }
 }

@@ -79,6 +79,7 @@ extension SyncAction {
         case .adopt(let path, _, _): [path]
         case .follow(let followed): [followed.move.path, followed.from]
         case .relocate(let relocation): [relocation.to, relocation.from]
+        case .land(let landing): [landing.to, landing.version.path] + (landing.source.map { [$0.path] } ?? [])
         }
     }
 }

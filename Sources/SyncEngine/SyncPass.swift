@@ -267,7 +267,33 @@ struct SyncPass {
         if roots.count > Self.largestScope, try database.baseHasFewerRows(container: container.id, than: roots.count * Self.lookupsPerRoot) {
             return nil
         }
+        // Another device changed something in a folder this device had, which is gone from
+        // the disk though the pass was not told so: this device renamed or deleted it a
+        // moment ago, and the watcher has not said so yet. Planned without the rename, the
+        // change would bring the folder back here for it; a pass over everything meets the
+        // rename, and puts the change in the renamed folder (`Landing`).
+        let gone = Self.foldersGone(holding: remote, unless: scope, in: container.folder)
+        if !gone.isEmpty, try !database.heldFolders(container: container.id, among: gone).isEmpty { return nil }
         return roots.sorted()
+    }
+
+    /// The folders that hold `remote` paths (another device's changes), are named by
+    /// neither those changes nor `scope` (the paths the pass was told changed here, and
+    /// what is below them), and are gone from the disk. A folder the other device changed
+    /// too (made, deleted) tells nothing: the change is that device's folder's.
+    ///
+    /// One look at the disk for each folder the changes are in, of those neither side named.
+    static func foldersGone(holding remote: Set<String>, unless scope: Set<RawPath>, in containerFolder: RawPath) -> [String] {
+        let named = Subtrees(scope.compactMap { SyncPath.key($0) })
+        var looked: Set<Substring> = []
+        var gone: [String] = []
+        for path in remote {
+            guard let folder = path.folderBeforeLastSlash, looked.insert(folder).inserted else { continue }
+            let name = String(folder)
+            guard !remote.contains(name), !named.contains(name) else { continue }
+            if isGone(LocalNames.relative(of: name, local: nil, in: containerFolder), in: containerFolder) { gone.append(name) }
+        }
+        return gone
     }
 
     /// Why the container cannot be synced now: its `Documents` is there but is not a folder
@@ -333,47 +359,6 @@ struct SyncPass {
         var info = stat()
         let status = folder.appending(relative).withCString { lstat($0, &info) }
         return status != 0 && (errno == ENOENT || errno == ENOTDIR)
-    }
-
-    /// The paths a pass leaves as they are (`waitingOnUnknown`).
-    struct Waiting {
-        /// Every one: left out of the plan.
-        var all: [String] = []
-        /// Those that wait on a file still being written, which settles: the pass after it
-        /// must look at them. (Those below an item that could not be read wait for it to be
-        /// read again, which may last: a full pass looks at them.)
-        var onWrites: [String] = []
-    }
-
-    /// The `paths` a pass leaves as they are with the scan's `unknown` items (not read, or
-    /// still being written): those at or below them; and the arrivals of renames made
-    /// elsewhere from a file being written here, which its edit is to follow
-    /// (`MoveFollowing`): applied at once, the arrival would leave the edit, published
-    /// once it settles, at the old name beside it. Only an arrival an edit could follow
-    /// waits: nothing at its path here or in the base, and a file at its origin in the base.
-    ///
-    /// One walk over the paths, not one per such item: filtering 100,000 paths once per
-    /// item took 34-47 ms an item (200 items: 6.8-9.3 s; a copy into the container leaves
-    /// thousands unsettled), one walk for 20,000 items 0.1 s.
-    static func waitingOnUnknown(
-        _ paths: some Collection<String>, in local: LocalTree, histories: [String: PathHistory], base: [String: BaseRow]
-    ) -> Waiting {
-        guard !local.unknown.isEmpty else { return Waiting() }
-        let leftAsIs = Subtrees(local.unknown.compactMap { SyncPath.key($0) })
-        let settling = Subtrees(local.deferred.compactMap { SyncPath.key($0) })
-        var waiting = Waiting()
-        for path in paths {
-            if leftAsIs.contains(path) {
-                waiting.all.append(path)
-                if settling.contains(path) { waiting.onWrites.append(path) }
-            } else if !local.deferred.isEmpty, base[path]?.entry.state == nil, local.entries[path] == nil,
-                let origin = histories[path]?.winner?.movedFrom, settling.contains(origin), base[origin]?.entry.state?.kind == .file
-            {
-                waiting.all.append(path)
-                waiting.onWrites.append(path)
-            }
-        }
-        return waiting
     }
 
     /// Runs the plan's actions in order, committing them in batches; returns the paths
@@ -524,6 +509,15 @@ struct SyncPass {
             }
             // Published where it is now by the next round, or the next pass if this one's scope misses it.
             container.lookAgain(at: [relocation.to])
+            report.followed += 1
+        case .land(let landing):
+            let target = LocalNames.relative(of: landing.to, local: local, in: executor.containerFolder)
+            let source = landing.source.flatMap { local.entries[$0.path] }
+            guard try executor.land(landing, source: source, to: target, batch: batch) == .done else {
+                report.skipped += 1
+                container.lookAgain(at: action.paths)
+                return false
+            }
             report.followed += 1
         }
         return true

@@ -56,6 +56,10 @@ enum OccupiedFolders {
                 outcome[relocation.from] = false
                 outcome[relocation.to] = true
                 relocated.insert(relocation.from)
+            case .land(let landing):
+                outcome[landing.version.path] = false
+                outcome[landing.to] = true
+                if let source = landing.source { outcome[source.path] = false }
             }
         }
         var occupied: Set<String> = []

@@ -32,6 +32,9 @@ public enum SyncAction: Hashable, Sendable {
     /// (see `Relocation`): a local rename, published by the next round. Its `path` is the
     /// new one.
     case relocate(Relocation)
+    /// Another device's new item goes where this device renamed its folder (see
+    /// `Landing`), and is published there as moved from its path. Its `path` is the new one.
+    case land(Landing)
 
     public var path: String {
         switch self {
@@ -39,6 +42,7 @@ public enum SyncAction: Hashable, Sendable {
         case .apply(let version, _): version.path
         case .follow(let followed): followed.move.path
         case .relocate(let relocation): relocation.to
+        case .land(let landing): landing.to
         }
     }
 }

@@ -65,6 +65,7 @@ public struct SyncPlan: Sendable, Equatable {
         followedDeletions = folderDeletions.merging(Self.followedDeletions(in: actions)) { first, _ in first }
         actions = Self.pairingRenames(actions, base: trees.base)
         actions = Relocations.relocating(actions, trees: trees)
+        actions = Landings.landing(actions, trees: trees)
         (actions, keptBeside) = OccupiedFolders.keeping(actions, trees: trees)
         Self.order(&actions)
         self.actions = actions
@@ -262,7 +263,7 @@ extension SyncAction {
         case .publish(_, let state, _, _): state == nil
         case .apply(let version, _): version.state == nil
         case .adopt(_, _, let state): state == nil
-        case .follow, .relocate: false  // it makes the new path: it goes with the makes, after its folders
+        case .follow, .relocate, .land: false  // it makes the new path: it goes with the makes, after its folders
         }
     }
 

@@ -570,9 +570,10 @@ struct EditFollowsRenameTests {
         try Self.expect([a, b], hold: expected, keepingHistory: ["b/a/x.txt": "old"])
     }
 
-    /// Nothing moved a file b made in the folder meanwhile: it stays where b put it, and so
-    /// does its folder.
-    @Test func aFileMadeInAMovedFolderStaysWhereItWasMade() throws {
+    /// A file b made in the folder meanwhile goes with it too (`Relocation`), though the
+    /// folder's only other file is an edit that follows the rename: the follow tells that
+    /// the folder moved. (Until the follow told it, `a` came back holding only the new file.)
+    @Test func aFileMadeInAMovedFolderFollowsItsFolder() throws {
         let scratch = Scratch()
         let (a, b) = try Self.syncedPair(scratch, files: ["a/x.txt": "old", "b/other.txt": "other"])
         try Self.move(a, "a", to: "b/a")
@@ -580,8 +581,7 @@ struct EditFollowsRenameTests {
         try b.write("a/new.txt", "made on b")
         for device in [a, b, a, b] { device.sync() }
         let expected = [
-            "a": "<folder>", "a/new.txt": "made on b",
-            "b": "<folder>", "b/other.txt": "other", "b/a": "<folder>", "b/a/x.txt": "edited on b",
+            "b": "<folder>", "b/other.txt": "other", "b/a": "<folder>", "b/a/x.txt": "edited on b", "b/a/new.txt": "made on b",
         ]
         try Self.expect([a, b], hold: expected, keepingHistory: ["b/a/x.txt": "old"])
     }

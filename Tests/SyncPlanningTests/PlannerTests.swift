@@ -177,7 +177,7 @@ struct PlannerTests {
             base = BaseEntry(version: version.id, state: version.state)
         case .adopt(_, let version, let state):
             base = BaseEntry(version: version, state: state)
-        case .follow, .relocate:
+        case .follow, .relocate, .land:
             Issue.record("the per-path planner does not follow renames (SyncPlan does)")
             return
         }

@@ -1,0 +1,146 @@
+import RawPaths
+
+/// Another device's new item that goes where this device renamed its folder: `Relocation`
+/// the other way round. Device A, offline, renames folder `x` to `y`, while device B adds
+/// `x/new.txt`, or renames `x/a.txt` to `x/b.txt`. Without landing, A's next pass fetches
+/// B's item into a folder `x` made again for it, and every device ends with `x`, holding
+/// only that item, beside `y` (and, for the rename, `y/a.txt` beside `x/b.txt`). Landing,
+/// A puts the item at `y/new.txt` (renaming its own `y/a.txt` to `y/b.txt`) and publishes
+/// it as moved there from `x/new.txt` with the rest of its folder's rename, in the same
+/// round: every device sees `x` renamed whole.
+///
+/// Only items this device never had (nothing agreed on at their path) land, each where
+/// nothing is or arrives, nor was when this device last synced it (a deletion was); a
+/// folder lands before what it holds, and what a folder that cannot land holds stays out
+/// too. An item that cannot land is fetched at its own path, as it would be without this.
+public struct Landing: Hashable, Sendable {
+    /// The item: the mirror's current version of its path, below the folder's old path.
+    public var version: VersionRecord
+    /// Where this device's rename of the folder takes it.
+    public var to: String
+    /// The versions at `to` its publish there replaces: the deletion this device agreed
+    /// on there, if any.
+    public var replacing: [VersionID]
+    /// The local file to rename to `to` instead of fetching the content: the file another
+    /// device renamed into the item (`version.movedFrom`), where this device's rename of
+    /// the folder took it, holding the content as it was renamed. Its own publish is
+    /// dropped: it is the item now.
+    public var source: Source?
+
+    public struct Source: Hashable, Sendable {
+        public var path: String
+        public var state: EntryState
+
+        public init(path: String, state: EntryState) {
+            self.path = path
+            self.state = state
+        }
+    }
+
+    public init(version: VersionRecord, to: String, replacing: [VersionID] = [], source: Source? = nil) {
+        self.version = version
+        self.to = to
+        self.replacing = replacing
+        self.source = source
+    }
+
+    /// The path the item is published as having come from at `to`: files name it (only
+    /// files do, in the mirror format); folders and links are made anew.
+    public var movedFrom: String? { version.state?.kind == .file ? version.path : nil }
+}
+
+/// Finds the landings a plan holds (`Landing`).
+enum Landings {
+    /// `actions` with the fetch of each item that lands replaced by its landing, and the
+    /// publish of each landing's source dropped.
+    ///
+    /// Runs after `SyncPlan.pairingRenames`, which tells the files this device moved with
+    /// its folder (they are published with where they came from).
+    static func landing(_ actions: [SyncAction], trees: SyncTrees) -> [SyncAction] {
+        let renames = folderRenamesHere(in: actions, trees: trees)
+        guard !renames.isEmpty else { return actions }
+        let newPublishes = Set(actions.compactMap { if case .publish(let path, _?, _, nil) = $0, trees.base[path]?.state == nil { path } else { nil } })
+        var landings: [String: Landing] = [:]  // by the item's path
+        var madeFolders: Set<String> = []
+        var claimed: Set<String> = []  // destinations and sources taken
+        for (version, destination) in arrivals(in: actions, trees: trees, renames: renames) {
+            guard !claimed.contains(destination), Relocations.isFree(destination, trees: trees, made: madeFolders) else { continue }
+            let source = source(of: version, trees: trees, renames: renames, newPublishes: newPublishes).flatMap { claimed.contains($0.path) ? nil : $0 }
+            claimed.formUnion([destination] + (source.map { [$0.path] } ?? []))
+            if version.state?.kind == .folder { madeFolders.insert(destination) }
+            let agreed = trees.base[destination].map { [$0.version] } ?? []
+            landings[version.path] = Landing(version: version, to: destination, replacing: agreed, source: source)
+        }
+        guard !landings.isEmpty else { return actions }
+        let sources = Set(landings.values.compactMap(\.source?.path))
+        return actions.compactMap { action in
+            switch action {
+            case .apply(let version, nil): landings[version.path].map(SyncAction.land) ?? action
+            case .publish(let path, _, _, _) where sources.contains(path): nil
+            default: action
+            }
+        }
+    }
+
+    /// The items the plan fetches below a folder this device renamed, that this device
+    /// never had, each with where the rename takes it; in path order, so that a folder
+    /// comes before what it holds.
+    static func arrivals(in actions: [SyncAction], trees: SyncTrees, renames: [String: String]) -> [(VersionRecord, String)] {
+        actions.compactMap { action -> (VersionRecord, String)? in
+            guard case .apply(let version, nil) = action, version.state != nil, trees.base[version.path]?.state == nil,
+                let destination = Relocations.destination(of: version.path, renames: renames)
+            else { return nil }
+            return (version, destination)
+        }.sorted { $0.0.path < $1.0.path }
+    }
+
+    /// The folders this device renamed, and has not published yet: old path → new path.
+    /// The plan publishes the old folder's deletion and the new folder, which this device
+    /// never synced, and at least one file below the new path as moved from the same place
+    /// below the old (`FolderMoves.Pair`): published as moved from there, or new here with
+    /// the content another device's rename took from there (whose deletion there is no
+    /// publish of this device's). A folder renamed to two places is left alone.
+    static func folderRenamesHere(in actions: [SyncAction], trees: SyncTrees) -> [String: String] {
+        var pairs: Set<FolderMoves.Pair> = []
+        var deleted: Set<String> = []
+        var made: Set<String> = []
+        var newFiles: [String: [String]] = [:]  // content → the paths it is new at here
+        for case .publish(let path, let state, _, let origin) in actions {
+            guard let state else {
+                deleted.insert(path)
+                continue
+            }
+            if state.kind == .folder { made.insert(path) }
+            guard state.kind == .file, let content = state.sha256 else { continue }
+            if let origin {
+                pairs.formUnion(FolderMoves.Pair.folders(of: path, leaving: origin))
+            } else if trees.base[path]?.state == nil {
+                newFiles[content, default: []].append(path)
+            }
+        }
+        for case .apply(let version, nil) in actions {
+            guard let origin = version.movedFrom, let content = trees.base[origin]?.state?.sha256 else { continue }
+            for path in newFiles[content] ?? [] { pairs.formUnion(FolderMoves.Pair.folders(of: path, leaving: origin)) }
+        }
+        var targets: [String: Set<String>] = [:]
+        for pair in pairs where deleted.contains(pair.from) && made.contains(pair.to) {
+            guard trees.local[pair.from] == nil, trees.base[pair.from]?.state?.kind == .folder, trees.base[pair.to]?.state == nil
+            else { continue }
+            targets[pair.from, default: []].insert(pair.to)
+        }
+        return targets.compactMapValues { $0.count == 1 ? $0.first : nil }
+    }
+
+    /// The local file a renamed item may be moved from: where this device's rename of the
+    /// folder took the item's old path, if the file there is new here (`newPublishes`),
+    /// holds the item's state and held it at the old path when this device last synced it,
+    /// and the mirror calls the old path deleted (the other device's rename left it).
+    static func source(of version: VersionRecord, trees: SyncTrees, renames: [String: String], newPublishes: Set<String>) -> Landing.Source? {
+        guard let origin = version.movedFrom, let state = version.state, state.kind == .file,
+            let moved = Relocations.destination(of: origin, renames: renames), newPublishes.contains(moved),
+            trees.local[moved] == state, trees.base[origin]?.state == state,
+            let left = trees.histories[origin]?.winner, left.state == nil
+        else { return nil }
+        return Landing.Source(path: moved, state: state)
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import RawPaths
+import Testing
+
+@testable import SyncEngine
+
+/// One device renames a folder while another renames or adds items in it: the changes
+/// compose, as in iCloud Drive and Dropbox, whichever device syncs first. Every device
+/// ends with the folder under its new name holding the items under theirs; no old folder
+/// comes back, and no file keeps both names.
+@Suite struct RenamesComposeSyncTests {
+    typealias Move = FolderMoveSyncTests
+
+    /// The folder as b left it, renamed by a.
+    static let composed: [String: String] = [
+        "q": "<folder>", "q/renamed.txt": "x", "q/sub": "<folder>", "q/sub/Y.txt": "y", "q/sub/deeper": "<folder>",
+        "q/sub/deeper/z.txt": "z", "q/link": "-> x.txt", "other.txt": "o", "q/new.txt": "new on b", "q/made": "<folder>",
+        "q/made/in.txt": "in a new folder",
+    ]
+
+    /// b's changes in `p`: two renames (one only of the name's case) and new items.
+    static func changeOnB(_ b: TestDevice) throws {
+        try Move.rename(b, "p/x.txt", to: "p/renamed.txt")
+        try Move.rename(b, "p/sub/y.txt", to: "p/sub/Y.txt")
+        try b.write("p/new.txt", "new on b")
+        try b.write("p/made/in.txt", "in a new folder")
+    }
+
+    /// a renamed `p` and published it first: b's renames follow (`FollowedMove.Edit.localRename`),
+    /// and its new items too (`Relocation`).
+    @Test func renamesMadeHereFollowTheirFoldersRenameElsewhere() throws {
+        let scratch = Scratch()
+        let (a, b) = try Move.syncedPair(scratch)
+        try Move.renameOnA(a)
+        try Self.changeOnB(b)
+
+        let report = b.sync()
+        #expect(report.problems.isEmpty, "\(report.problems)")
+        b.sync()
+        a.sync()
+        #expect(b.tree() == Self.composed, "b: \(b.tree())")
+        #expect(a.tree() == Self.composed, "a: \(a.tree())")
+        #expect(a.sync().published == 0 && b.sync().published == 0)
+    }
+
+    /// b published first: a, which renamed `p` without publishing it yet, puts b's items
+    /// in `q` (`Landing`), renaming its own copies of the files b renamed.
+    @Test func itemsChangedElsewhereLandInTheFolderRenamedHere() throws {
+        let scratch = Scratch()
+        let (a, b) = try Move.syncedPair(scratch)
+        try Self.changeOnB(b)
+        b.sync()
+        try Move.rename(a, "p", to: "q")
+        let inode = try Move.inode(a, "q/x.txt")
+
+        let report = a.sync()
+        #expect(report.problems.isEmpty, "\(report.problems)")
+        #expect(try Move.inode(a, "q/renamed.txt") == inode, "a's own copy was renamed, not fetched again")
+        b.sync()
+        #expect(a.tree() == Self.composed, "a: \(a.tree())")
+        #expect(b.tree() == Self.composed, "b: \(b.tree())")
+        #expect(a.sync().published == 0 && b.sync().published == 0)
+    }
+
+    /// As ubqd's passes: a's pass is told only what another device changed (its own rename
+    /// not seen by the watcher yet); the next is told its rename.
+    @Test func itemsLandInAPassToldOnlyWhatChangedElsewhere() throws {
+        let scratch = Scratch()
+        let (a, b) = try Move.syncedPair(scratch)
+        try Self.changeOnB(b)
+        b.sync()
+        try Move.rename(a, "p", to: "q")
+
+        a.sync(changed: [])
+        a.sync(changed: ["Documents/p", "Documents/q"])
+        b.sync()
+        #expect(a.tree() == Self.composed, "a: \(a.tree())")
+        #expect(b.tree() == Self.composed, "b: \(b.tree())")
+    }
+
+    /// As ubqd's passes, the other way round: b's first pass is told only a's rename, while
+    /// b's own changes in the folder are a moment old (left for later). The rename waits
+    /// with them (`SyncPass.foldersLeftWhileWritten`): applied at once, it left `p` here
+    /// holding b's changes. The pass once they settle is told what changed here.
+    @Test func aRenameElsewhereWaitsForChangesHereInTheFolderToSettle() throws {
+        let scratch = Scratch()
+        let a = try TestDevice("a", in: scratch.path, mirror: scratch.path + "/mirror")
+        let b = try TestDevice("b", in: scratch.path, mirror: scratch.path + "/mirror", quietMilliseconds: 600_000)
+        for (path, text) in Move.files { try a.write(path, text) }
+        try FileManager.default.createSymbolicLink(atPath: a.documents + "/p/link", withDestinationPath: "x.txt")
+        a.sync()
+        b.sync(settled: true)
+        try Move.renameOnA(a)
+        try Self.changeOnB(b)
+
+        let first = b.sync(changed: [])
+        #expect(first.applied == 0 && first.followed == 0 && first.published == 0, "\(first)")
+        #expect(b.engine.hasPathsToLookAt(), "the rename is looked at again")
+        let changed: Set<RawPath> = ["p/x.txt", "p/renamed.txt", "p/sub/y.txt", "p/sub/Y.txt", "p/new.txt", "p/made"]
+        b.sync(settled: true, changed: Set(changed.map { RawPath("Documents/" + $0.readable) }))
+        b.sync(settled: true, changed: [])
+        a.sync()
+        #expect(b.tree() == Self.composed, "b: \(b.tree())")
+        #expect(a.tree() == Self.composed, "a: \(a.tree())")
+    }
+
+    /// b's renames are settled but its watcher has not told it yet: the pass told only
+    /// a's rename finds them below the folder a renamed, which it looks at.
+    @Test func renamesNotToldYetFollowTheirFoldersRenameElsewhere() throws {
+        let scratch = Scratch()
+        let (a, b) = try Move.syncedPair(scratch)
+        try Move.renameOnA(a)
+        try Self.changeOnB(b)
+
+        b.sync(changed: [])
+        b.sync(changed: [])
+        a.sync()
+        #expect(b.tree() == Self.composed, "b: \(b.tree())")
+        #expect(a.tree() == Self.composed, "a: \(a.tree())")
+    }
+}

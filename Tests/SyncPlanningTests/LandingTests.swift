@@ -1,0 +1,103 @@
+import SyncPlanning
+import Testing
+
+/// This device renamed `Documents/p` (holding `x.txt`) to `Documents/q` and has not
+/// published that yet; device B changed things in `p` meanwhile.
+@Suite("SyncPlan: another device's new items land where this device renamed their folder")
+struct LandingTests {
+    typealias F = Fixture
+    static let p = "Documents/p", q = "Documents/q"
+    static let folder = F.record(F.id("A", 1), .folder(), path: p)
+    static let file = F.record(F.id("A", 2), F.a, path: p + "/x.txt")
+    /// B's new file in `p`.
+    static let newFile = F.record(F.id("B", 1), F.b, time: 2_000, path: p + "/new.txt")
+    /// B's rename of `p/x.txt` to `p/y.txt`.
+    static let renamed = VersionRecord(id: F.id("B", 2), path: p + "/y.txt", parents: [], state: F.a, time: 2_000, movedFrom: file.path)
+    static let renameLeft = F.record(F.id("B", 3), nil, parents: [file.id], time: 2_000, path: file.path)
+
+    /// The trees with B's `records` in the mirror, and this device's rename on its disk.
+    static func trees(_ records: [VersionRecord], local extraLocal: [String: EntryState] = [:]) -> SyncTrees {
+        var histories: [String: PathHistory] = [:]
+        for record in [folder, file] + records { histories[record.path, default: PathHistory(path: record.path)].add(record) }
+        let local = [q: EntryState.folder(), q + "/x.txt": F.a].merging(extraLocal) { $1 }
+        let base = [p: BaseEntry(version: folder.id, state: .folder()), file.path: BaseEntry(version: file.id, state: F.a)]
+        return SyncTrees(local: local, base: base, histories: histories)
+    }
+
+    static func landings(_ plan: SyncPlan) -> [Landing] {
+        plan.actions.compactMap { if case .land(let landing) = $0 { landing } else { nil } }
+    }
+
+    @Test func aNewFileLandsInTheFolderRenamedHere() {
+        let plan = SyncPlan(Self.trees([Self.newFile]))
+        #expect(Self.landings(plan) == [Landing(version: Self.newFile, to: Self.q + "/new.txt")])
+        #expect(!plan.actions.contains { $0.path == Self.newFile.path }, "not fetched into the old folder")
+        // This device's own rename is published in the same round.
+        #expect(plan.actions.contains(.publish(path: Self.q + "/x.txt", state: F.a, parents: [], movedFrom: Self.file.path)))
+        #expect(plan.actions.contains(.publish(path: Self.p, state: nil, parents: [Self.folder.id])))
+        #expect(plan.actions.firstIndex { $0.path == Self.q + "/new.txt" }! < plan.actions.firstIndex { $0.path == Self.p }!)
+        #expect(Landing(version: Self.newFile, to: Self.q + "/new.txt").movedFrom == Self.newFile.path)
+    }
+
+    /// B renamed `p/x.txt` to `p/y.txt`: this device renames its `q/x.txt` (the same file,
+    /// moved with the folder) to `q/y.txt` instead of fetching it, and does not publish it
+    /// at `q/x.txt`. Without this, every device ended with `p/y.txt` beside `q/x.txt`.
+    @Test func aFileRenamedElsewhereInTheFolderIsRenamedHere() {
+        let plan = SyncPlan(Self.trees([Self.renamed, Self.renameLeft]))
+        #expect(
+            Self.landings(plan) == [
+                Landing(version: Self.renamed, to: Self.q + "/y.txt", source: Landing.Source(path: Self.q + "/x.txt", state: F.a))
+            ])
+        #expect(!plan.actions.contains { $0.path == Self.q + "/x.txt" }, "\(plan.actions)")
+        #expect(plan.actions.contains(.adopt(path: Self.file.path, version: Self.renameLeft.id, state: nil)))
+    }
+
+    /// A file changed since the other device renamed it is no source: the item is fetched,
+    /// and the changed file published where it is.
+    @Test func aFileChangedHereIsNotRenamedForAnotherDevicesRename() {
+        var trees = Self.trees([Self.renamed, Self.renameLeft, Self.newFile])
+        trees.local[Self.q + "/x.txt"] = F.c
+        trees.local[Self.q + "/other.txt"] = F.a  // the folder is still known as renamed by this file
+        trees.base[Self.p + "/other.txt"] = BaseEntry(version: F.id("A", 9), state: F.a)
+        let plan = SyncPlan(trees)
+        #expect(Self.landings(plan).contains(Landing(version: Self.renamed, to: Self.q + "/y.txt")))
+        #expect(plan.actions.contains(.publish(path: Self.q + "/x.txt", state: F.c, parents: [])))
+    }
+
+    /// A new folder lands before what it holds, and what it holds lands in it.
+    @Test func aNewFolderLandsBeforeWhatItHolds() {
+        let sub = F.record(F.id("B", 4), .folder(), time: 2_000, path: Self.p + "/sub")
+        let inside = F.record(F.id("B", 5), F.c, time: 2_000, path: Self.p + "/sub/in.txt")
+        let plan = SyncPlan(Self.trees([sub, inside]))
+        #expect(
+            Self.landings(plan) == [Landing(version: sub, to: Self.q + "/sub"), Landing(version: inside, to: Self.q + "/sub/in.txt")])
+        #expect(Landing(version: sub, to: Self.q + "/sub").movedFrom == nil, "only files name where they came from")
+    }
+
+    /// Something at the item's place in the renamed folder: it is fetched at its own path,
+    /// as without landing, and what it holds too.
+    @Test func nothingLandsWhereSomethingIs() {
+        let plan = SyncPlan(Self.trees([Self.newFile], local: [Self.q + "/new.txt": F.c]))
+        #expect(Self.landings(plan).isEmpty)
+        #expect(plan.actions.contains(.apply(version: Self.newFile, expectedLocal: nil)))
+
+        let sub = F.record(F.id("B", 4), .folder(), time: 2_000, path: Self.p + "/sub")
+        let inside = F.record(F.id("B", 5), F.c, time: 2_000, path: Self.p + "/sub/in.txt")
+        let taken = SyncPlan(Self.trees([sub, inside], local: [Self.q + "/sub": F.b]))
+        #expect(Self.landings(taken).isEmpty, "\(Self.landings(taken))")
+    }
+
+    /// The other device deleted or renamed the folder too: this device's rename meets that
+    /// change (the old path's deletion is no publish of its own), and nothing lands.
+    @Test func nothingLandsWhenTheFolderWentElsewhereToo() {
+        let folderLeft = F.record(F.id("B", 6), nil, parents: [Self.folder.id], time: 2_000, path: Self.p)
+        #expect(Self.landings(SyncPlan(Self.trees([Self.newFile, folderLeft]))).isEmpty)
+    }
+
+    /// An item at a path this device had synced is no new item: it is the planner's to settle.
+    @Test func anItemThisDeviceHadDoesNotLand() {
+        let edited = F.record(F.id("B", 7), F.c, parents: [Self.file.id], time: 2_000, path: Self.file.path)
+        let plan = SyncPlan(Self.trees([edited]))
+        #expect(Self.landings(plan).isEmpty)
+    }
+}
