@@ -61,9 +61,12 @@ extension Executor {
     /// Puts another device's new item where this device renamed its folder (`Landing`), if
     /// nothing is at `relative` (below the container folder): fetched from the store, or
     /// renamed from the local file `source` (which must still be as the plan saw it). Then
-    /// publishes the item as moved there, its departure first, as this device's folder
-    /// rename publishes each item it held: the base then has the old path deleted and the
-    /// new one at the published version.
+    /// publishes the item as moved there, as this device's folder rename publishes each
+    /// item it held: the base then has the new path at the published version, and the old
+    /// one deleted. The arrival goes first: if it cannot be published (its content, found
+    /// missing from the store, cannot be read), nothing is, and the next scan finds the
+    /// item new here. Where something appeared at the old path meanwhile, there is no
+    /// departure, and the arrival names no origin: the next round publishes what appeared.
     func land(_ landing: Landing, source: LocalEntry?, to relative: RawPath, batch: ChangeBatch) throws -> Outcome {
         guard let state = landing.version.state else { return .skipped("\(landing.version.path) is no item to land") }
         let target = containerFolder.appending(relative).readable
@@ -76,11 +79,11 @@ extension Executor {
         }
         guard outcome == .done else { return outcome }
         try faults?.checkpoint("land: disk written, nothing published")
-        // Nil only if something appeared at the old path meanwhile: the next round publishes it.
-        _ = try publish(landing.version.path, state: nil, parents: [landing.version.id], movedFrom: nil, local: nil, batch: batch)
+        let departs = !isHere(RawPath(landing.version.path))
         _ = try publish(
-            landing.to, state: source?.state ?? state, parents: landing.replacing, movedFrom: landing.movedFrom, local: nil, batch: batch,
-            relative: relative)
+            landing.to, state: source?.state ?? state, parents: landing.replacing, movedFrom: departs ? landing.movedFrom : nil,
+            local: nil, batch: batch, relative: relative)
+        if departs { _ = try publish(landing.version.path, state: nil, parents: landing.leaving, movedFrom: nil, local: nil, batch: batch) }
         return .done
     }
 

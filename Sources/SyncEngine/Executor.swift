@@ -156,7 +156,7 @@ struct Executor {
 
     /// Whether the container holds an item at `relative`, reached through no symlink (what
     /// a link leads to is not the container's); true when its status cannot be read.
-    private func isHere(_ relative: RawPath) -> Bool {
+    func isHere(_ relative: RawPath) -> Bool {
         do {
             return try FileStatus.read(relative, beneath: containerFolder) != nil
         } catch {

@@ -73,14 +73,26 @@ extension SyncPass {
         guard !left.isEmpty else { return Subtrees([]) }
         var destinations: Set<String> = []
         for path in paths {
-            guard let origin = histories[path]?.winner?.movedFrom else { continue }
+            guard let origin = histories[path]?.winner?.movedFrom, isUnapplied(departureFrom: origin, histories: histories, base: base)
+            else { continue }
             for folder in left {
                 guard let rest = origin.below(folder) else { continue }
                 destinations.insert(path)
-                // The folder the rename made for it: the arrival's path without the same rest.
-                if path.hasSuffix("/" + rest) { destinations.insert(String(path.dropLast(rest.count + 1))) }
+                // The folder the rename made for it (the arrival's path without the same rest),
+                // if this device never had it: one it had is no part of the rename.
+                guard path.hasSuffix("/" + rest) else { continue }
+                let made = String(path.dropLast(rest.count + 1))
+                if base[made]?.entry.state == nil { destinations.insert(made) }
             }
         }
         return Subtrees(left.union(destinations))
+    }
+
+    /// Whether a rename's departure from `origin` is still to be applied here: the mirror
+    /// has it deleted, and this device still holds the version it had there. (A rename
+    /// applied long ago still names where it came from, until its file is edited.)
+    private static func isUnapplied(departureFrom origin: String, histories: [String: PathHistory], base: [String: BaseRow]) -> Bool {
+        guard let agreed = base[origin]?.entry, agreed.state != nil, let winner = histories[origin]?.winner else { return false }
+        return winner.state == nil && winner.id != agreed.version
     }
 }

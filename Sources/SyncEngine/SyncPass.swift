@@ -343,9 +343,12 @@ struct SyncPass {
         // full pass): the next pass looks at them.
         container.lookAgain(at: waiting.onWrites)
         var plan = SyncPlan(trees, paths: paths)
-        // A deletion follows a rename only if the old path is gone from the disk, not
-        // merely from the scan (`SyncTrees.stillOnDisk`).
-        let present = Set(plan.followedDeletions.values.filter { !Self.isGone(LocalNames.relative(of: $0, local: local, in: container.folder), in: container.folder) })
+        // A deletion or a rename follows a rename only if the old path is gone from the
+        // disk, not merely from the scan (`SyncTrees.stillOnDisk`).
+        let departed = plan.followedDeletions.values + plan.actions.compactMap { action in
+            if case .follow(let followed) = action, followed.edit == .localRename { followed.from } else { nil }
+        }
+        let present = Set(departed.filter { !Self.isGone(LocalNames.relative(of: $0, local: local, in: container.folder), in: container.folder) })
         if !present.isEmpty {
             trees.stillOnDisk = present
             plan = SyncPlan(trees, paths: paths)
@@ -499,6 +502,8 @@ struct SyncPass {
                 container.lookAgain(at: action.paths)
                 return false
             }
+            // Its departure from the new path is published by the next round, or the next pass.
+            if followed.edit == .localRename { container.lookAgain(at: [followed.move.path]) }
             report.followed += 1
         case .relocate(let relocation):
             let target = LocalNames.relative(of: relocation.to, local: local, in: executor.containerFolder)

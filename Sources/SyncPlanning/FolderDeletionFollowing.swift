@@ -3,7 +3,9 @@ import RawPaths
 /// A folder this device deleted while another device renamed it: its files' deletions
 /// follow the rename (`FollowedMove.Edit.localDeletion`), and so do its folders' and
 /// links'. Without this, every device would end with the renamed folder's skeleton: its
-/// folders, empty, and its links.
+/// folders, empty, and its links. The same holds when this device moved the files out
+/// before deleting the folder, or renamed the folder too (`.localRename`): the files live
+/// on where this device put them, and the other device's new folder would stay empty.
 ///
 /// The mirror records a folder's rename with its folders and links made anew at the new
 /// path (only files name where they came from), so such an item is one the plan would make
@@ -47,12 +49,12 @@ enum FolderDeletionFollowing {
     }
 
     /// The renamed folders this device deleted at their old path, by new path: pairs of
-    /// folders (`FolderMoves.Pair`) that a followed deletion of a renamed file lies in,
+    /// folders (`FolderMoves.Pair`) that a followed deletion or rename of a renamed file lies in,
     /// where the old folder is gone here and was, in the base, the very version the other
     /// device's deletion replaced, and the plan makes the new folder, by that same device.
     static func deletedRenamedFolders(in actions: [SyncAction], trees: SyncTrees) -> [String: Rename] {
         var pairs: Set<FolderMoves.Pair> = []
-        for case .follow(let followed) in actions where followed.edit == .localDeletion {
+        for case .follow(let followed) in actions where followed.edit.carriesNoContent {
             pairs.formUnion(FolderMoves.Pair.folders(of: followed.move.path, leaving: followed.from))
         }
         guard !pairs.isEmpty else { return [:] }

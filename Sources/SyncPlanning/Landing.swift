@@ -9,10 +9,11 @@ import RawPaths
 /// it as moved there from `x/new.txt` with the rest of its folder's rename, in the same
 /// round: every device sees `x` renamed whole.
 ///
-/// Only items this device never had (nothing agreed on at their path) land, each where
-/// nothing is or arrives, nor was when this device last synced it (a deletion was); a
-/// folder lands before what it holds, and what a folder that cannot land holds stays out
-/// too. An item that cannot land is fetched at its own path, as it would be without this.
+/// Only items this device never had (nothing agreed on at their path) and that are in no
+/// conflict land, each where nothing is or arrives, nor was when this device last synced
+/// it (a deletion was); a folder lands before what it holds, and what a folder that cannot
+/// land holds stays out too. An item that cannot land is fetched at its own path, as it
+/// would be without this.
 public struct Landing: Hashable, Sendable {
     /// The item: the mirror's current version of its path, below the folder's old path.
     public var version: VersionRecord
@@ -21,6 +22,10 @@ public struct Landing: Hashable, Sendable {
     /// The versions at `to` its publish there replaces: the deletion this device agreed
     /// on there, if any.
     public var replacing: [VersionID]
+    /// The versions at the item's path its departure replaces: `version` and the heads
+    /// that hold the same state (the same item made on two devices at once). Left a head,
+    /// such a twin would win against the departure, and bring the item back there.
+    public var leaving: [VersionID]
     /// The local file to rename to `to` instead of fetching the content: the file another
     /// device renamed into the item (`version.movedFrom`), where this device's rename of
     /// the folder took it, holding the content as it was renamed. Its own publish is
@@ -37,10 +42,11 @@ public struct Landing: Hashable, Sendable {
         }
     }
 
-    public init(version: VersionRecord, to: String, replacing: [VersionID] = [], source: Source? = nil) {
+    public init(version: VersionRecord, to: String, replacing: [VersionID] = [], leaving: [VersionID]? = nil, source: Source? = nil) {
         self.version = version
         self.to = to
         self.replacing = replacing
+        self.leaving = leaving ?? [version.id]
         self.source = source
     }
 
@@ -62,14 +68,21 @@ enum Landings {
         let newPublishes = Set(actions.compactMap { if case .publish(let path, _?, _, nil) = $0, trees.base[path]?.state == nil { path } else { nil } })
         var landings: [String: Landing] = [:]  // by the item's path
         var madeFolders: Set<String> = []
+        var staying: Set<String> = []  // arrivals fetched where they are, and so what they hold
         var claimed: Set<String> = []  // destinations and sources taken
         for (version, destination) in arrivals(in: actions, trees: trees, renames: renames) {
-            guard !claimed.contains(destination), Relocations.isFree(destination, trees: trees, made: madeFolders) else { continue }
+            guard let destination, !version.path.enclosingFolders.contains(where: staying.contains), !claimed.contains(destination),
+                Relocations.isFree(destination, trees: trees, made: madeFolders)
+            else {
+                staying.insert(version.path)
+                continue
+            }
             let source = source(of: version, trees: trees, renames: renames, newPublishes: newPublishes).flatMap { claimed.contains($0.path) ? nil : $0 }
             claimed.formUnion([destination] + (source.map { [$0.path] } ?? []))
             if version.state?.kind == .folder { madeFolders.insert(destination) }
             let agreed = trees.base[destination].map { [$0.version] } ?? []
-            landings[version.path] = Landing(version: version, to: destination, replacing: agreed, source: source)
+            let twins = trees.histories[version.path]?.twins(of: version.id) ?? []
+            landings[version.path] = Landing(version: version, to: destination, replacing: agreed, leaving: [version.id] + twins, source: source)
         }
         guard !landings.isEmpty else { return actions }
         let sources = Set(landings.values.compactMap(\.source?.path))
@@ -83,14 +96,15 @@ enum Landings {
     }
 
     /// The items the plan fetches below a folder this device renamed, that this device
-    /// never had, each with where the rename takes it; in path order, so that a folder
-    /// comes before what it holds.
-    static func arrivals(in actions: [SyncAction], trees: SyncTrees, renames: [String: String]) -> [(VersionRecord, String)] {
-        actions.compactMap { action -> (VersionRecord, String)? in
+    /// never had, each with where the rename takes it and whether it may land there (in no
+    /// conflict: a departure would leave the losing version current at the old path); in
+    /// path order, so that a folder comes before what it holds.
+    static func arrivals(in actions: [SyncAction], trees: SyncTrees, renames: [String: String]) -> [(VersionRecord, String?)] {
+        actions.compactMap { action -> (VersionRecord, String?)? in
             guard case .apply(let version, nil) = action, version.state != nil, trees.base[version.path]?.state == nil,
                 let destination = Relocations.destination(of: version.path, renames: renames)
             else { return nil }
-            return (version, destination)
+            return (version, trees.histories[version.path]?.conflicts.isEmpty != false ? destination : nil)
         }.sorted { $0.0.path < $1.0.path }
     }
 

@@ -86,6 +86,7 @@ import Testing
         let scratch = Scratch()
         let a = try TestDevice("a", in: scratch.path, mirror: scratch.path + "/mirror")
         let b = try TestDevice("b", in: scratch.path, mirror: scratch.path + "/mirror", quietMilliseconds: 600_000)
+        b.engine.racyWindowNanoseconds = 0  // what sync downloads is settled, however soon after it is read
         for (path, text) in Move.files { try a.write(path, text) }
         try FileManager.default.createSymbolicLink(atPath: a.documents + "/p/link", withDestinationPath: "x.txt")
         a.sync()
@@ -117,5 +118,47 @@ import Testing
         a.sync()
         #expect(b.tree() == Self.composed, "b: \(b.tree())")
         #expect(a.tree() == Self.composed, "a: \(a.tree())")
+    }
+
+    /// A rename applied here long ago still names where it came from: a folder deleted
+    /// elsewhere while a file in it is being written here holds back only its own paths,
+    /// not where that old rename took a file (here, beside everything else).
+    @Test func aFolderWaitingForAWriteHoldsBackOnlyItsOwnPaths() throws {
+        let scratch = Scratch()
+        let a = try TestDevice("a", in: scratch.path, mirror: scratch.path + "/mirror")
+        let b = try TestDevice("b", in: scratch.path, mirror: scratch.path + "/mirror", quietMilliseconds: 600_000)
+        b.engine.racyWindowNanoseconds = 0  // what sync downloads is settled, however soon after it is read
+        try a.write("Inbox/a.pdf", "pdf")
+        try a.write("other.txt", "first")
+        a.sync()
+        try Move.rename(a, "Inbox/a.pdf", to: "a.pdf")
+        a.sync()
+        b.sync(settled: true)
+        try FileManager.default.removeItem(atPath: a.documents + "/Inbox")
+        try a.write("other.txt", "second")
+        a.sync()
+        try b.write("Inbox/log.txt", "being written")
+
+        let report = b.sync()
+        #expect(b.read("other.txt") == "second", "\(report)")
+        #expect(b.tree()["Inbox/log.txt"] == "being written")
+    }
+
+    /// b moved `p/x.txt` out to `r` and deleted `p` while a renamed `p` to `q`: the file
+    /// stays where b put it, and `q`, which b deleted as `p`, goes too, not left empty.
+    @Test func aFileMovedOutOfAFolderDeletedHereLeavesNoEmptyFolder() throws {
+        let scratch = Scratch()
+        let (a, b) = try scratch.pair()
+        try a.write("p/x.txt", "x")
+        a.sync()
+        b.sync()
+        try Move.rename(a, "p", to: "q")
+        a.sync()
+        try FileManager.default.createDirectory(atPath: b.documents + "/r", withIntermediateDirectories: true)
+        try Move.rename(b, "p/x.txt", to: "r/x.txt")
+        try FileManager.default.removeItem(atPath: b.documents + "/p")
+        for device in [b, b, a] { device.sync() }
+        let expected = ["r": "<folder>", "r/x.txt": "x"]
+        #expect(a.tree() == expected && b.tree() == expected, "a: \(a.tree())\nb: \(b.tree())")
     }
 }

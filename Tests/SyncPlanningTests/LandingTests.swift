@@ -83,8 +83,8 @@ struct LandingTests {
 
         let sub = F.record(F.id("B", 4), .folder(), time: 2_000, path: Self.p + "/sub")
         let inside = F.record(F.id("B", 5), F.c, time: 2_000, path: Self.p + "/sub/in.txt")
-        let taken = SyncPlan(Self.trees([sub, inside], local: [Self.q + "/sub": F.b]))
-        #expect(Self.landings(taken).isEmpty, "\(Self.landings(taken))")
+        let taken = SyncPlan(Self.trees([sub, inside], local: [Self.q + "/sub": .folder()]))
+        #expect(Self.landings(taken).isEmpty, "what a folder that cannot land holds stays with it: \(Self.landings(taken))")
     }
 
     /// The other device deleted or renamed the folder too: this device's rename meets that
@@ -99,5 +99,22 @@ struct LandingTests {
         let edited = F.record(F.id("B", 7), F.c, parents: [Self.file.id], time: 2_000, path: Self.file.path)
         let plan = SyncPlan(Self.trees([edited]))
         #expect(Self.landings(plan).isEmpty)
+    }
+
+    /// An item in conflict does not land: its departure would leave the losing version
+    /// current at the old path.
+    @Test func anItemInConflictDoesNotLand() {
+        let other = F.record(F.id("C", 1), F.c, time: 2_500, path: Self.newFile.path)
+        #expect(Self.landings(SyncPlan(Self.trees([Self.newFile, other]))).isEmpty)
+    }
+
+    /// B and C made the same file at once (twins, as app defaults make them): the
+    /// departure replaces both, or the twin left a head would win against it and bring
+    /// `p` back.
+    @Test func twinsDepartTogether() {
+        let twin = F.record(F.id("C", 1), F.b, time: 1_500, path: Self.newFile.path)
+        let landings = Self.landings(SyncPlan(Self.trees([Self.newFile, twin])))
+        #expect(landings.map(\.version) == [Self.newFile])
+        #expect(landings.first?.leaving == [Self.newFile.id, twin.id])
     }
 }
