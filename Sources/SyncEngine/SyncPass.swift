@@ -108,6 +108,7 @@ struct SyncPass {
             lastPlan = plan
             long.note(plan.actions.count)
             unfinished = try execute(plan, local: local, executor: executor, view: viewStream, report: &report)
+            container.lookAgain(at: plan.namesWaiting)  // published by the next round, or the next pass
             if let viewStream { touched.subtract(viewStream.takeWritten()) }
             if confirmDeletes {
                 container.recentDeletions = RecentDeletions()  // the user said yes to those: a new count starts

@@ -11,8 +11,8 @@ import RawPaths
 ///
 /// Only items this device never had (nothing agreed on at their path) and that are in no
 /// conflict land, each where nothing is or arrives, nor was when this device last synced
-/// it (a deletion was); a folder lands before what it holds, and what a folder that cannot
-/// land holds stays out too. An item that cannot land is fetched at its own path, as it
+/// it (a deletion was); a folder lands before what it holds, and only with all it holds
+/// (`Landings.keepingWhole`). An item that cannot land is fetched at its own path, as it
 /// would be without this.
 public struct Landing: Hashable, Sendable {
     /// The item: the mirror's current version of its path, below the folder's old path.
@@ -65,7 +65,10 @@ enum Landings {
     static func landing(_ actions: [SyncAction], trees: SyncTrees) -> [SyncAction] {
         let renames = folderRenamesHere(in: actions, trees: trees)
         guard !renames.isEmpty else { return actions }
-        let newPublishes = Set(actions.compactMap { if case .publish(let path, _?, _, nil) = $0, trees.base[path]?.state == nil { path } else { nil } })
+        let newPublishes = Set(actions.compactMap { action -> String? in
+            guard case .publish(let path, _?, _, nil) = action, trees.base[path]?.state == nil else { return nil }
+            return path
+        })
         var landings: [String: Landing] = [:]  // by the item's path
         var madeFolders: Set<String> = []
         var staying: Set<String> = []  // arrivals fetched where they are, and so what they hold
@@ -77,13 +80,15 @@ enum Landings {
                 staying.insert(version.path)
                 continue
             }
-            let source = source(of: version, trees: trees, renames: renames, newPublishes: newPublishes).flatMap { claimed.contains($0.path) ? nil : $0 }
+            let source = source(of: version, trees: trees, renames: renames, newPublishes: newPublishes)
+                .flatMap { claimed.contains($0.path) ? nil : $0 }
             claimed.formUnion([destination] + (source.map { [$0.path] } ?? []))
             if version.state?.kind == .folder { madeFolders.insert(destination) }
             let agreed = trees.base[destination].map { [$0.version] } ?? []
             let twins = trees.histories[version.path]?.twins(of: version.id) ?? []
             landings[version.path] = Landing(version: version, to: destination, replacing: agreed, leaving: [version.id] + twins, source: source)
         }
+        keepingWhole(&landings, staying: staying)
         guard !landings.isEmpty else { return actions }
         let sources = Set(landings.values.compactMap(\.source?.path))
         return actions.compactMap { action in
@@ -92,6 +97,22 @@ enum Landings {
             case .publish(let path, _, _, _) where sources.contains(path): nil
             default: action
             }
+        }
+    }
+
+    /// Drops the landing of each folder that holds an item that stays (fetched at its old
+    /// path, it would make the folder there again), and so the landings of what that
+    /// folder holds, until none is left to drop.
+    static func keepingWhole(_ landings: inout [String: Landing], staying: Set<String>) {
+        var staying = staying
+        while true {
+            let holdingStaying = Set(staying.lazy.flatMap(\.enclosingFolders))
+            let dropped = landings.keys.filter { path in
+                holdingStaying.contains(path) || path.enclosingFolders.contains(where: staying.contains)
+            }
+            guard !dropped.isEmpty else { return }
+            for path in dropped { landings[path] = nil }
+            staying.formUnion(dropped)
         }
     }
 

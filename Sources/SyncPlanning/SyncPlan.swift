@@ -38,6 +38,9 @@ public struct SyncPlan: Sendable, Equatable {
     /// `FolderDeletionFollowing`): the path of each action → the path deleted here. They are
     /// this device's deletions, which the deletion guard weighs and holds like the others.
     public var followedDeletions: [String: String]
+    /// New names of files renamed here whose publish waits for the next round
+    /// (`holdingRenamedNames`), which must look at them.
+    public var namesWaiting: [String] = []
     /// Deletions (by action path) already weighed in an earlier round of the same pass: the
     /// deletion published at a new path after a deletion followed the rename there. They
     /// count once, and a guard that let them through is not asked again.
@@ -66,6 +69,7 @@ public struct SyncPlan: Sendable, Equatable {
         actions = Self.pairingRenames(actions, base: trees.base)
         actions = Relocations.relocating(actions, trees: trees)
         actions = Landings.landing(actions, trees: trees)
+        (actions, namesWaiting) = Self.holdingRenamedNames(actions, base: trees.base)
         (actions, keptBeside) = OccupiedFolders.keeping(actions, trees: trees)
         Self.order(&actions)
         self.actions = actions
@@ -118,7 +122,10 @@ public struct SyncPlan: Sendable, Equatable {
     /// The plan without the deletions this device would publish (`deletionPaths`): what
     /// runs while the mass-deletion guard holds them. A deletion that follows a rename
     /// leaves both its paths as they are: the old one's base (a folder's, which the rename's
-    /// deletion replaced) is what tells, next time, that it was deleted here.
+    /// deletion replaced) is what tells, next time, that it was deleted here. So does a
+    /// rename made here that follows one in a folder deleted here: the folder's deletion
+    /// follows the other device's rename only in a plan that holds the rename's follow too
+    /// (`FolderDeletionFollowing`).
     public func withoutPublishedDeletions() -> SyncPlan {
         var copy = self
         let departures = renameDepartures
@@ -127,6 +134,9 @@ public struct SyncPlan: Sendable, Equatable {
         copy.actions = actions.filter { action in
             if weighed.contains(action.path) { return true }
             if followed.contains(action.path) { return false }
+            if case .follow(let move) = action, move.edit == .localRename, move.from.enclosingFolders.contains(where: followed.contains) {
+                return false
+            }
             guard case .publish(let path, nil, _, _) = action else { return true }
             return departures.contains(path)
         }
@@ -179,6 +189,34 @@ public struct SyncPlan: Sendable, Equatable {
             guard let parent = folder.folderBeforeLastSlash else { return false }
             folder = parent
         }
+    }
+
+    /// `actions` without the publishes of the names this device gave files whose old names
+    /// follow another device's rename (`FollowedMove.Edit.localRename`), where they did not
+    /// move with their folder (`Relocation`): a file moved out of the folder, or into the
+    /// folder renamed here too. They wait a round: then the follow has moved the old name's
+    /// base to the rename's new path, and each publish pairs with its departure from there
+    /// (`pairingRenames`). Published at once, each was a new file, and the departure a
+    /// deletion the guard weighed; other devices fetched the content instead of renaming.
+    static func holdingRenamedNames(_ actions: [SyncAction], base: [String: BaseEntry]) -> (actions: [SyncAction], held: [String]) {
+        var renamed: [String: Int] = [:]  // content → how many renames made here follow
+        for case .follow(let followed) in actions where followed.edit == .localRename {
+            if let content = followed.move.state?.sha256 { renamed[content, default: 0] += 1 }
+        }
+        guard !renamed.isEmpty else { return (actions, []) }
+        var kept: [SyncAction] = []
+        var held: [String] = []
+        for action in actions {
+            if case .publish(let path, let state?, _, nil) = action, base[path]?.state == nil, let content = state.sha256,
+                let waiting = renamed[content], waiting > 0
+            {
+                renamed[content] = waiting - 1
+                held.append(path)
+                continue
+            }
+            kept.append(action)
+        }
+        return (kept, held)
     }
 
     /// A local file that vanished from one path while a new file with the same content

@@ -1,5 +1,6 @@
 import Foundation
 import RawPaths
+import SyncPlanning
 import Testing
 
 @testable import SyncEngine
@@ -160,5 +161,45 @@ import Testing
         for device in [b, b, a] { device.sync() }
         let expected = ["r": "<folder>", "r/x.txt": "x"]
         #expect(a.tree() == expected && b.tree() == expected, "a: \(a.tree())\nb: \(b.tree())")
+        // Published as a rename (other devices rename their copy), not as a new file and a
+        // deletion the guard weighs.
+        let arrival = try Self.records(b).first { $0.path == "Documents/r/x.txt" }
+        #expect(arrival?.movedFrom == "Documents/q/x.txt", "\(String(describing: arrival))")
+    }
+
+    /// The same while b's deletions wait for their burst to end, as ubqd's do for a second:
+    /// the rename's follow waits with the folder's deletion, which follows a's rename only
+    /// in the plan that holds the follow too. (Run alone, the follow left `q` to be made
+    /// empty here, and kept everywhere.)
+    @Test func aFileMovedOutOfAFolderDeletedHereWaitsWithTheFoldersDeletion() throws {
+        let scratch = Scratch()
+        let (a, b) = try scratch.pair()
+        b.engine.replaceDeletionGuard(DeletionGuard(quiet: .seconds(3600)))  // the burst never ends by itself here
+        try a.write("p/x.txt", "x")
+        a.sync()
+        b.sync()
+        try Move.rename(a, "p", to: "q")
+        a.sync()
+        try FileManager.default.createDirectory(atPath: b.documents + "/r", withIntermediateDirectories: true)
+        try Move.rename(b, "p/x.txt", to: "r/x.txt")
+        try FileManager.default.removeItem(atPath: b.documents + "/p")
+
+        b.sync()
+        #expect(b.tree()["q"] == nil, "\(b.tree())")
+        b.sync(settled: true)  // `ubq sync`: the burst is over
+        a.sync()
+        let expected = ["r": "<folder>", "r/x.txt": "x"]
+        #expect(a.tree() == expected && b.tree() == expected, "a: \(a.tree())\nb: \(b.tree())")
+    }
+
+    /// Every record in the logs of the mirror `device` syncs through.
+    static func records(_ device: TestDevice) throws -> [VersionRecord] {
+        let folder = MirrorLayout(root: device.mirror).logFolder(container: TestDevice.containerID.identifier)
+        var all: [VersionRecord] = []
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder) where name.hasSuffix(".ndjson") {
+            var reader = LogReader(path: folder + "/" + name, device: String(name.dropLast(".ndjson".count)))
+            all += try reader.readNew().records
+        }
+        return all
     }
 }

@@ -117,4 +117,15 @@ struct LandingTests {
         #expect(landings.map(\.version) == [Self.newFile])
         #expect(landings.first?.leaving == [Self.newFile.id, twin.id])
     }
+
+    /// A folder lands only with everything it holds: an item in it that stays (here, in
+    /// conflict) would be fetched into the folder at its old path, making it again there.
+    @Test func aFolderHoldingAnItemThatStaysStaysToo() {
+        let sub = F.record(F.id("B", 4), .folder(), time: 2_000, path: Self.p + "/sub")
+        let inside = F.record(F.id("B", 5), F.c, time: 2_000, path: Self.p + "/sub/in.txt")
+        let rival = F.record(F.id("C", 1), F.b, time: 2_500, path: inside.path)
+        let other = F.record(F.id("B", 6), F.c, time: 2_000, path: Self.p + "/sub/other.txt")
+        let plan = SyncPlan(Self.trees([sub, inside, rival, other, Self.newFile]))
+        #expect(Self.landings(plan) == [Landing(version: Self.newFile, to: Self.q + "/new.txt")])
+    }
 }
