@@ -108,7 +108,9 @@ struct SyncPass {
             lastPlan = plan
             long.note(plan.actions.count)
             unfinished = try execute(plan, local: local, executor: executor, view: viewStream, report: &report)
-            container.lookAgain(at: plan.namesWaiting)  // published by the next round, or the next pass
+            // Published by the next round, or the next pass; unless their follows waited with
+            // deletions (looked at again with them, once the burst ends).
+            if plan.actions.contains(where: \.isLocalRename) { container.lookAgain(at: plan.namesWaiting) }
             if let viewStream { touched.subtract(viewStream.takeWritten()) }
             if confirmDeletes {
                 container.recentDeletions = RecentDeletions()  // the user said yes to those: a new count starts
@@ -134,6 +136,7 @@ struct SyncPass {
             report.problems.append("new signatures not kept, so these files are read again next time: \(error)")
         }
         var pending = lastPlan.map { Self.pending($0.actions, unfinished: unfinished) } ?? PendingActions()
+        pending.publishes.formUnion(lastPlan?.namesWaiting ?? [])
         pending.applies.formUnion(report.downloadErrors.keys)  // dropped from the plan too (`keepingReplacedContent`)
         pending.planned.formUnion(report.downloadErrors.keys)
         report.indexState = indexState(local: local, pending: pending, roots: roots, report: report)
@@ -210,9 +213,10 @@ struct SyncPass {
         // look at the new one too, which no change here names.
         let waiting = deletions + plan.followedDeletions.keys.sorted()
         guard container.deletionBurst.hasEnded(noting: waiting, quiet: deletionQuiet) else {
-            // Looked at again by the next pass (each round of this one meets them again).
+            // Looked at again by the next pass (each round of this one meets them again), and
+            // so are the renames made here that may wait with them (`withoutPublishedDeletions`).
             let listed = Set(report.deferred)
-            report.deferred += waiting.map { RawPath($0) }.filter { !listed.contains($0) }
+            report.deferred += (waiting + plan.localRenamePaths).map { RawPath($0) }.filter { !listed.contains($0) }
             return plan.withoutPublishedDeletions()
         }
         container.deletionBurst = DeletionBurst()

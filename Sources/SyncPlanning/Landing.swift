@@ -105,7 +105,7 @@ enum Landings {
     /// folder holds, until none is left to drop.
     static func keepingWhole(_ landings: inout [String: Landing], staying: Set<String>) {
         var staying = staying
-        while true {
+        while !staying.isEmpty {
             let holdingStaying = Set(staying.lazy.flatMap(\.enclosingFolders))
             let dropped = landings.keys.filter { path in
                 holdingStaying.contains(path) || path.enclosingFolders.contains(where: staying.contains)

@@ -41,6 +41,16 @@ public struct SyncPlan: Sendable, Equatable {
     /// New names of files renamed here whose publish waits for the next round
     /// (`holdingRenamedNames`), which must look at them.
     public var namesWaiting: [String] = []
+
+    /// The paths of the renames made here that follow another device's
+    /// (`FollowedMove.Edit.localRename`): each one's old path and the rename's new one,
+    /// and the names waiting (`namesWaiting`).
+    public var localRenamePaths: [String] {
+        actions.flatMap { action -> [String] in
+            guard case .follow(let followed) = action, followed.edit == .localRename else { return [] }
+            return [followed.from, followed.move.path]
+        } + namesWaiting
+    }
     /// Deletions (by action path) already weighed in an earlier round of the same pass: the
     /// deletion published at a new path after a deletion followed the rename there. They
     /// count once, and a guard that let them through is not asked again.
@@ -192,7 +202,7 @@ public struct SyncPlan: Sendable, Equatable {
     }
 
     /// `actions` without the publishes of the names this device gave files whose old names
-    /// follow another device's rename (`FollowedMove.Edit.localRename`), where they did not
+    /// follow another device's rename (`FollowedMove.Edit.localRename`), where they do not
     /// move with their folder (`Relocation`): a file moved out of the folder, or into the
     /// folder renamed here too. They wait a round: then the follow has moved the old name's
     /// base to the rename's new path, and each publish pairs with its departure from there
@@ -204,6 +214,17 @@ public struct SyncPlan: Sendable, Equatable {
             if let content = followed.move.state?.sha256 { renamed[content, default: 0] += 1 }
         }
         guard !renamed.isEmpty else { return (actions, []) }
+        // A new name that moves with its folder is such a name already: no other file of
+        // that content (a copy) is taken for it.
+        for action in actions {
+            let content: String? =
+                switch action {
+                case .relocate(let relocation): relocation.state.sha256
+                case .land(let landing): landing.source?.state.sha256
+                default: nil
+                }
+            if let content, let count = renamed[content] { renamed[content] = count - 1 }
+        }
         var kept: [SyncAction] = []
         var held: [String] = []
         for action in actions {
@@ -295,6 +316,11 @@ private struct OrderRank {
 }
 
 extension SyncAction {
+    /// Whether the action is a rename made here that follows another device's.
+    public var isLocalRename: Bool {
+        if case .follow(let followed) = self { followed.edit == .localRename } else { false }
+    }
+
     /// Whether the action takes something away from the disk or the mirror.
     var removes: Bool {
         switch self {

@@ -192,6 +192,46 @@ import Testing
         #expect(a.tree() == expected && b.tree() == expected, "a: \(a.tree())\nb: \(b.tree())")
     }
 
+    /// As ubqd's passes: each told what the watcher saw here, and what the one before left
+    /// for later (its deletions waiting, and the renames waiting with them).
+    @Test func aFileMovedOutWaitsWithTheFoldersDeletionInPassesToldWhatChanged() throws {
+        let scratch = Scratch()
+        let (a, b) = try scratch.pair()
+        b.engine.replaceDeletionGuard(DeletionGuard(quiet: .seconds(3600)))
+        try a.write("p/x.txt", "x")
+        a.sync()
+        b.sync()
+        try Move.rename(a, "p", to: "q")
+        a.sync()
+        try FileManager.default.createDirectory(atPath: b.documents + "/r", withIntermediateDirectories: true)
+        try Move.rename(b, "p/x.txt", to: "r/x.txt")
+        try FileManager.default.removeItem(atPath: b.documents + "/p")
+        let told: Set<RawPath> = ["Documents/p", "Documents/p/x.txt", "Documents/r", "Documents/r/x.txt"]
+
+        let first = b.sync(changed: told)
+        #expect(b.tree()["q"] == nil, "\(b.tree())")
+        b.sync(settled: true, changed: Set(first.deferred))
+        b.sync(settled: true, changed: [])
+        a.sync()
+        let expected = ["r": "<folder>", "r/x.txt": "x"]
+        #expect(a.tree() == expected && b.tree() == expected, "a: \(a.tree())\nb: \(b.tree())")
+    }
+
+    /// b renamed `p/x.txt` to `p/y.txt` and copied it to `a/z.txt` while a renamed `p`: the
+    /// name that moves with the folder is the rename's, not the copy.
+    @Test func aCopyIsNotTakenForTheRenamedName() throws {
+        let scratch = Scratch()
+        let (a, b) = try Move.syncedPair(scratch)
+        try Move.renameOnA(a)
+        try Move.rename(b, "p/x.txt", to: "p/y.txt")
+        try b.write("a/z.txt", "x")
+        for device in [b, b, a] { device.sync() }
+        #expect(a.tree()["q/y.txt"] == "x" && a.tree()["a/z.txt"] == "x" && a.tree()["q/x.txt"] == nil, "\(a.tree())")
+        let records = try Self.records(b)
+        #expect(records.first { $0.path == "Documents/q/y.txt" }?.movedFrom == "Documents/q/x.txt")
+        #expect(records.first { $0.path == "Documents/a/z.txt" }?.movedFrom == nil)
+    }
+
     /// Every record in the logs of the mirror `device` syncs through.
     static func records(_ device: TestDevice) throws -> [VersionRecord] {
         let folder = MirrorLayout(root: device.mirror).logFolder(container: TestDevice.containerID.identifier)
