@@ -61,11 +61,13 @@ extension Executor {
     /// Puts another device's new item where this device renamed its folder (`Landing`), if
     /// nothing is at `relative` (below the container folder): fetched from the store, or
     /// renamed from the local file `source` (which must still be as the plan saw it). Then
-    /// publishes the item as moved there, as this device's folder rename publishes each
-    /// item it held: the base then has the new path at the published version, and the old
-    /// one deleted. The arrival goes first: if it cannot be published (its content, found
-    /// missing from the store, cannot be read), nothing is, and the next scan finds the
-    /// item new here. Where something appeared at the old path meanwhile, there is no
+    /// publishes the item there, and its departure from the old path, as this device's
+    /// folder rename publishes each item it held (a file names the old path as where it
+    /// came from): the base then has the new path at the published version, and the old
+    /// one deleted. The arrival goes first: if it cannot be published (its content is
+    /// read again, to check it, where the store lacks it), nothing is; the next pass finds
+    /// the item new here, publishes it, and fetches the old path again (both names stay,
+    /// nothing is lost). Where something appeared at the old path meanwhile, there is no
     /// departure, and the arrival names no origin: the next round publishes what appeared.
     func land(_ landing: Landing, source: LocalEntry?, to relative: RawPath, batch: ChangeBatch) throws -> Outcome {
         guard let state = landing.version.state else { return .skipped("\(landing.version.path) is no item to land") }

@@ -37,6 +37,8 @@ extension SyncPass {
                 waiting.all.append(path)
                 if settling.contains(path) { waiting.onWrites.append(path) }
             } else if leftFolders.contains(path) {
+                // Each path, not the folder's: a pass told a folder looks at what this device
+                // has below it, not at what other devices changed there.
                 waiting.all.append(path)
                 waiting.onWrites.append(path)
             } else if !local.deferred.isEmpty, base[path]?.entry.state == nil, local.entries[path] == nil,

@@ -110,7 +110,7 @@ struct SyncPass {
             unfinished = try execute(plan, local: local, executor: executor, view: viewStream, report: &report)
             // Published by the next round, or the next pass; unless their follows waited with
             // deletions (looked at again with them, once the burst ends).
-            if plan.actions.contains(where: \.isLocalRename) { container.lookAgain(at: plan.namesWaiting) }
+            if !plan.namesWaiting.isEmpty, plan.actions.contains(where: \.isLocalRename) { container.lookAgain(at: plan.namesWaiting) }
             if let viewStream { touched.subtract(viewStream.takeWritten()) }
             if confirmDeletes {
                 container.recentDeletions = RecentDeletions()  // the user said yes to those: a new count starts
@@ -266,7 +266,9 @@ struct SyncPass {
     /// when they are many and the base is not much larger. Another device's first sync of
     /// 100,000 files arrives as 100,000 roots: looked up one by one (in the base, on disk,
     /// in the index's scope), they took 35.8-37.1 s of a device's pass receiving them,
-    /// against 31.6-32.2 s as a full pass (scratch remote_burst.py, tmpfs).
+    /// against 31.6-32.2 s as a full pass (scratch remote_burst.py, tmpfs). Nil too when
+    /// other devices changed something in a folder gone from this disk that no change here
+    /// names (`foldersGone`).
     func widened(_ scope: Set<RawPath>, remote: Set<String> = [], waiting: Set<String> = []) throws -> [RawPath]? {
         let roots = scope.union(remote.lazy.map { RawPath($0) }).union(waiting.lazy.map { RawPath($0) })
         if roots.count > Self.largestScope, try database.baseHasFewerRows(container: container.id, than: roots.count * Self.lookupsPerRoot) {
@@ -277,7 +279,7 @@ struct SyncPass {
         // moment ago, and the watcher has not said so yet. Planned without the rename, the
         // change would bring the folder back here for it; a pass over everything meets the
         // rename, and puts the change in the renamed folder (`Landing`).
-        let gone = Self.foldersGone(holding: remote, unless: scope, in: container.folder)
+        let gone = Self.foldersGone(holding: remote, unless: scope.union(waiting.lazy.map { RawPath($0) }), in: container.folder)
         if !gone.isEmpty, try !database.heldFolders(container: container.id, among: gone).isEmpty { return nil }
         return roots.sorted()
     }
@@ -289,6 +291,7 @@ struct SyncPass {
     ///
     /// One look at the disk for each folder the changes are in, of those neither side named.
     static func foldersGone(holding remote: Set<String>, unless scope: Set<RawPath>, in containerFolder: RawPath) -> [String] {
+        guard !remote.isEmpty else { return [] }
         let named = Subtrees(scope.compactMap { SyncPath.key($0) })
         var looked: Set<Substring> = []
         var gone: [String] = []
@@ -350,9 +353,7 @@ struct SyncPass {
         var plan = SyncPlan(trees, paths: paths)
         // A deletion or a rename follows a rename only if the old path is gone from the
         // disk, not merely from the scan (`SyncTrees.stillOnDisk`).
-        let departed = plan.followedDeletions.values + plan.actions.compactMap { action in
-            if case .follow(let followed) = action, followed.edit == .localRename { followed.from } else { nil }
-        }
+        let departed = plan.followedDeletions.values + plan.localRenames.map(\.from)
         let present = Set(departed.filter { !Self.isGone(LocalNames.relative(of: $0, local: local, in: container.folder), in: container.folder) })
         if !present.isEmpty {
             trees.stillOnDisk = present

@@ -6,6 +6,8 @@ import RawPaths
 /// folders, empty, and its links. The same holds when this device moved the files out
 /// before deleting the folder, or renamed the folder too (`.localRename`): the files live
 /// on where this device put them, and the other device's new folder would stay empty.
+/// Those adoptions are no deletion the guard weighs, unless a deletion made here lies in
+/// the folder too.
 ///
 /// The mirror records a folder's rename with its folders and links made anew at the new
 /// path (only files name where they came from), so such an item is one the plan would make
@@ -20,30 +22,34 @@ enum FolderDeletionFollowing {
     struct Rename {
         var from: String
         var device: String
+        /// Whether a deletion made here (not only a rename, whose files live on) tells that
+        /// the folder went: only then do its adoptions count as deletions for the guard.
+        var deletesFiles: Bool
     }
 
-    /// `actions` with those applies made adoptions, and for each, the path deleted here.
+    /// `actions` with those applies made adoptions, and for each that a deletion here
+    /// tells of, the path deleted here (what the deletion guard weighs).
     static func following(_ actions: [SyncAction], trees: SyncTrees) -> (actions: [SyncAction], deleted: [String: String]) {
         let renames = deletedRenamedFolders(in: actions, trees: trees)
         guard !renames.isEmpty else { return (actions, [:]) }
         var deleted: [String: String] = [:]
         let followed = actions.map { action in
             guard case .apply(let version, nil) = action, let state = version.state, state.kind != .file,
-                let (origin, device) = origin(of: version.path, renames: renames), version.id.device == device,
+                let (origin, rename) = origin(of: version.path, renames: renames), version.id.device == rename.device,
                 trees.local[origin] == nil, !trees.stillOnDisk.contains(origin), trees.base[origin]?.state == state
             else { return action }
-            deleted[version.path] = origin
+            if rename.deletesFiles { deleted[version.path] = origin }
             return .adopt(path: version.path, version: version.id, state: state)
         }
         return (followed, deleted)
     }
 
     /// Where `path` was before the innermost rename in `renames` (by new path) it is at or
-    /// below, and the device that made that rename.
-    static func origin(of path: String, renames: [String: Rename]) -> (String, String)? {
-        if let rename = renames[path] { return (rename.from, rename.device) }
+    /// below, and that rename.
+    static func origin(of path: String, renames: [String: Rename]) -> (String, Rename)? {
+        if let rename = renames[path] { return (rename.from, rename) }
         for folder in path.enclosingFolders {
-            if let rename = renames[folder], let rest = path.below(folder) { return (rename.from + "/" + rest, rename.device) }
+            if let rename = renames[folder], let rest = path.below(folder) { return (rename.from + "/" + rest, rename) }
         }
         return nil
     }
@@ -54,8 +60,11 @@ enum FolderDeletionFollowing {
     /// device's deletion replaced, and the plan makes the new folder, by that same device.
     static func deletedRenamedFolders(in actions: [SyncAction], trees: SyncTrees) -> [String: Rename] {
         var pairs: Set<FolderMoves.Pair> = []
+        var deleting: Set<FolderMoves.Pair> = []  // the pairs a deletion made here lies in
         for case .follow(let followed) in actions where followed.edit.carriesNoContent {
-            pairs.formUnion(FolderMoves.Pair.folders(of: followed.move.path, leaving: followed.from))
+            let found = FolderMoves.Pair.folders(of: followed.move.path, leaving: followed.from)
+            pairs.formUnion(found)
+            if followed.edit == .localDeletion { deleting.formUnion(found) }
         }
         guard !pairs.isEmpty else { return [:] }
         var made: [String: VersionRecord] = [:]
@@ -66,7 +75,7 @@ enum FolderDeletionFollowing {
                 let gone = trees.histories[pair.from]?.winner, gone.state == nil, gone.parents == [base.version],
                 let arrival = made[pair.to], arrival.id.device == gone.id.device, trees.local[pair.to] == nil
             else { continue }
-            renames[pair.to] = Rename(from: pair.from, device: gone.id.device)
+            renames[pair.to] = Rename(from: pair.from, device: gone.id.device, deletesFiles: deleting.contains(pair))
         }
         return renames
     }

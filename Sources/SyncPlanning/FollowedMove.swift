@@ -30,9 +30,11 @@ public struct FollowedMove: Hashable, Sendable {
         /// new at another path here), while the rename took it along with its folder,
         /// keeping its name. The two compose: the base takes the arrival as for a deletion,
         /// so the next round publishes this device's rename as leaving `move.path`, and the
-        /// new name follows the folder if it is in it (`Relocation`). Without this, both
-        /// names stayed on every device. Not a deletion the guard weighs: the content lives
-        /// on under the new name.
+        /// new name follows the folder if it is in it (`Relocation`); elsewhere, its publish
+        /// waits for that round (`SyncPlan.holdingRenamedNames`). Without this, both names
+        /// stayed on every device. Not a deletion the guard weighs: the content lives on
+        /// under the new name; but it waits with a deletion of its folder made here, which
+        /// follows the rename only with it (`SyncPlan.withoutPublishedDeletions`).
         case localRename
 
         /// Whether the edit carries no content (a deletion or a rename made here): nothing

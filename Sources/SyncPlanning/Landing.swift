@@ -6,8 +6,8 @@ import RawPaths
 /// B's item into a folder `x` made again for it, and every device ends with `x`, holding
 /// only that item, beside `y` (and, for the rename, `y/a.txt` beside `x/b.txt`). Landing,
 /// A puts the item at `y/new.txt` (renaming its own `y/a.txt` to `y/b.txt`) and publishes
-/// it as moved there from `x/new.txt` with the rest of its folder's rename, in the same
-/// round: every device sees `x` renamed whole.
+/// it there, and its departure from `x/new.txt` (a file names where it came from), with
+/// the rest of its folder's rename, in the same round: every device sees `x` renamed whole.
 ///
 /// Only items this device never had (nothing agreed on at their path) and that are in no
 /// conflict land, each where nothing is or arrives, nor was when this device last synced
@@ -135,27 +135,39 @@ enum Landings {
     /// below the old (`FolderMoves.Pair`): published as moved from there, or new here with
     /// the content another device's rename took from there (whose deletion there is no
     /// publish of this device's). A folder renamed to two places is left alone.
+    ///
+    /// Most plans have neither a file published as moved nor another device's rename to
+    /// apply (a first sync's 100,000 uploads): they cost one look at each action.
     static func folderRenamesHere(in actions: [SyncAction], trees: SyncTrees) -> [String: String] {
         var pairs: Set<FolderMoves.Pair> = []
+        var renamedAway: [RenamedAway: [String]] = [:]  // the paths another device's renames took a file from
+        for action in actions {
+            switch action {
+            case .publish(let path, let state?, _, let origin?) where state.kind == .file:
+                pairs.formUnion(FolderMoves.Pair.folders(of: path, leaving: origin))
+            case .apply(let version, nil):
+                if let origin = version.movedFrom, let content = trees.base[origin]?.state?.sha256 {
+                    renamedAway[RenamedAway(content: content, name: origin.lastName), default: []].append(origin)
+                }
+            default: continue
+            }
+        }
+        guard !pairs.isEmpty || !renamedAway.isEmpty else { return [:] }
         var deleted: Set<String> = []
         var made: Set<String> = []
-        var newFiles: [String: [String]] = [:]  // content → the paths it is new at here
         for case .publish(let path, let state, _, let origin) in actions {
             guard let state else {
                 deleted.insert(path)
                 continue
             }
             if state.kind == .folder { made.insert(path) }
-            guard state.kind == .file, let content = state.sha256 else { continue }
-            if let origin {
-                pairs.formUnion(FolderMoves.Pair.folders(of: path, leaving: origin))
-            } else if trees.base[path]?.state == nil {
-                newFiles[content, default: []].append(path)
+            // A file new here holding what another device's rename took away, and so not
+            // published as moved (this device's rename meets that device's departure).
+            if origin == nil, let content = state.sha256, let origins = renamedAway[RenamedAway(content: content, name: path.lastName)],
+                trees.base[path]?.state == nil
+            {
+                for origin in origins { pairs.formUnion(FolderMoves.Pair.folders(of: path, leaving: origin)) }
             }
-        }
-        for case .apply(let version, nil) in actions {
-            guard let origin = version.movedFrom, let content = trees.base[origin]?.state?.sha256 else { continue }
-            for path in newFiles[content] ?? [] { pairs.formUnion(FolderMoves.Pair.folders(of: path, leaving: origin)) }
         }
         var targets: [String: Set<String>] = [:]
         for pair in pairs where deleted.contains(pair.from) && made.contains(pair.to) {
@@ -164,6 +176,13 @@ enum Landings {
             targets[pair.from, default: []].insert(pair.to)
         }
         return targets.compactMapValues { $0.count == 1 ? $0.first : nil }
+    }
+
+    /// A file another device's rename took away: its content and name (a folder's rename
+    /// keeps the names of what it holds, `FolderMoves.Pair`).
+    struct RenamedAway: Hashable {
+        var content: String
+        var name: Substring
     }
 
     /// The local file a renamed item may be moved from: where this device's rename of the
@@ -178,4 +197,9 @@ enum Landings {
         else { return nil }
         return Landing.Source(path: moved, state: state)
     }
+}
+
+extension String {
+    /// The last name of the path: all of it when it has no `/`.
+    var lastName: Substring { lastSlash.map { self[index(after: $0)...] } ?? self[...] }
 }

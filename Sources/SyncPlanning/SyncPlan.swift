@@ -42,15 +42,13 @@ public struct SyncPlan: Sendable, Equatable {
     /// (`holdingRenamedNames`), which must look at them.
     public var namesWaiting: [String] = []
 
-    /// The paths of the renames made here that follow another device's
-    /// (`FollowedMove.Edit.localRename`): each one's old path and the rename's new one,
-    /// and the names waiting (`namesWaiting`).
-    public var localRenamePaths: [String] {
-        actions.flatMap { action -> [String] in
-            guard case .follow(let followed) = action, followed.edit == .localRename else { return [] }
-            return [followed.from, followed.move.path]
-        } + namesWaiting
-    }
+    /// The renames made here that follow another device's (`FollowedMove.Edit.localRename`),
+    /// as planned (`withoutPublishedDeletions` may take some out of `actions`).
+    public var localRenames: [FollowedMove] = []
+
+    /// The paths of `localRenames`, each one's old path and the rename's new one, and the
+    /// names waiting (`namesWaiting`).
+    public var localRenamePaths: [String] { localRenames.flatMap { [$0.from, $0.move.path] } + namesWaiting }
     /// Deletions (by action path) already weighed in an earlier round of the same pass: the
     /// deletion published at a new path after a deletion followed the rename there. They
     /// count once, and a guard that let them through is not asked again.
@@ -72,7 +70,11 @@ public struct SyncPlan: Sendable, Equatable {
                 actions.append(action)
             }
         }
-        actions = Self.following(MoveFollowing.follows(in: trees, candidates: candidates), instead: actions)
+        let follows = MoveFollowing.follows(in: trees, candidates: candidates)
+        actions = Self.following(follows, instead: actions)
+        if follows.contains(where: { $0.edit == .localRename }) {
+            localRenames = actions.compactMap { if case .follow(let followed) = $0, followed.edit == .localRename { followed } else { nil } }
+        }
         let folderDeletions: [String: String]
         (actions, folderDeletions) = FolderDeletionFollowing.following(actions, trees: trees)
         followedDeletions = folderDeletions.merging(Self.followedDeletions(in: actions)) { first, _ in first }
