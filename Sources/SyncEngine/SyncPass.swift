@@ -279,7 +279,7 @@ struct SyncPass {
         // moment ago, and the watcher has not said so yet. Planned without the rename, the
         // change would bring the folder back here for it; a pass over everything meets the
         // rename, and puts the change in the renamed folder (`Landing`).
-        let gone = Self.foldersGone(holding: remote, unless: scope.union(waiting.lazy.map { RawPath($0) }), in: container.folder)
+        let gone = Self.foldersGone(holding: remote, unless: scope, in: container.folder)
         if !gone.isEmpty, try !database.heldFolders(container: container.id, among: gone).isEmpty { return nil }
         return roots.sorted()
     }

@@ -22,8 +22,9 @@ enum FolderDeletionFollowing {
     struct Rename {
         var from: String
         var device: String
-        /// Whether a deletion made here (not only a rename, whose files live on) tells that
-        /// the folder went: only then do its adoptions count as deletions for the guard.
+        /// Whether a deletion made here (not only a rename, whose files live on) lies in the
+        /// folder or in one that holds it: only then do its adoptions count as deletions
+        /// for the guard.
         var deletesFiles: Bool
     }
 
@@ -69,13 +70,17 @@ enum FolderDeletionFollowing {
         guard !pairs.isEmpty else { return [:] }
         var made: [String: VersionRecord] = [:]
         for case .apply(let version, nil) in actions where version.state?.kind == .folder { made[version.path] = version }
+        // A deletion made here tells of every folder at or below the one it lay in: their
+        // adoptions wait with it, and with the renames in them (`withoutPublishedDeletions`).
+        let deletedIn = Set(deleting.map(\.from))
         var renames: [String: Rename] = [:]
         for pair in pairs {
             guard trees.local[pair.from] == nil, !trees.stillOnDisk.contains(pair.from), let base = trees.base[pair.from], base.state?.kind == .folder,
                 let gone = trees.histories[pair.from]?.winner, gone.state == nil, gone.parents == [base.version],
                 let arrival = made[pair.to], arrival.id.device == gone.id.device, trees.local[pair.to] == nil
             else { continue }
-            renames[pair.to] = Rename(from: pair.from, device: gone.id.device, deletesFiles: deleting.contains(pair))
+            let deletesFiles = deletedIn.contains(pair.from) || pair.from.enclosingFolders.contains(where: deletedIn.contains)
+            renames[pair.to] = Rename(from: pair.from, device: gone.id.device, deletesFiles: deletesFiles)
         }
         return renames
     }

@@ -201,5 +201,5 @@ enum Landings {
 
 extension String {
     /// The last name of the path: all of it when it has no `/`.
-    var lastName: Substring { lastSlash.map { self[index(after: $0)...] } ?? self[...] }
+    var lastName: Substring { lastSlash.map { self[utf8.index(after: $0)...] } ?? self[...] }
 }

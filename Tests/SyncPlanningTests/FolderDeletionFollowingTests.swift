@@ -31,6 +31,25 @@ struct FolderDeletionFollowingTests {
         return SyncTrees(local: [:], base: base, histories: histories)
     }
 
+    /// This device also moved `p/sub/b.txt` out to `r/b.txt` before deleting `p`: a rename
+    /// that follows (`.localRename`), in `sub`, below the deletion of `x.txt`. Held, the
+    /// adoption of `q/sub` waits with it and with the deletion: run alone, it put `q/sub`
+    /// in the base without the disk, and its plain deletion went out a round before the
+    /// rename's departure, so that A could publish `q/sub` again, empty.
+    @Test func aRenameMadeHereInASubfolderWaitsWithTheDeletionAbove() {
+        var trees = Self.trees(subMadeBy: "A")
+        let inSub = F.record(F.id("A", 10), F.b, path: Self.p + "/sub/b.txt")
+        let moved = VersionRecord(id: F.id("A", 11), path: Self.q + "/sub/b.txt", parents: [], state: F.b, time: 2_000, movedFrom: inSub.path)
+        let left = F.record(F.id("A", 12), nil, parents: [inSub.id], time: 2_000, path: inSub.path)
+        for record in [inSub, moved, left] { trees.histories[record.path, default: PathHistory(path: record.path)].add(record) }
+        trees.base[inSub.path] = BaseEntry(version: inSub.id, state: F.b)
+        trees.local = ["Documents/r": .folder(), "Documents/r/b.txt": F.b]
+        let plan = SyncPlan(trees)
+        #expect(plan.actions.contains { $0.isLocalRename }, "\(plan.actions)")
+        let held = plan.withoutPublishedDeletions().actions.map(\.path)
+        #expect(Set(held).isDisjoint(with: [Self.q, Self.q + "/sub", Self.q + "/sub/b.txt", Self.q + "/x.txt"]), "\(held)")
+    }
+
     @Test func theRenamedFoldersAreAdoptedNotMadeAndCountAsDeletionsHere() {
         let plan = SyncPlan(Self.trees(subMadeBy: "A"))
         #expect(plan.actions.contains(.adopt(path: Self.q, version: Self.madeQ.id, state: .folder())))
