@@ -49,6 +49,7 @@ public struct SyncPlan: Sendable, Equatable {
     /// The paths of `localRenames`, each one's old path and the rename's new one, and the
     /// names waiting (`namesWaiting`).
     public var localRenamePaths: [String] { localRenames.flatMap { [$0.from, $0.move.path] } + namesWaiting }
+
     /// Deletions (by action path) already weighed in an earlier round of the same pass: the
     /// deletion published at a new path after a deletion followed the rename there. They
     /// count once, and a guard that let them through is not asked again.
@@ -146,7 +147,7 @@ public struct SyncPlan: Sendable, Equatable {
         copy.actions = actions.filter { action in
             if weighed.contains(action.path) { return true }
             if followed.contains(action.path) { return false }
-            if case .follow(let move) = action, move.edit == .localRename, move.from.enclosingFolders.contains(where: followed.contains) {
+            if case .follow(let rename) = action, rename.edit == .localRename, rename.from.enclosingFolders.contains(where: followed.contains) {
                 return false
             }
             guard case .publish(let path, nil, _, _) = action else { return true }
