@@ -149,18 +149,9 @@ import Testing
     /// stays where b put it, and `q`, which b deleted as `p`, goes too, not left empty.
     @Test func aFileMovedOutOfAFolderDeletedHereLeavesNoEmptyFolder() throws {
         let scratch = Scratch()
-        let (a, b) = try scratch.pair()
-        try a.write("p/x.txt", "x")
-        a.sync()
-        b.sync()
-        try Move.rename(a, "p", to: "q")
-        a.sync()
-        try FileManager.default.createDirectory(atPath: b.documents + "/r", withIntermediateDirectories: true)
-        try Move.rename(b, "p/x.txt", to: "r/x.txt")
-        try FileManager.default.removeItem(atPath: b.documents + "/p")
+        let (a, b) = try Self.movedOutOfAFolderDeletedOnB(scratch)
         for device in [b, b, a] { device.sync() }
-        let expected = ["r": "<folder>", "r/x.txt": "x"]
-        #expect(a.tree() == expected && b.tree() == expected, "a: \(a.tree())\nb: \(b.tree())")
+        #expect(a.tree() == Self.movedOut && b.tree() == Self.movedOut, "a: \(a.tree())\nb: \(b.tree())")
         // Published as a rename (other devices rename their copy), not as a new file and a
         // deletion the guard weighs.
         let arrival = try Self.records(b).first { $0.path == "Documents/r/x.txt" }
@@ -173,39 +164,20 @@ import Testing
     /// empty here, and kept everywhere.)
     @Test func aFileMovedOutOfAFolderDeletedHereWaitsWithTheFoldersDeletion() throws {
         let scratch = Scratch()
-        let (a, b) = try scratch.pair()
-        b.engine.replaceDeletionGuard(DeletionGuard(quiet: .seconds(3600)))  // the burst never ends by itself here
-        try a.write("p/x.txt", "x")
-        a.sync()
-        b.sync()
-        try Move.rename(a, "p", to: "q")
-        a.sync()
-        try FileManager.default.createDirectory(atPath: b.documents + "/r", withIntermediateDirectories: true)
-        try Move.rename(b, "p/x.txt", to: "r/x.txt")
-        try FileManager.default.removeItem(atPath: b.documents + "/p")
+        let (a, b) = try Self.movedOutOfAFolderDeletedOnB(scratch, deletionsWait: true)
 
         b.sync()
         #expect(b.tree()["q"] == nil, "\(b.tree())")
         b.sync(settled: true)  // `ubq sync`: the burst is over
         a.sync()
-        let expected = ["r": "<folder>", "r/x.txt": "x"]
-        #expect(a.tree() == expected && b.tree() == expected, "a: \(a.tree())\nb: \(b.tree())")
+        #expect(a.tree() == Self.movedOut && b.tree() == Self.movedOut, "a: \(a.tree())\nb: \(b.tree())")
     }
 
     /// As ubqd's passes: each told what the watcher saw here, and what the one before left
     /// for later (its deletions waiting, and the renames waiting with them).
     @Test func aFileMovedOutWaitsWithTheFoldersDeletionInPassesToldWhatChanged() throws {
         let scratch = Scratch()
-        let (a, b) = try scratch.pair()
-        b.engine.replaceDeletionGuard(DeletionGuard(quiet: .seconds(3600)))
-        try a.write("p/x.txt", "x")
-        a.sync()
-        b.sync()
-        try Move.rename(a, "p", to: "q")
-        a.sync()
-        try FileManager.default.createDirectory(atPath: b.documents + "/r", withIntermediateDirectories: true)
-        try Move.rename(b, "p/x.txt", to: "r/x.txt")
-        try FileManager.default.removeItem(atPath: b.documents + "/p")
+        let (a, b) = try Self.movedOutOfAFolderDeletedOnB(scratch, deletionsWait: true)
         let told: Set<RawPath> = ["Documents/p", "Documents/p/x.txt", "Documents/r", "Documents/r/x.txt"]
 
         let first = b.sync(changed: told)
@@ -213,8 +185,7 @@ import Testing
         b.sync(settled: true, changed: Set(first.deferred))
         b.sync(settled: true, changed: [])
         a.sync()
-        let expected = ["r": "<folder>", "r/x.txt": "x"]
-        #expect(a.tree() == expected && b.tree() == expected, "a: \(a.tree())\nb: \(b.tree())")
+        #expect(a.tree() == Self.movedOut && b.tree() == Self.movedOut, "a: \(a.tree())\nb: \(b.tree())")
     }
 
     /// b renamed `p/x.txt` to `p/y.txt` and copied it to `a/z.txt` while a renamed `p`: the
@@ -230,6 +201,26 @@ import Testing
         let records = try Self.records(b)
         #expect(records.first { $0.path == "Documents/q/y.txt" }?.movedFrom == "Documents/q/x.txt")
         #expect(records.first { $0.path == "Documents/a/z.txt" }?.movedFrom == nil)
+    }
+
+    /// What both devices hold once b's moving `p/x.txt` out and deleting `p` met a's rename.
+    static let movedOut = ["r": "<folder>", "r/x.txt": "x"]
+
+    /// a renamed `p` (holding `x.txt`) to `q` and published it; b, not having synced since,
+    /// moved `p/x.txt` to `r/x.txt` and deleted `p`. With `deletionsWait`, b's deletions
+    /// wait for their burst to end until a pass is `settled`, as ubqd's do for a second.
+    static func movedOutOfAFolderDeletedOnB(_ scratch: Scratch, deletionsWait: Bool = false) throws -> (TestDevice, TestDevice) {
+        let (a, b) = try scratch.pair()
+        if deletionsWait { b.engine.replaceDeletionGuard(DeletionGuard(quiet: .seconds(3600))) }  // the burst never ends by itself
+        try a.write("p/x.txt", "x")
+        a.sync()
+        b.sync()
+        try Move.rename(a, "p", to: "q")
+        a.sync()
+        try FileManager.default.createDirectory(atPath: b.documents + "/r", withIntermediateDirectories: true)
+        try Move.rename(b, "p/x.txt", to: "r/x.txt")
+        try FileManager.default.removeItem(atPath: b.documents + "/p")
+        return (a, b)
     }
 
     /// Every record in the logs of the mirror `device` syncs through.
