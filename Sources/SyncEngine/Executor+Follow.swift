@@ -60,10 +60,11 @@ extension Executor {
 
     /// Puts another device's new item where this device renamed its folder (`Landing`), if
     /// nothing is at `relative` (below the container folder): fetched from the store, or
-    /// renamed from the local file `source` (which must still be as the plan saw it). Then
-    /// publishes the item there, and its departure from the old path, as this device's
-    /// folder rename publishes each item it held (a file names the old path as where it
-    /// came from): the base then has the new path at the published version, and the old
+    /// renamed from the local file `source` (which must still be as the plan saw it). One
+    /// that lands in place (moved out of the folder) is then recorded as applied. Any other
+    /// goes out as this device's folder rename publishes each item it held: the item at its
+    /// new path (a file naming the old path as where it came from), and its departure from
+    /// the old one. The base then has the new path at the published version, and the old
     /// one deleted. The arrival goes first: if it cannot be published (its content is
     /// read again, to check it, where the store lacks it), nothing is; the next pass finds
     /// the item new here, publishes it, and fetches the old path again (both names stay,
@@ -81,6 +82,12 @@ extension Executor {
         }
         guard outcome == .done else { return outcome }
         try faults?.checkpoint("land: disk written, nothing published")
+        if landing.isInPlace {
+            // The other device published the move: the base takes it, as for a download (no
+            // signature: the next scan reads the file and keeps one).
+            batch.commit(BaseCommit("download", path: landing.version.path, version: landing.version.id, state: state, signature: nil))
+            return .done
+        }
         let departs = !isHere(RawPath(landing.version.path))
         _ = try publish(
             landing.to, state: source?.state ?? state, parents: landing.replacing, movedFrom: departs ? landing.movedFrom : nil,

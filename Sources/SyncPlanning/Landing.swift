@@ -14,6 +14,10 @@ import RawPaths
 /// it (a deletion was); a folder lands before what it holds, and only with all it holds
 /// (`Landings.keepingWhole`). An item that cannot land is fetched at its own path, as it
 /// would be without this.
+///
+/// A file B moved out of `x` (to `z/a.txt`) lands in place: A renames its own copy, which
+/// its rename took to `y/a.txt`, to `z/a.txt`, and publishes nothing (B published the
+/// move). Without this, A fetched `z/a.txt` and published `y/a.txt` as new: two names.
 public struct Landing: Hashable, Sendable {
     /// The item: the mirror's current version of its path, below the folder's old path.
     public var version: VersionRecord
@@ -53,6 +57,10 @@ public struct Landing: Hashable, Sendable {
     /// The path the item is published as having come from at `to`: files name it (only
     /// files do, in the mirror format); folders and links are made anew.
     public var movedFrom: String? { version.state?.kind == .file ? version.path : nil }
+
+    /// Whether the item lands at its own path (a file another device moved out of the
+    /// folder): only this device's copy, `source`, moves, and nothing is published.
+    public var isInPlace: Bool { to == version.path }
 }
 
 /// Finds the landings a plan holds (`Landing`).
@@ -89,6 +97,12 @@ enum Landings {
             landings[version.path] = Landing(version: version, to: destination, replacing: agreed, leaving: [version.id] + twins, source: source)
         }
         keepingWhole(&landings, staying: staying)
+        for case .apply(let version, nil) in actions where landings[version.path] == nil && trees.base[version.path]?.state == nil {
+            guard Relocations.destination(of: version.path, renames: renames) == nil,
+                let source = source(of: version, trees: trees, renames: renames, newPublishes: newPublishes), claimed.insert(source.path).inserted
+            else { continue }
+            landings[version.path] = Landing(version: version, to: version.path, source: source)
+        }
         guard !landings.isEmpty else { return actions }
         let sources = Set(landings.values.compactMap(\.source?.path))
         return actions.compactMap { action in

@@ -203,6 +203,28 @@ import Testing
         #expect(records.first { $0.path == "Documents/a/z.txt" }?.movedFrom == nil)
     }
 
+    /// b moved `p/x.txt` out to `r/x.txt` and published it while a renamed `p` to `q`: a
+    /// moves its own copy, which its rename took to `q/x.txt`, to `r/x.txt` (`Landing`, in
+    /// place), instead of fetching it and publishing `q/x.txt` as new.
+    @Test func aFileMovedOutElsewhereLeavesTheFolderRenamedHere() throws {
+        let scratch = Scratch()
+        let (a, b) = try Move.syncedPair(scratch)
+        try FileManager.default.createDirectory(atPath: b.documents + "/r", withIntermediateDirectories: true)
+        try Move.rename(b, "p/x.txt", to: "r/x.txt")
+        b.sync()
+        try Move.rename(a, "p", to: "q")
+        let inode = try Move.inode(a, "q/x.txt")
+
+        a.sync()
+        #expect(try Move.inode(a, "r/x.txt") == inode, "a's own copy was moved, not fetched again")
+        b.sync()
+        var expected = Move.moved.merging(["r": "<folder>", "r/x.txt": "x"]) { $1 }
+        expected["q/x.txt"] = nil
+        #expect(a.tree() == expected, "a: \(a.tree())")
+        #expect(b.tree() == expected, "b: \(b.tree())")
+        #expect(a.sync().published == 0 && b.sync().published == 0)
+    }
+
     /// What both devices hold once b's moving `p/x.txt` out and deleting `p` met a's rename.
     static let movedOut = ["r": "<folder>", "r/x.txt": "x"]
 

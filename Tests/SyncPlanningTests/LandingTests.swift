@@ -128,4 +128,18 @@ struct LandingTests {
         let plan = SyncPlan(Self.trees([sub, inside, rival, other, Self.newFile]))
         #expect(Self.landings(plan) == [Landing(version: Self.newFile, to: Self.q + "/new.txt")])
     }
+
+    /// B moved `p/x.txt` out to `r/x.txt`: this device's copy, which its rename took to
+    /// `q/x.txt`, moves there (in place: B published the move), and is not published at
+    /// `q/x.txt` as new.
+    @Test func aFileMovedOutElsewhereLandsInPlace() {
+        let madeR = F.record(F.id("B", 7), .folder(), time: 2_000, path: "Documents/r")
+        let movedOut = VersionRecord(id: F.id("B", 8), path: "Documents/r/x.txt", parents: [], state: F.a, time: 2_000, movedFrom: Self.file.path)
+        let plan = SyncPlan(Self.trees([madeR, movedOut, Self.renameLeft]))
+        let landing = Landing(version: movedOut, to: movedOut.path, source: Landing.Source(path: Self.q + "/x.txt", state: F.a))
+        #expect(Self.landings(plan) == [landing])
+        #expect(landing.isInPlace)
+        #expect(!plan.actions.contains { $0.path == Self.q + "/x.txt" }, "\(plan.actions)")
+        #expect(plan.actions.firstIndex { $0.path == madeR.path }! < plan.actions.firstIndex { $0.path == movedOut.path }!)
+    }
 }
