@@ -38,7 +38,8 @@ extension SyncPass {
                 pending.planned.insert(relocation.from)
                 pending.publishes.insert(done ? relocation.to : relocation.from)
             case .land(let landing):
-                // Done, it is published where it landed; if not, a file it was to be renamed from waits for its publish.
+                // Done, it is where it landed, published (or, in place, as published elsewhere);
+                // if not, a file it was to be renamed from waits for its publish.
                 pending.planned.insert(landing.version.path)
                 if let source = landing.source {
                     pending.planned.insert(source.path)

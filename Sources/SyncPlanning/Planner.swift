@@ -33,7 +33,9 @@ public enum SyncAction: Hashable, Sendable {
     /// new one.
     case relocate(Relocation)
     /// Another device's new item goes where this device renamed its folder (see
-    /// `Landing`), and is published there as moved from its path. Its `path` is the new one.
+    /// `Landing`), and is published there with its departure from its own path; or, moved
+    /// out of that folder, it is this device's copy that goes where that device put it.
+    /// Its `path` is where it goes.
     case land(Landing)
 
     public var path: String {

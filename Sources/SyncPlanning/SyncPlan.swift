@@ -218,15 +218,10 @@ public struct SyncPlan: Sendable, Equatable {
         }
         guard !renamed.isEmpty else { return (actions, []) }
         // A new name that moves with its folder is such a name already: no other file of
-        // that content (a copy) is taken for it.
-        for action in actions {
-            let content: String? =
-                switch action {
-                case .relocate(let relocation): relocation.state.sha256
-                case .land(let landing): landing.source?.state.sha256
-                default: nil
-                }
-            if let content, let count = renamed[content] { renamed[content] = count - 1 }
+        // that content (a copy) is taken for it. (A landing's source never is one: another
+        // device renamed that file, and no rename of it here follows.)
+        for case .relocate(let relocation) in actions {
+            if let content = relocation.state.sha256, let count = renamed[content] { renamed[content] = count - 1 }
         }
         var kept: [SyncAction] = []
         var held: [String] = []
