@@ -15,6 +15,9 @@ extension StringProtocol where UTF8View: BidirectionalCollection {
     /// What comes before the last "/"; nil without one.
     @inlinable public var folderBeforeLastSlash: SubSequence? { lastSlash.map { self[..<$0] } }
 
+    /// The last name: what comes after the last "/", or all of it without one.
+    @inlinable public var lastName: SubSequence { lastSlash.map { self[utf8.index(after: $0)...] } ?? self[...] }
+
     /// The names between the "/"s, empty ones left out.
     @inlinable public var pathNames: [SubSequence] {
         var names: [SubSequence] = []
@@ -33,5 +36,14 @@ extension StringProtocol where UTF8View: BidirectionalCollection {
         let folderEnd = utf8.index(startIndex, offsetBy: folder.utf8.count, limitedBy: endIndex) ?? endIndex
         guard folderEnd < endIndex, utf8[folderEnd] == UInt8(ascii: "/"), utf8[..<folderEnd].elementsEqual(folder.utf8) else { return nil }
         return self[utf8.index(after: folderEnd)...]
+    }
+
+    /// The folder whose path, a "/" and `rest` make this path (`below`, the other way
+    /// round); nil when it does not end so.
+    @inlinable public func above(_ rest: some StringProtocol) -> SubSequence? {
+        guard let slash = utf8.index(endIndex, offsetBy: -(rest.utf8.count + 1), limitedBy: startIndex),
+            utf8[slash] == UInt8(ascii: "/"), utf8[utf8.index(after: slash)...].elementsEqual(rest.utf8)
+        else { return nil }
+        return self[..<slash]
     }
 }

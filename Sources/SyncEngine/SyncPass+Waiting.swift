@@ -82,8 +82,7 @@ extension SyncPass {
                 destinations.insert(path)
                 // The folder the rename made for it (the arrival's path without the same rest),
                 // if this device never had it: one it had is no part of the rename.
-                guard path.hasSuffix("/" + rest) else { continue }
-                let made = String(path.dropLast(rest.count + 1))
+                guard let made = path.above(rest).map(String.init) else { continue }
                 if base[made]?.entry.state == nil { destinations.insert(made) }
             }
         }

@@ -212,8 +212,3 @@ enum Landings {
         return Landing.Source(path: moved, state: state)
     }
 }
-
-extension String {
-    /// The last name of the path: all of it when it has no `/`.
-    var lastName: Substring { lastSlash.map { self[utf8.index(after: $0)...] } ?? self[...] }
-}

@@ -39,4 +39,22 @@ import Testing
     func whatLiesBelowAFolder(_ path: String, _ folder: String, _ rest: String?) {
         #expect(path.below(folder).map { Array($0.utf8) } == rest.map { Array($0.utf8) })
     }
+
+    @Test(arguments: [
+        ("/c/Documents/x", "/c/Documents", "x"), ("/c/Documents/\u{301}x", "/c/Documents", "\u{301}x"),
+        ("/c/Documents/a/b", "/c/Documents", "a/b"), ("/c/Documents/", "/c/Documents", ""), ("/x", "", "x"),
+    ])
+    func aFolderIsAboveWhatLiesBelowIt(_ path: String, _ folder: String, _ rest: String) {
+        #expect(path.above(rest).map { Array($0.utf8) } == Array(folder.utf8))
+    }
+
+    @Test(arguments: [("a/b", "a/b"), ("ab", "b"), ("a/b", "/b"), ("a/\u{301}b", "b"), ("b", "b"), ("a/b", "c")])
+    func nothingIsAboveWhatThePathDoesNotEndWithAfterASlash(_ path: String, _ rest: String) {
+        #expect(path.above(rest) == nil)
+    }
+
+    @Test(arguments: [("a/b/c.txt", "c.txt"), ("c.txt", "c.txt"), ("a/", ""), ("a/\u{301}b", "\u{301}b")])
+    func theLastNameComesAfterTheLastSlash(_ path: String, _ name: String) {
+        #expect(Array(path.lastName.utf8) == Array(name.utf8))
+    }
 }

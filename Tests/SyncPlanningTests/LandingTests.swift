@@ -94,13 +94,6 @@ struct LandingTests {
         #expect(Self.landings(SyncPlan(Self.trees([Self.newFile, folderLeft]))).isEmpty)
     }
 
-    /// An item at a path this device had synced is no new item: it is the planner's to settle.
-    @Test func anItemThisDeviceHadDoesNotLand() {
-        let edited = F.record(F.id("B", 7), F.c, parents: [Self.file.id], time: 2_000, path: Self.file.path)
-        let plan = SyncPlan(Self.trees([edited]))
-        #expect(Self.landings(plan).isEmpty)
-    }
-
     /// An item in conflict does not land: its departure would leave the losing version
     /// current at the old path.
     @Test func anItemInConflictDoesNotLand() {
