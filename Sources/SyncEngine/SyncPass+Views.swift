@@ -78,7 +78,7 @@ extension SyncAction {
         case .apply(let version, _): [version.path] + (version.movedFrom.map { [$0] } ?? [])
         case .adopt(let path, _, _): [path]
         case .follow(let followed): [followed.move.path, followed.from]
-        case .relocate(let relocation): [relocation.to, relocation.from]
+        case .relocate(let relocation): [relocation.to, relocation.from] + relocation.departures
         case .land(let landing): [landing.to, landing.version.path] + (landing.source.map { [$0.path] } ?? [])
         }
     }

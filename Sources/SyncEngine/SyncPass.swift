@@ -518,8 +518,9 @@ struct SyncPass {
                 container.lookAgain(at: action.paths)
                 return false
             }
-            // Published where it is now by the next round, or the next pass if this one's scope misses it.
-            container.lookAgain(at: [relocation.to])
+            // Published where it is now by the next round, or the next pass if this one's
+            // scope misses it; so are the departures of the renames it carries.
+            container.lookAgain(at: [relocation.to] + relocation.departures)
             report.followed += 1
         case .land(let landing):
             let target = LocalNames.relative(of: landing.to, local: local, in: executor.containerFolder)

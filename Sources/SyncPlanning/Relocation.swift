@@ -14,6 +14,12 @@ import RawPaths
 /// scan saw (a `cp -r` still under way keeps it where it is) and its owner may change it;
 /// otherwise it stays, with all it holds. An edit of a file the rename moved follows on its own
 /// (`FollowedMove`).
+///
+/// A file this device moved into the folder from outside it (B moved `other.txt` to
+/// `x/other.txt`) follows too, and its rename is published from where it was: its old
+/// path's deletion waits a round (`departures`), and then pairs with the file at its new
+/// place (`SyncPlan.pairingRenames`). Published at once, the rename made the folder `x`
+/// again, holding only that file, on every device.
 public struct Relocation: Hashable, Sendable {
     /// Where the item is here.
     public var from: String
@@ -24,12 +30,17 @@ public struct Relocation: Hashable, Sendable {
     /// For a folder: the paths (relative to it, each folder before what it holds) of
     /// everything the scan found in it, which goes along.
     public var items: [String]
+    /// Where the files this device renamed into the folder, the item or what it holds,
+    /// came from: the deletions there are published by the next round, with the files at
+    /// their new places, as their renames.
+    public var departures: [String]
 
-    public init(from: String, to: String, state: EntryState, items: [String] = []) {
+    public init(from: String, to: String, state: EntryState, items: [String] = [], departures: [String] = []) {
         self.from = from
         self.to = to
         self.state = state
         self.items = items
+        self.departures = departures
     }
 }
 
@@ -39,8 +50,8 @@ enum Relocations {
     /// its relocation, and the publishes of what it holds dropped (they go with it; the
     /// next round publishes them at their new paths).
     ///
-    /// Runs after `SyncPlan.pairingRenames`: an item this device moved into the folder is
-    /// a rename of its own (published with `movedFrom`), not a new item.
+    /// Runs after `SyncPlan.pairingRenames`, which tells the files this device moved into
+    /// the folder (published with `movedFrom`): their departures wait a round.
     static func relocating(_ actions: [SyncAction], trees: SyncTrees) -> [SyncAction] {
         let renames = folderRenames(in: actions, local: trees.local)
         guard !renames.isEmpty else { return actions }
@@ -49,9 +60,14 @@ enum Relocations {
         var staying: Set<String> = []  // new items that stay where they are, with all they hold
         var claimed: Set<String> = []  // destinations taken (two folders may be renamed into one)
         // Path order puts each folder before what it holds ("a" < "a/b").
-        for (path, state) in newItems(in: actions, trees: trees) {
+        for (path, state, origin) in newItems(in: actions, trees: trees) {
             if let holder = path.enclosingFolders.first(where: { relocated[$0] != nil || staying.contains($0) }) {
-                if let below = path.below(holder), relocated[holder] != nil { relocated[holder]?.items.append(String(below)) } else { staying.insert(path) }
+                if let below = path.below(holder), relocated[holder] != nil {
+                    relocated[holder]?.items.append(String(below))
+                    if let origin { relocated[holder]?.departures.append(origin) }
+                } else {
+                    staying.insert(path)
+                }
                 continue
             }
             guard let destination = destination(of: path, renames: renames), !claimed.contains(destination),
@@ -61,26 +77,28 @@ enum Relocations {
                 continue
             }
             claimed.insert(destination)
-            relocated[path] = Relocation(from: path, to: destination, state: state)
+            relocated[path] = Relocation(from: path, to: destination, state: state, departures: origin.map { [$0] } ?? [])
         }
         guard !relocated.isEmpty else { return actions }
         let carried = Set(relocated.values.flatMap { relocation in relocation.items.map { relocation.from + "/" + $0 } })
+        let departures = Set(relocated.values.flatMap(\.departures))
         return actions.compactMap { action in
-            guard case .publish(let path, _, _, _) = action else { return action }
-            if carried.contains(path) { return nil }
+            guard case .publish(let path, let state, _, _) = action else { return action }
+            if carried.contains(path) || (state == nil && departures.contains(path)) { return nil }
             return relocated[path].map(SyncAction.relocate) ?? action
         }
     }
 
     /// The items this device made and never synced, which the mirror has nothing live at,
     /// with their states, in path order. (Made again where one was deleted, an item's
-    /// publish names that deletion as parent.)
-    static func newItems(in actions: [SyncAction], trees: SyncTrees) -> [(String, EntryState)] {
-        actions.compactMap { action -> (String, EntryState)? in
-            guard case .publish(let path, let state?, _, nil) = action, trees.base[path]?.state == nil,
+    /// publish names that deletion as parent.) A file renamed here comes with the path it
+    /// was renamed from.
+    static func newItems(in actions: [SyncAction], trees: SyncTrees) -> [(String, EntryState, String?)] {
+        actions.compactMap { action -> (String, EntryState, String?)? in
+            guard case .publish(let path, let state?, _, let origin) = action, trees.base[path]?.state == nil,
                 trees.histories[path]?.winner?.state == nil
             else { return nil }
-            return (path, state)
+            return (path, state, origin)
         }.sorted { $0.0 < $1.0 }
     }
 

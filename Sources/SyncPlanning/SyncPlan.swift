@@ -220,7 +220,9 @@ public struct SyncPlan: Sendable, Equatable {
         // A new name that moves with its folder is such a name already: no other file of
         // that content (a copy) is taken for it. (A landing's source never is one: another
         // device renamed that file, and no rename of it here follows.)
-        for case .relocate(let relocation) in actions {
+        // (A file renamed here into a folder renamed elsewhere is not: it pairs with its
+        // own departure, `Relocation.departures`.)
+        for case .relocate(let relocation) in actions where relocation.departures.isEmpty {
             if let content = relocation.state.sha256, let count = renamed[content] { renamed[content] = count - 1 }
         }
         var kept: [SyncAction] = []

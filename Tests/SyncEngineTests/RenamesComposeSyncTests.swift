@@ -225,6 +225,85 @@ import Testing
         #expect(a.sync().published == 0 && b.sync().published == 0)
     }
 
+    /// What both devices hold once b's moving `other.txt` into `p` met a's renaming `p` to `q`.
+    static let movedIn = Move.moved.merging(["q/other.txt": "o"]) { $1 }.filter { $0.key != "other.txt" }
+
+    /// a renamed `p` to `q` and published it; b, not having synced since, moved `other.txt`
+    /// into `p`. b's file follows the folder (`Relocation`), and its rename is published
+    /// from where it was to where the folder is now: other devices rename their copy.
+    @Test func aFileMovedIntoAFolderRenamedElsewhereFollowsIt() throws {
+        let scratch = Scratch()
+        let (a, b) = try Move.syncedPair(scratch)
+        try Move.renameOnA(a)
+        try Move.rename(b, "other.txt", to: "p/other.txt")
+        let inode = try Move.inode(a, "other.txt")
+
+        let report = b.sync()
+        #expect(report.problems.isEmpty, "\(report.problems)")
+        b.sync()
+        a.sync()
+        #expect(b.tree() == Self.movedIn, "b: \(b.tree())")
+        #expect(a.tree() == Self.movedIn, "a: \(a.tree())")
+        #expect(try Move.inode(a, "q/other.txt") == inode, "a's own copy was renamed, not fetched again")
+        let arrival = try Self.records(b).last { $0.path == "Documents/q/other.txt" }
+        #expect(arrival?.movedFrom == "Documents/other.txt", "published as a rename: \(String(describing: arrival))")
+        #expect(a.sync().published == 0 && b.sync().published == 0)
+    }
+
+    /// As ubqd's passes: b's pass is told its own move (both paths, as the watcher tells a
+    /// rename); the next pass is told nothing, and looks at what the first left to it.
+    @Test func aFileMovedIntoAFolderRenamedElsewhereFollowsItInPassesToldWhatChanged() throws {
+        let scratch = Scratch()
+        let (a, b) = try Move.syncedPair(scratch)
+        try Move.renameOnA(a)
+        try Move.rename(b, "other.txt", to: "p/other.txt")
+
+        b.sync(changed: ["Documents/other.txt", "Documents/p/other.txt"])
+        b.sync(changed: [])
+        a.sync()
+        #expect(b.tree() == Self.movedIn, "b: \(b.tree())")
+        #expect(a.tree() == Self.movedIn, "a: \(a.tree())")
+        let arrival = try Self.records(b).last { $0.path == "Documents/q/other.txt" }
+        #expect(arrival?.movedFrom == "Documents/other.txt", "published as a rename: \(String(describing: arrival))")
+    }
+
+    /// b made a folder in `p` and moved `other.txt` into it: the folder follows `p`'s
+    /// rename with the file, whose rename is published from where it was.
+    @Test func aNewFolderHoldingAFileMovedInFollowsTheFolderRenamedElsewhere() throws {
+        let scratch = Scratch()
+        let (a, b) = try Move.syncedPair(scratch)
+        try Move.renameOnA(a)
+        try FileManager.default.createDirectory(atPath: b.documents + "/p/made", withIntermediateDirectories: true)
+        try Move.rename(b, "other.txt", to: "p/made/other.txt")
+
+        b.sync()
+        b.sync()
+        a.sync()
+        var expected = Move.moved.merging(["q/made": "<folder>", "q/made/other.txt": "o"]) { $1 }
+        expected["other.txt"] = nil
+        #expect(b.tree() == expected, "b: \(b.tree())")
+        #expect(a.tree() == expected, "a: \(a.tree())")
+        let arrival = try Self.records(b).last { $0.path == "Documents/q/made/other.txt" }
+        #expect(arrival?.movedFrom == "Documents/other.txt", "published as a rename: \(String(describing: arrival))")
+    }
+
+    /// b moved `other.txt` into `p` and published it; a, not having synced since, renamed
+    /// `p` to `q`: the file lands in `q` (`Landing`).
+    @Test func aFileMovedIntoAFolderRenamedHereLandsInIt() throws {
+        let scratch = Scratch()
+        let (a, b) = try Move.syncedPair(scratch)
+        try Move.rename(b, "other.txt", to: "p/other.txt")
+        b.sync()
+        try Move.rename(a, "p", to: "q")
+
+        let report = a.sync()
+        #expect(report.problems.isEmpty, "\(report.problems)")
+        b.sync()
+        #expect(a.tree() == Self.movedIn, "a: \(a.tree())")
+        #expect(b.tree() == Self.movedIn, "b: \(b.tree())")
+        #expect(a.sync().published == 0 && b.sync().published == 0)
+    }
+
     /// What both devices hold once b's moving `p/x.txt` out and deleting `p` met a's rename.
     static let movedOut = ["r": "<folder>", "r/x.txt": "x"]
 

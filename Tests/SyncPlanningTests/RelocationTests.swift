@@ -73,15 +73,29 @@ struct RelocationTests {
         #expect(Self.relocations(SyncPlan(Self.trees(new: [Self.p + "/new.txt": F.b], extra: [elsewhere]))).isEmpty)
     }
 
-    /// A synced file this device moved into the folder is its own rename, published with
-    /// where it came from: not a new item.
-    @Test func aFileMovedHereIntoTheFolderIsPublishedAsARename() {
+    /// A synced file this device moved into the folder follows it too. Its rename is
+    /// published from where it was to where it is then: its old path's deletion waits for
+    /// that round. Published now, the rename made `p` again on every device.
+    @Test func aFileMovedHereIntoTheFolderFollowsItAndItsDepartureWaits() {
         let synced = F.record(F.id("B", 1), F.b, path: "Documents/r.txt")
         let trees = Self.trees(
             new: [Self.p + "/r.txt": F.b], extra: [synced], base: ["Documents/r.txt": BaseEntry(version: synced.id, state: F.b)])
         let plan = SyncPlan(trees)
-        #expect(Self.relocations(plan).isEmpty)
-        #expect(plan.actions.contains(.publish(path: Self.p + "/r.txt", state: F.b, parents: [], movedFrom: "Documents/r.txt")))
+        #expect(Self.relocations(plan) == [Relocation(from: Self.p + "/r.txt", to: Self.q + "/r.txt", state: F.b, departures: ["Documents/r.txt"])])
+        #expect(!plan.actions.contains { $0.path == "Documents/r.txt" }, "\(plan.actions)")
+        #expect(plan.deletionCount == 0)
+    }
+
+    /// A file renamed in the folder here, which the other device both renamed with the
+    /// folder and edited (no rename follows: the contents differ), follows the folder as
+    /// a new name: the other device's rename deleted its old one already. It does not make
+    /// `p` again for its new name.
+    @Test func aFileRenamedInTheFolderWhereTheOtherDeviceEditedItFollowsTheFolder() {
+        let edited = VersionRecord(id: F.id("A", 7), path: Self.q + "/x.txt", parents: [F.id("A", 4)], state: F.c, time: 2_000, movedFrom: Self.p + "/x.txt")
+        var trees = Self.trees(new: [Self.p + "/y.txt": F.a], extra: [edited])
+        trees.local[Self.p + "/x.txt"] = nil
+        let plan = SyncPlan(trees)
+        #expect(Self.relocations(plan) == [Relocation(from: Self.p + "/y.txt", to: Self.q + "/y.txt", state: F.a)])
     }
 
     /// A new folder that cannot move (something is at its place in the new folder) stays
