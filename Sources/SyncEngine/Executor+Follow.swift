@@ -71,7 +71,7 @@ extension Executor {
     /// nothing is lost). Where something appeared at the old path meanwhile, there is no
     /// departure, and the arrival names no origin: the next round publishes what appeared.
     func land(_ landing: Landing, source: LocalEntry?, to relative: RawPath, batch: ChangeBatch) throws -> Outcome {
-        guard let state = landing.version.state else { return .skipped("\(landing.version.path) is no item to land") }
+        guard let state = landing.version.state else { return try landDeletion(landing, source: source, at: relative, batch: batch) }
         let target = containerFolder.appending(relative).readable
         let outcome: Outcome
         if let planned = landing.source {
@@ -93,6 +93,25 @@ extension Executor {
             landing.to, state: source?.state ?? state, parents: landing.replacing, movedFrom: departs ? landing.movedFrom : nil,
             local: nil, batch: batch, relative: relative)
         if departs { _ = try publish(landing.version.path, state: nil, parents: landing.leaving, movedFrom: nil, local: nil, batch: batch) }
+        return .done
+    }
+
+    /// Removes this device's copy of an item another device deleted, from where this
+    /// device's folder rename took it (`Landing.isDeletion`): if it is still as the plan saw
+    /// it, and, for a folder, empty (what it held went or landed elsewhere first). The base
+    /// then takes the deletion at the item's old path, as for a deletion applied there.
+    func landDeletion(_ landing: Landing, source: LocalEntry?, at relative: RawPath, batch: ChangeBatch) throws -> Outcome {
+        guard let planned = landing.source, let source, source.state == planned.state else {
+            return .skipped("\(landing.to) is not the item the plan removes")
+        }
+        let target = containerFolder.appending(relative).readable
+        let outcome = try coordinator.write(target, options: .forDeleting) { () throws -> Outcome in
+            guard Self.unchanged(target, since: source) else { return .skipped("\(target) changed since it was read") }
+            return try remove(target, expected: source)
+        }
+        if case .kept = outcome { return .skipped("\(target) holds what came since it was read") }
+        guard outcome == .done else { return outcome }
+        batch.commit(BaseCommit("adopt", path: landing.version.path, version: landing.version.id, state: nil, signature: nil))
         return .done
     }
 

@@ -128,7 +128,7 @@ struct Executor {
         return installed
     }
 
-    private func remove(_ absolute: String, expected: LocalEntry?) throws -> Outcome {
+    func remove(_ absolute: String, expected: LocalEntry?) throws -> Outcome {
         guard let expected else { return .done }
         if expected.state.kind == .folder {
             if rmdir(absolute) != 0 && errno != ENOENT {

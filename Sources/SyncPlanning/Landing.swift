@@ -18,6 +18,12 @@ import RawPaths
 /// A file B moved out of `x` (to `z/a.txt`) lands in place: A renames its own copy, which
 /// its rename took to `y/a.txt`, to `z/a.txt`, and publishes nothing (B published the
 /// move). Without this, A fetched `z/a.txt` and published `y/a.txt` as new: two names.
+///
+/// A deletion lands too (`isDeletion`): an item B deleted from `x` (or a subfolder B
+/// renamed, whose items land under its new name) goes from where A's rename took it, if A
+/// did not change it; a folder, once all it holds goes or lands elsewhere. Nothing is
+/// published: B published the deletion. Without this, A published its copy as new, and
+/// the deleted item came back on every device, in `y`.
 public struct Landing: Hashable, Sendable {
     /// The item: the mirror's current version of its path, below the folder's old path.
     public var version: VersionRecord
@@ -61,6 +67,10 @@ public struct Landing: Hashable, Sendable {
     /// Whether the item lands at its own path (a file another device moved out of the
     /// folder): only this device's copy, `source`, moves, and nothing is published.
     public var isInPlace: Bool { to == version.path }
+
+    /// Whether another device deleted the item: this device's copy, `source`, at `to`, goes,
+    /// and the base takes the deletion at the item's path. Nothing is published.
+    public var isDeletion: Bool { version.state == nil }
 }
 
 /// Finds the landings a plan holds (`Landing`).
@@ -103,15 +113,54 @@ enum Landings {
             else { continue }
             landings[version.path] = Landing(version: version, to: version.path, source: source)
         }
+        let leaving = Set(landings.values.compactMap(\.source?.path))
+        landings.merge(deletions(in: actions, trees: trees, renames: renames, newPublishes: newPublishes, leaving: leaving)) { first, _ in first }
         guard !landings.isEmpty else { return actions }
         let sources = Set(landings.values.compactMap(\.source?.path))
         return actions.compactMap { action in
             switch action {
             case .apply(let version, nil): landings[version.path].map(SyncAction.land) ?? action
+            case .adopt(let path, _, nil): landings[path].flatMap { $0.isDeletion ? SyncAction.land($0) : nil } ?? action
             case .publish(let path, _, _, _) where sources.contains(path): nil
             default: action
             }
         }
+    }
+
+    /// The deletions that land (`Landing.isDeletion`), by the deleted path: each item this
+    /// device had, another device deleted (the plan agrees, as this device's rename took it
+    /// away), and the rename took where this device has it new and unchanged (a file, a
+    /// link) or where it holds only what goes or lands elsewhere (`leaving`: the files the
+    /// landings move away; a folder). Deepest first, so that a folder knows what in it goes.
+    static func deletions(
+        in actions: [SyncAction], trees: SyncTrees, renames: [String: String], newPublishes: Set<String>, leaving: Set<String>
+    ) -> [String: Landing] {
+        var found: [String: Landing] = [:]
+        var folders: [Landing] = []
+        for case .adopt(let path, _, nil) in actions {
+            guard let had = trees.base[path]?.state, let deletion = trees.histories[path]?.winner, deletion.state == nil,
+                let destination = Relocations.destination(of: path, renames: renames), newPublishes.contains(destination),
+                !leaving.contains(destination), let here = trees.local[destination]
+            else { continue }
+            let landing = Landing(version: deletion, to: destination, leaving: [], source: Landing.Source(path: destination, state: here))
+            if had.kind == .folder, here.kind == .folder {
+                folders.append(landing)
+            } else if here == had {
+                found[path] = landing
+            }
+        }
+        guard !folders.isEmpty else { return found }
+        var gone = leaving.union(found.values.map(\.to))
+        let holders = Set(folders.map(\.to))
+        var held: [String: [String]] = [:]  // a folder's destination → what the disk holds below it
+        for path in trees.local.keys {
+            for folder in path.enclosingFolders where holders.contains(folder) { held[folder, default: []].append(path) }
+        }
+        for landing in folders.sorted(by: { $0.to.depth > $1.to.depth }) where held[landing.to, default: []].allSatisfy(gone.contains) {
+            found[landing.version.path] = landing
+            gone.insert(landing.to)
+        }
+        return found
     }
 
     /// Drops the landing of each folder that holds an item that stays (fetched at its old

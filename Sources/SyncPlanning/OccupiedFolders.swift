@@ -58,7 +58,7 @@ enum OccupiedFolders {
                 relocated.insert(relocation.from)
             case .land(let landing):
                 outcome[landing.version.path] = false
-                outcome[landing.to] = true
+                outcome[landing.to] = !landing.isDeletion
                 if let source = landing.source { outcome[source.path] = false }
             }
         }

@@ -71,7 +71,7 @@ public struct SyncPlan: Sendable, Equatable {
                 actions.append(action)
             }
         }
-        let follows = MoveFollowing.follows(in: trees, candidates: candidates)
+        let follows = Self.withoutFolderRenamesHere(MoveFollowing.follows(in: trees, candidates: candidates), actions: actions, trees: trees)
         actions = Self.following(follows, instead: actions)
         if follows.contains(where: { $0.edit == .localRename }) {
             localRenames = actions.compactMap { if case .follow(let followed) = $0, followed.edit == .localRename { followed } else { nil } }
@@ -100,6 +100,23 @@ public struct SyncPlan: Sendable, Equatable {
             kept.append(followed)
         }
         return actions.filter { !claimed.contains($0.path) } + kept.map(SyncAction.follow)
+    }
+
+    /// `follows` without the renames made here (`FollowedMove.Edit.localRename`) that are
+    /// this device's rename of a folder holding both of the other device's paths: the other
+    /// device renamed a subfolder of `p` (`p/sub` to `p/new`) while this device renamed `p`
+    /// to `q`, which took the file to `q/sub`. That is no rename of the file here, which
+    /// would compose into `q/sub` and leave `p/new` behind: the other device's rename lands
+    /// in `q` (`Landing`), at `q/new`. Looked for only when such a rename follows.
+    static func withoutFolderRenamesHere(_ follows: [FollowedMove], actions: [SyncAction], trees: SyncTrees) -> [FollowedMove] {
+        guard follows.contains(where: { $0.edit == .localRename }) else { return follows }
+        let renamed = Landings.folderRenamesHere(in: pairingRenames(actions, base: trees.base), trees: trees)
+        guard !renamed.isEmpty else { return follows }
+        return follows.filter { followed in
+            followed.edit != .localRename || !followed.from.enclosingFolders.contains { folder in
+                renamed[folder] != nil && followed.move.path.below(folder) != nil
+            }
+        }
     }
 
     /// Deletions this device would publish: what the mass-deletion guard counts. Deletions
@@ -327,7 +344,8 @@ extension SyncAction {
         case .publish(_, let state, _, _): state == nil
         case .apply(let version, _): version.state == nil
         case .adopt(_, _, let state): state == nil
-        case .follow, .relocate, .land: false  // it makes the new path: it goes with the makes, after its folders
+        case .land(let landing): landing.isDeletion  // a copy goes; any other landing makes the new path
+        case .follow, .relocate: false  // it makes the new path: it goes with the makes, after its folders
         }
     }
 

@@ -304,6 +304,69 @@ import Testing
         #expect(a.sync().published == 0 && b.sync().published == 0)
     }
 
+    /// b deleted `p/x.txt` and `p/sub/deeper` and published that; a renamed `p` to `q`
+    /// meanwhile. a's copies, which its rename took to `q`, go too (`Landing.isDeletion`):
+    /// published as new, they came back on every device. What was deleted stays in the
+    /// history.
+    @Test func itemsDeletedElsewhereGoFromTheFolderRenamedHere() throws {
+        let scratch = Scratch()
+        let (a, b) = try Move.syncedPair(scratch)
+        try FileManager.default.removeItem(atPath: b.documents + "/p/x.txt")
+        try FileManager.default.removeItem(atPath: b.documents + "/p/sub/deeper")
+        b.sync()
+        try Move.rename(a, "p", to: "q")
+
+        let report = a.sync()
+        #expect(report.problems.isEmpty, "\(report.problems)")
+        b.sync()
+        let expected = Move.moved.filter { !["q/x.txt", "q/sub/deeper", "q/sub/deeper/z.txt"].contains($0.key) }
+        #expect(a.tree() == expected, "a: \(a.tree())")
+        #expect(b.tree() == expected, "b: \(b.tree())")
+        #expect(a.sync().published == 0 && b.sync().published == 0)
+        let deleted = try a.engine.deletedItems(container: TestDevice.containerID, under: "").map(\.path)
+        #expect(Set(deleted).isSuperset(of: ["Documents/p/x.txt", "Documents/p/sub/deeper/z.txt"]), "\(deleted)")
+    }
+
+    /// The same, where a edited its copy after renaming the folder: the edit stays, as an
+    /// edit beats a deletion.
+    @Test func aCopyEditedHereStaysThoughDeletedElsewhere() throws {
+        let scratch = Scratch()
+        let (a, b) = try Move.syncedPair(scratch)
+        try FileManager.default.removeItem(atPath: b.documents + "/p/x.txt")
+        b.sync()
+        try Move.rename(a, "p", to: "q")
+        try a.write("q/x.txt", "edited on a")
+
+        a.sync()
+        b.sync()
+        let expected = Move.moved.merging(["q/x.txt": "edited on a"]) { $1 }
+        #expect(a.tree() == expected, "a: \(a.tree())")
+        #expect(b.tree() == expected, "b: \(b.tree())")
+    }
+
+    /// b renamed `p/sub` to `p/sub2` and published it; a renamed `p` to `q` meanwhile: a
+    /// renames its own `q/sub`'s files into `q/sub2` (`Landing`), and `q/sub` goes. Before,
+    /// a took that for renames of the files themselves: every device ended with `q/sub`
+    /// beside `p/sub2`.
+    @Test func aSubfolderRenamedElsewhereLandsInTheFolderRenamedHere() throws {
+        let scratch = Scratch()
+        let (a, b) = try Move.syncedPair(scratch)
+        try Move.rename(b, "p/sub", to: "p/sub2")
+        b.sync()
+        try Move.rename(a, "p", to: "q")
+        let inode = try Move.inode(a, "q/sub/y.txt")
+
+        let report = a.sync()
+        #expect(report.problems.isEmpty, "\(report.problems)")
+        b.sync()
+        var expected: [String: String] = [:]
+        for (path, text) in Move.moved { expected[path.replacingOccurrences(of: "q/sub", with: "q/sub2")] = text }
+        #expect(a.tree() == expected, "a: \(a.tree())")
+        #expect(b.tree() == expected, "b: \(b.tree())")
+        #expect(try Move.inode(a, "q/sub2/y.txt") == inode, "a's own copy was renamed, not fetched again")
+        #expect(a.sync().published == 0 && b.sync().published == 0)
+    }
+
     /// What both devices hold once b's moving `p/x.txt` out and deleting `p` met a's rename.
     static let movedOut = ["r": "<folder>", "r/x.txt": "x"]
 

@@ -135,4 +135,56 @@ struct LandingTests {
         #expect(!plan.actions.contains { $0.path == Self.q + "/x.txt" }, "\(plan.actions)")
         #expect(plan.actions.firstIndex { $0.path == madeR.path }! < plan.actions.firstIndex { $0.path == movedOut.path }!)
     }
+
+    /// The trees with B's `records`, and another file in `p` this device's rename took to
+    /// `q` unchanged (which tells the rename, whatever B did to `x.txt`).
+    static func treesWithAnotherFile(_ records: [VersionRecord], local extraLocal: [String: EntryState] = [:]) -> SyncTrees {
+        var trees = Self.trees(records, local: [Self.q + "/other.txt": F.b].merging(extraLocal) { $1 })
+        trees.base[Self.p + "/other.txt"] = BaseEntry(version: F.id("A", 9), state: F.b)
+        return trees
+    }
+
+    /// B deleted `p/x.txt`: this device's copy, which its rename took to `q/x.txt`, goes
+    /// too, and is not published there (it would come back on every device).
+    @Test func aFileDeletedElsewhereGoesFromTheFolderRenamedHere() {
+        let deleted = F.record(F.id("B", 6), nil, parents: [Self.file.id], time: 2_000, path: Self.file.path)
+        let plan = SyncPlan(Self.treesWithAnotherFile([deleted]))
+        let goes = Landing(version: deleted, to: Self.q + "/x.txt", leaving: [], source: Landing.Source(path: Self.q + "/x.txt", state: F.a))
+        #expect(Self.landings(plan) == [goes])
+        #expect(goes.isDeletion && goes.movedFrom == nil)
+        #expect(plan.actions.filter { $0.path == Self.q + "/x.txt" || $0.path == Self.file.path } == [.land(goes)], "\(plan.actions)")
+        #expect(plan.deletionCount == 0, "B's deletion is not this device's to weigh: \(plan.deletionPaths)")
+    }
+
+    /// A file changed here after the rename stays, as an edit beats a deletion: it is
+    /// published where it is.
+    @Test func aFileChangedHereStaysThoughDeletedElsewhere() {
+        let deleted = F.record(F.id("B", 6), nil, parents: [Self.file.id], time: 2_000, path: Self.file.path)
+        let plan = SyncPlan(Self.treesWithAnotherFile([deleted], local: [Self.q + "/x.txt": F.c]))
+        #expect(Self.landings(plan).isEmpty)
+        #expect(plan.actions.contains(.publish(path: Self.q + "/x.txt", state: F.c, parents: [])))
+    }
+
+    /// B deleted `p/sub`: its files' copies here go, and so does the folder once nothing
+    /// that stays is in it; a file made in it here stays, and so does the folder with it.
+    @Test func aFolderDeletedElsewhereGoesOnlyWithAllItHolds() {
+        let sub = F.record(F.id("A", 10), .folder(), path: Self.p + "/sub")
+        let inSub = F.record(F.id("A", 11), F.c, path: Self.p + "/sub/y.txt")
+        let subLeft = F.record(F.id("B", 7), nil, parents: [sub.id], time: 2_000, path: sub.path)
+        let inSubLeft = F.record(F.id("B", 8), nil, parents: [inSub.id], time: 2_000, path: inSub.path)
+        func plan(adding extra: [String: EntryState]) -> SyncPlan {
+            var trees = Self.treesWithAnotherFile([sub, inSub, subLeft, inSubLeft], local: [Self.q + "/sub": .folder(), Self.q + "/sub/y.txt": F.c].merging(extra) { $1 })
+            trees.base[sub.path] = BaseEntry(version: sub.id, state: .folder())
+            trees.base[inSub.path] = BaseEntry(version: inSub.id, state: F.c)
+            return SyncPlan(trees)
+        }
+        let whole = plan(adding: [:])
+        #expect(Self.landings(whole).map(\.to) == [Self.q + "/sub/y.txt", Self.q + "/sub"])
+        let sub2 = whole.actions.firstIndex { $0.path == Self.q + "/sub" }!
+        #expect(whole.actions.firstIndex { $0.path == Self.q + "/sub/y.txt" }! < sub2, "the folder goes after what it holds")
+
+        let holding = plan(adding: [Self.q + "/sub/new.txt": F.b])
+        #expect(Self.landings(holding).map(\.to) == [Self.q + "/sub/y.txt"])
+        #expect(holding.actions.contains(.publish(path: Self.q + "/sub", state: .folder(), parents: [])))
+    }
 }
