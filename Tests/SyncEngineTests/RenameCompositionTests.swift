@@ -1,0 +1,171 @@
+import Foundation
+import RawPaths
+import Testing
+import TestSupport
+
+@testable import SyncEngine
+
+/// Device a renames folder `p` to `q` while device b, not having synced since, makes a few
+/// random changes in and around `p`: renames, moves in and out, new files and folders,
+/// edits, deletions. Whichever device publishes first, both must end with the tree a user
+/// would have made doing both on one machine: b's changes, made in `q`. No old folder
+/// comes back, no file keeps two names, and nothing b did is lost.
+///
+/// Half the runs sync as ubqd's passes do between its full passes: each told only the
+/// paths its device changed (as its watcher tells them), then nothing (what other devices
+/// changed, and what earlier passes left to look at).
+///
+/// `UBQ_COMPOSE_SEED` replays one seed; `UBQ_COMPOSE_SEEDS` sets how many run.
+@Suite("Randomized rename composition")
+struct RenameCompositionTests {
+    static let environment = ProcessInfo.processInfo.environment
+    static let seeds: [UInt64] = {
+        if let seed = environment["UBQ_COMPOSE_SEED"].flatMap(UInt64.init) { return [seed] }
+        var seeds = SplitMix64(seed: 60)
+        return (0..<(environment["UBQ_COMPOSE_SEEDS"].flatMap(Int.init) ?? 24)).map { _ in seeds.next() }
+    }()
+
+    @Test(arguments: seeds)
+    func changesInAFolderComposeWithItsRename(seed: UInt64) throws {
+        var random = SplitMix64(seed: seed)
+        let scratch = Scratch()
+        let (a, b) = try scratch.pair()
+        var model = ComposedTree.initial
+        for (path, text) in model.files { try a.write(path, text) }
+        a.sync()
+        b.sync()
+
+        let renameFirst = random.below(2) == 0
+        let told = random.below(2) == 0
+        try FileManager.default.moveItem(atPath: a.documents + "/p", toPath: a.documents + "/q")
+        let renamedOnA: Set<RawPath> = ["Documents/p", "Documents/q"]
+        if renameFirst { a.sync(changed: told ? renamedOnA : nil) }
+        var done: [ComposedTree.Change] = []
+        for _ in 0..<(1 + random.below(4)) {
+            guard let change = model.randomChange(using: &random) else { break }
+            try change.apply(in: b.documents)
+            model.apply(change)
+            done.append(change)
+        }
+        // b syncs next either way: it meets a's published rename, or a meets b's changes.
+        b.sync(changed: told ? Set(done.flatMap(\.paths).map { RawPath("Documents/" + $0) }) : nil)
+        a.sync(changed: told ? (renameFirst ? [] : renamedOnA) : nil)
+        for _ in 0..<2 {
+            b.sync(changed: told ? [] : nil)
+            a.sync(changed: told ? [] : nil)
+        }
+        let expected = model.renamed(from: "p", to: "q")
+        let passes = told ? "passes told what changed" : "full passes"
+        let story = "seed \(seed), \(renameFirst ? "a's rename published first" : "b's changes published first"), \(passes): \(done)"
+        #expect(a.tree() == expected, "a: \(Self.difference(a.tree(), expected)); \(story)")
+        #expect(b.tree() == expected, "b: \(Self.difference(b.tree(), expected)); \(story)")
+        #expect(a.sync().published == 0 && b.sync().published == 0, "still publishing; \(story)")
+    }
+
+    /// What `tree` has that `expected` has not, and the other way round.
+    static func difference(_ tree: [String: String], _ expected: [String: String]) -> String {
+        let extra = tree.filter { expected[$0.key] != $0.value }.keys.sorted()
+        let missing = expected.filter { tree[$0.key] != $0.value }.keys.sorted()
+        return "has \(extra), lacks \(missing)"
+    }
+}
+
+/// The tree b means to make: files (path → text) and folders, container-relative.
+struct ComposedTree {
+    var files: [String: String]
+    var folders: Set<String>
+    var madeNames = 0
+
+    static let initial = ComposedTree(
+        files: ["p/f1.txt": "f1", "p/f2.txt": "f2", "p/f3.txt": "f3", "p/sub/g1.txt": "g1", "p/sub/g2.txt": "g2", "o1.txt": "o1", "o2.txt": "o2", "r/keep.txt": "k"],
+        folders: ["p", "p/sub", "r"])
+
+    enum Change: CustomStringConvertible {
+        case move(String, to: String)
+        case write(String, String)
+        case delete(String)
+        case makeFolder(String)
+
+        /// The paths the change touches, as a watcher tells them.
+        var paths: [String] {
+            switch self {
+            case .move(let from, let to): [from, to]
+            case .write(let path, _), .delete(let path), .makeFolder(let path): [path]
+            }
+        }
+
+        var description: String {
+            switch self {
+            case .move(let from, let to): "mv \(from) \(to)"
+            case .write(let path, _): "write \(path)"
+            case .delete(let path): "rm \(path)"
+            case .makeFolder(let path): "mkdir \(path)"
+            }
+        }
+
+        func apply(in documents: String) throws {
+            let manager = FileManager.default
+            switch self {
+            case .move(let from, let to): try manager.moveItem(atPath: documents + "/" + from, toPath: documents + "/" + to)
+            case .write(let path, let text): try Data(text.utf8).write(to: URL(fileURLWithPath: documents + "/" + path))
+            case .delete(let path): try manager.removeItem(atPath: documents + "/" + path)
+            case .makeFolder(let path): try manager.createDirectory(atPath: documents + "/" + path, withIntermediateDirectories: false)
+            }
+        }
+    }
+
+    /// A change b may make now: a file renamed in `p`, moved into or out of it, made, edited
+    /// or deleted there, a folder made there, or a subfolder renamed.
+    mutating func randomChange(using random: inout SplitMix64) -> Change? {
+        let inside = files.keys.filter { $0.hasPrefix("p/") }.sorted()
+        let outside = files.keys.filter { !$0.hasPrefix("p/") }.sorted()
+        let places = folders.filter { $0 == "p" || $0.hasPrefix("p/") }.sorted()
+        madeNames += 1
+        let name = "n\(madeNames)"
+        func pick(_ list: [String]) -> String? { list.isEmpty ? nil : list[random.below(list.count)] }
+        switch random.below(8) {
+        case 0: return pick(inside).map { .move($0, to: Self.folder(of: $0) + "/" + name + ".txt") }
+        case 1: return pick(outside).flatMap { from in pick(places).map { .move(from, to: $0 + "/" + name + ".txt") } }
+        case 2: return pick(inside).map { .move($0, to: "r/" + name + ".txt") }
+        case 3: return pick(places).map { .write($0 + "/" + name + ".txt", "made \(name)") }
+        case 4: return pick(inside).map { .write($0, "edited \(name)") }
+        case 5: return pick(inside).map { .delete($0) }
+        case 6: return pick(places).map { .makeFolder($0 + "/" + name) }
+        default: return places.contains("p/sub") ? .move("p/sub", to: "p/" + name) : pick(inside).map { .write($0, "edited \(name)") }
+        }
+    }
+
+    mutating func apply(_ change: Change) {
+        switch change {
+        case .move(let from, let to):
+            if let text = files.removeValue(forKey: from) {
+                files[to] = text
+            } else {
+                folders.remove(from)
+                folders.insert(to)
+                for (path, text) in files where path.hasPrefix(from + "/") {
+                    files[path] = nil
+                    files[to + path.dropFirst(from.count)] = text
+                }
+                for path in folders where path.hasPrefix(from + "/") {
+                    folders.remove(path)
+                    folders.insert(to + path.dropFirst(from.count))
+                }
+            }
+        case .write(let path, let text): files[path] = text
+        case .delete(let path): files[path] = nil
+        case .makeFolder(let path): folders.insert(path)
+        }
+    }
+
+    /// The tree as `TestDevice.tree()` shows it, with folder `old` renamed to `new`.
+    func renamed(from old: String, to new: String) -> [String: String] {
+        func moved(_ path: String) -> String { path == old || path.hasPrefix(old + "/") ? new + path.dropFirst(old.count) : path }
+        var tree: [String: String] = [:]
+        for (path, text) in files { tree[moved(path)] = text }
+        for folder in folders { tree[moved(folder)] = "<folder>" }
+        return tree
+    }
+
+    static func folder(of path: String) -> String { String(path[..<path.lastIndex(of: "/")!]) }
+}
