@@ -196,26 +196,31 @@ enum Landings {
     /// The plan publishes the old folder's deletion and the new folder, which this device
     /// never synced, and at least one file below the new path as moved from the same place
     /// below the old (`FolderMoves.Pair`): published as moved from there, or new here with
-    /// the content another device's rename took from there (whose deletion there is no
-    /// publish of this device's). A folder renamed to two places is left alone.
+    /// the content another device's rename or deletion took from there (whose deletion
+    /// there is no publish of this device's: the folder may hold nothing else). A folder
+    /// renamed to two places is left alone.
     ///
     /// Most plans have neither a file published as moved nor another device's rename to
     /// apply (a first sync's 100,000 uploads): they cost one look at each action.
     static func folderRenamesHere(in actions: [SyncAction], trees: SyncTrees) -> [String: String] {
         var pairs: Set<FolderMoves.Pair> = []
-        var renamedAway: [RenamedAway: [String]] = [:]  // the paths another device's renames took a file from
+        var takenAway: [TakenAway: [String]] = [:]  // the paths another device's renames or deletions took a file from
         for action in actions {
             switch action {
             case .publish(let path, let state?, _, let origin?) where state.kind == .file:
                 pairs.formUnion(FolderMoves.Pair.folders(of: path, leaving: origin))
             case .apply(let version, nil):
                 if let origin = version.movedFrom, let content = trees.base[origin]?.state?.sha256 {
-                    renamedAway[RenamedAway(content: content, name: origin.lastName), default: []].append(origin)
+                    takenAway[TakenAway(content: content, name: origin.lastName), default: []].append(origin)
+                }
+            case .adopt(let path, _, nil):  // deleted there, and gone here too
+                if let content = trees.base[path]?.state?.sha256 {
+                    takenAway[TakenAway(content: content, name: path.lastName), default: []].append(path)
                 }
             default: continue
             }
         }
-        guard !pairs.isEmpty || !renamedAway.isEmpty else { return [:] }
+        guard !pairs.isEmpty || !takenAway.isEmpty else { return [:] }
         var deleted: Set<String> = []
         var made: Set<String> = []
         for case .publish(let path, let state, _, let origin) in actions {
@@ -224,9 +229,9 @@ enum Landings {
                 continue
             }
             if state.kind == .folder { made.insert(path) }
-            // A file new here holding what another device's rename took away, and so not
-            // published as moved (this device's rename meets that device's departure).
-            if origin == nil, let content = state.sha256, let origins = renamedAway[RenamedAway(content: content, name: path.lastName)],
+            // A file new here holding what another device's rename or deletion took away,
+            // and so not published as moved (this device's rename meets that departure).
+            if origin == nil, let content = state.sha256, let origins = takenAway[TakenAway(content: content, name: path.lastName)],
                 trees.base[path]?.state == nil
             {
                 for origin in origins { pairs.formUnion(FolderMoves.Pair.folders(of: path, leaving: origin)) }
@@ -241,9 +246,9 @@ enum Landings {
         return targets.compactMapValues { $0.count == 1 ? $0.first : nil }
     }
 
-    /// A file another device's rename took away: its content and name (a folder's rename
-    /// keeps the names of what it holds, `FolderMoves.Pair`).
-    struct RenamedAway: Hashable {
+    /// A file another device's rename or deletion took away: its content and name (a
+    /// folder's rename keeps the names of what it holds, `FolderMoves.Pair`).
+    struct TakenAway: Hashable {
         var content: String
         var name: Substring
     }

@@ -5,7 +5,7 @@ import TestSupport
 
 @testable import SyncEngine
 
-/// Device a renames folder `p` to `q` while device b, not having synced since, makes a few
+/// Device a renames folder `p` to `q` (or moves it into `r`) while device b, not having synced since, makes a few
 /// random changes in and around `p`: renames, moves in and out, new files and folders,
 /// edits, deletions. Whichever device publishes first, both must end with the tree a user
 /// would have made doing both on one machine: b's changes, made in `q`. No old folder
@@ -37,8 +37,9 @@ struct RenameCompositionTests {
 
         let renameFirst = random.below(2) == 0
         let told = random.below(2) == 0
-        try FileManager.default.moveItem(atPath: a.documents + "/p", toPath: a.documents + "/q")
-        let renamedOnA: Set<RawPath> = ["Documents/p", "Documents/q"]
+        let target = random.below(3) == 0 ? "r/q" : "q"
+        try FileManager.default.moveItem(atPath: a.documents + "/p", toPath: a.documents + "/" + target)
+        let renamedOnA: Set<RawPath> = ["Documents/p", RawPath("Documents/" + target)]
         if renameFirst { a.sync(changed: told ? renamedOnA : nil) }
         var done: [ComposedTree.Change] = []
         for _ in 0..<(1 + random.below(4)) {
@@ -54,9 +55,9 @@ struct RenameCompositionTests {
             b.sync(changed: told ? [] : nil)
             a.sync(changed: told ? [] : nil)
         }
-        let expected = model.renamed(from: "p", to: "q")
+        let expected = model.renamed(from: "p", to: target)
         let passes = told ? "passes told what changed" : "full passes"
-        let story = "seed \(seed), \(renameFirst ? "a's rename published first" : "b's changes published first"), \(passes): \(done)"
+        let story = "seed \(seed), p renamed to \(target), \(renameFirst ? "a's rename published first" : "b's changes published first"), \(passes): \(done)"
         #expect(a.tree() == expected, "a: \(Self.difference(a.tree(), expected)); \(story)")
         #expect(b.tree() == expected, "b: \(Self.difference(b.tree(), expected)); \(story)")
         #expect(a.sync().published == 0 && b.sync().published == 0, "still publishing; \(story)")
@@ -108,14 +109,14 @@ struct ComposedTree {
             switch self {
             case .move(let from, let to): try manager.moveItem(atPath: documents + "/" + from, toPath: documents + "/" + to)
             case .write(let path, let text): try Data(text.utf8).write(to: URL(fileURLWithPath: documents + "/" + path))
-            case .delete(let path): try manager.removeItem(atPath: documents + "/" + path)
+            case .delete(let path): try manager.removeItem(atPath: documents + "/" + path)  // a folder with all it holds
             case .makeFolder(let path): try manager.createDirectory(atPath: documents + "/" + path, withIntermediateDirectories: false)
             }
         }
     }
 
     /// A change b may make now: a file renamed in `p`, moved into or out of it, made, edited
-    /// or deleted there, a folder made there, or a subfolder renamed.
+    /// or deleted there, a folder made there, or a subfolder renamed or deleted.
     mutating func randomChange(using random: inout SplitMix64) -> Change? {
         let inside = files.keys.filter { $0.hasPrefix("p/") }.sorted()
         let outside = files.keys.filter { !$0.hasPrefix("p/") }.sorted()
@@ -123,7 +124,7 @@ struct ComposedTree {
         madeNames += 1
         let name = "n\(madeNames)"
         func pick(_ list: [String]) -> String? { list.isEmpty ? nil : list[random.below(list.count)] }
-        switch random.below(8) {
+        switch random.below(9) {
         case 0: return pick(inside).map { .move($0, to: Self.folder(of: $0) + "/" + name + ".txt") }
         case 1: return pick(outside).flatMap { from in pick(places).map { .move(from, to: $0 + "/" + name + ".txt") } }
         case 2: return pick(inside).map { .move($0, to: "r/" + name + ".txt") }
@@ -131,7 +132,8 @@ struct ComposedTree {
         case 4: return pick(inside).map { .write($0, "edited \(name)") }
         case 5: return pick(inside).map { .delete($0) }
         case 6: return pick(places).map { .makeFolder($0 + "/" + name) }
-        default: return places.contains("p/sub") ? .move("p/sub", to: "p/" + name) : pick(inside).map { .write($0, "edited \(name)") }
+        case 7: return places.contains("p/sub") ? .move("p/sub", to: "p/" + name) : pick(inside).map { .write($0, "edited \(name)") }
+        default: return pick(places.filter { $0 != "p" }).map { .delete($0) }
         }
     }
 
@@ -153,7 +155,11 @@ struct ComposedTree {
                 }
             }
         case .write(let path, let text): files[path] = text
-        case .delete(let path): files[path] = nil
+        case .delete(let path):
+            files[path] = nil
+            folders.remove(path)
+            for file in files.keys where file.hasPrefix(path + "/") { files[file] = nil }
+            for folder in folders where folder.hasPrefix(path + "/") { folders.remove(folder) }
         case .makeFolder(let path): folders.insert(path)
         }
     }

@@ -327,6 +327,23 @@ import Testing
         #expect(Set(deleted).isSuperset(of: ["Documents/p/x.txt", "Documents/p/sub/deeper/z.txt"]), "\(deleted)")
     }
 
+    /// b deleted every file in `p` (not `p` itself): a's rename is told by its copies of
+    /// what b deleted (`Landings.TakenAway`), as nothing is left to publish as moved. They
+    /// go, and `p` ends as `q`, empty.
+    @Test func aFolderEmptiedElsewhereEndsEmptyUnderItsNewName() throws {
+        let scratch = Scratch()
+        let (a, b) = try Move.syncedPair(scratch)
+        for name in ["x.txt", "sub", "link"] { try FileManager.default.removeItem(atPath: b.documents + "/p/" + name) }
+        b.sync()
+        try Move.rename(a, "p", to: "q")
+
+        a.sync()
+        b.sync()
+        let expected = ["q": "<folder>", "other.txt": "o"]
+        #expect(a.tree() == expected, "a: \(a.tree())")
+        #expect(b.tree() == expected, "b: \(b.tree())")
+    }
+
     /// The same, where a edited its copy after renaming the folder: the edit stays, as an
     /// edit beats a deletion.
     @Test func aCopyEditedHereStaysThoughDeletedElsewhere() throws {
