@@ -255,14 +255,16 @@ enum Landings {
 
     /// The local file a renamed item may be moved from: where this device's rename of the
     /// folder took the item's old path, if the file there is new here (`newPublishes`),
-    /// holds the item's state and held it at the old path when this device last synced it,
-    /// and the mirror calls the old path deleted (the other device's rename left it).
+    /// the item holds what this device last synced at the old path (the other device only
+    /// renamed it), and the mirror calls the old path deleted (that rename left it). The
+    /// file may have been edited here since: the edit follows the rename, as an edit of the
+    /// file at its old path would (`FollowedMove`), and goes out as the landing's publish.
     static func source(of version: VersionRecord, trees: SyncTrees, renames: [String: String], newPublishes: Set<String>) -> Landing.Source? {
         guard let origin = version.movedFrom, let state = version.state, state.kind == .file,
             let moved = Relocations.destination(of: origin, renames: renames), newPublishes.contains(moved),
-            trees.local[moved] == state, trees.base[origin]?.state == state,
+            let here = trees.local[moved], here.kind == .file, trees.base[origin]?.state == state,
             let left = trees.histories[origin]?.winner, left.state == nil
         else { return nil }
-        return Landing.Source(path: moved, state: state)
+        return Landing.Source(path: moved, state: here)
     }
 }

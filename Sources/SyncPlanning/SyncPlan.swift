@@ -102,19 +102,26 @@ public struct SyncPlan: Sendable, Equatable {
         return actions.filter { !claimed.contains($0.path) } + kept.map(SyncAction.follow)
     }
 
-    /// `follows` without the renames made here (`FollowedMove.Edit.localRename`) that are
-    /// this device's rename of a folder holding both of the other device's paths: the other
-    /// device renamed a subfolder of `p` (`p/sub` to `p/new`) while this device renamed `p`
-    /// to `q`, which took the file to `q/sub`. That is no rename of the file here, which
-    /// would compose into `q/sub` and leave `p/new` behind: the other device's rename lands
-    /// in `q` (`Landing`), at `q/new`. Looked for only when such a rename follows.
+    /// `follows` without the renames and deletions made here (`FollowedMove.Edit.localRename`,
+    /// `.localDeletion`) that are this device's rename of a folder: it renamed `p` to `q`,
+    /// which took the file from `p/sub` to `q/sub`, while another device renamed the file
+    /// or its subfolder in `p`. The file is neither renamed nor deleted here (taken for a
+    /// deletion when this device edited it too): the other device's rename lands in `q`
+    /// (`Landing`). Composed as a rename here, the file ended in `q/sub` and the other
+    /// device's new folder stayed in `p`; as a deletion, the other device's file went.
+    /// A rename out of `p` (the folder renamed there too) still composes: the last name
+    /// published wins. Looked for only when such a follow is planned.
     static func withoutFolderRenamesHere(_ follows: [FollowedMove], actions: [SyncAction], trees: SyncTrees) -> [FollowedMove] {
-        guard follows.contains(where: { $0.edit == .localRename }) else { return follows }
+        guard follows.contains(where: { $0.edit == .localRename || $0.edit == .localDeletion }) else { return follows }
         let renamed = Landings.folderRenamesHere(in: pairingRenames(actions, base: trees.base), trees: trees)
         guard !renamed.isEmpty else { return follows }
         return follows.filter { followed in
-            followed.edit != .localRename || !followed.from.enclosingFolders.contains { folder in
-                renamed[folder] != nil && followed.move.path.below(folder) != nil
+            switch followed.edit {
+            case .localRename:
+                !followed.from.enclosingFolders.contains { renamed[$0] != nil && followed.move.path.below($0) != nil }
+            case .localDeletion:
+                Relocations.destination(of: followed.from, renames: renamed).map { trees.local[$0] == nil } ?? true
+            default: true
             }
         }
     }

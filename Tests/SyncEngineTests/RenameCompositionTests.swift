@@ -7,9 +7,10 @@ import TestSupport
 
 /// Device a renames folder `p` to `q` (or moves it into `r`) while device b, not having synced since, makes a few
 /// random changes in and around `p`: renames, moves in and out, new files and folders,
-/// edits, deletions. Whichever device publishes first, both must end with the tree a user
-/// would have made doing both on one machine: b's changes, made in `q`. No old folder
-/// comes back, no file keeps two names, and nothing b did is lost.
+/// edits, deletions; a, after its rename, edits files b neither edited nor deleted, and
+/// adds some. Whichever device publishes first, both must end with the tree a user would
+/// have made doing both on one machine: b's changes and a's, made in `q`. No old folder
+/// comes back, no file keeps two names, and nothing either did is lost.
 ///
 /// Half the runs sync as ubqd's passes do between its full passes: each told only the
 /// paths its device changed (as its watcher tells them), then nothing (what other devices
@@ -48,16 +49,32 @@ struct RenameCompositionTests {
             model.apply(change)
             done.append(change)
         }
+        var doneOnA: [String] = []
+        var changedOnA = renameFirst ? [] : renamedOnA
+        for step in 0..<random.below(3) {
+            if let original = model.untouchedOriginal(using: &random), random.below(2) == 0 {
+                let text = "edited on a \(step)"
+                try a.write(target + original.dropFirst(1), text)
+                changedOnA.insert(RawPath("Documents/" + target + original.dropFirst(1)))
+                model.editOnA(original, text: text)
+                doneOnA.append("edit \(original)")
+            } else {
+                try a.write(target + "/m\(step).txt", "made on a")
+                changedOnA.insert(RawPath("Documents/" + target + "/m\(step).txt"))
+                model.files["p/m\(step).txt"] = "made on a"
+                doneOnA.append("write m\(step).txt")
+            }
+        }
         // b syncs next either way: it meets a's published rename, or a meets b's changes.
         b.sync(changed: told ? Set(done.flatMap(\.paths).map { RawPath("Documents/" + $0) }) : nil)
-        a.sync(changed: told ? (renameFirst ? [] : renamedOnA) : nil)
+        a.sync(changed: told ? changedOnA : nil)
         for _ in 0..<2 {
             b.sync(changed: told ? [] : nil)
             a.sync(changed: told ? [] : nil)
         }
         let expected = model.renamed(from: "p", to: target)
         let passes = told ? "passes told what changed" : "full passes"
-        let story = "seed \(seed), p renamed to \(target), \(renameFirst ? "a's rename published first" : "b's changes published first"), \(passes): \(done)"
+        let story = "seed \(seed), p renamed to \(target), \(renameFirst ? "a's rename published first" : "b's changes published first"), \(passes): b \(done), a \(doneOnA)"
         #expect(a.tree() == expected, "a: \(Self.difference(a.tree(), expected)); \(story)")
         #expect(b.tree() == expected, "b: \(Self.difference(b.tree(), expected)); \(story)")
         #expect(a.sync().published == 0 && b.sync().published == 0, "still publishing; \(story)")
@@ -76,10 +93,14 @@ struct ComposedTree {
     var files: [String: String]
     var folders: Set<String>
     var madeNames = 0
+    /// Each file's path in `initial`, by where it is now (files made since have none).
+    var origins: [String: String] = [:]
+    /// The files of `initial` b edited or deleted.
+    var touched: Set<String> = []
 
     static let initial = ComposedTree(
         files: ["p/f1.txt": "f1", "p/f2.txt": "f2", "p/f3.txt": "f3", "p/sub/g1.txt": "g1", "p/sub/g2.txt": "g2", "o1.txt": "o1", "o2.txt": "o2", "r/keep.txt": "k"],
-        folders: ["p", "p/sub", "r"])
+        folders: ["p", "p/sub", "r"], origins: Dictionary(uniqueKeysWithValues: ["p/f1.txt", "p/f2.txt", "p/f3.txt", "p/sub/g1.txt", "p/sub/g2.txt", "o1.txt", "o2.txt", "r/keep.txt"].map { ($0, $0) }))
 
     enum Change: CustomStringConvertible {
         case move(String, to: String)
@@ -142,26 +163,45 @@ struct ComposedTree {
         case .move(let from, let to):
             if let text = files.removeValue(forKey: from) {
                 files[to] = text
+                origins[to] = origins.removeValue(forKey: from)
             } else {
                 folders.remove(from)
                 folders.insert(to)
                 for (path, text) in files where path.hasPrefix(from + "/") {
                     files[path] = nil
                     files[to + path.dropFirst(from.count)] = text
+                    origins[to + path.dropFirst(from.count)] = origins.removeValue(forKey: path)
                 }
                 for path in folders where path.hasPrefix(from + "/") {
                     folders.remove(path)
                     folders.insert(to + path.dropFirst(from.count))
                 }
             }
-        case .write(let path, let text): files[path] = text
+        case .write(let path, let text):
+            files[path] = text
+            if let origin = origins[path] { touched.insert(origin) }
         case .delete(let path):
+            for (file, origin) in origins where file == path || file.hasPrefix(path + "/") { touched.insert(origin) }
             files[path] = nil
             folders.remove(path)
             for file in files.keys where file.hasPrefix(path + "/") { files[file] = nil }
             for folder in folders where folder.hasPrefix(path + "/") { folders.remove(folder) }
         case .makeFolder(let path): folders.insert(path)
         }
+    }
+
+    /// A file of `initial` in `p` that b neither edited nor deleted (it may have moved it),
+    /// which a may edit: the edit follows wherever b moved it.
+    func untouchedOriginal(using random: inout SplitMix64) -> String? {
+        let candidates = origins.values.filter { $0.hasPrefix("p/") && !touched.contains($0) }.sorted()
+        return candidates.isEmpty ? nil : candidates[random.below(candidates.count)]
+    }
+
+    /// a's edit of `original`, wherever b moved it.
+    mutating func editOnA(_ original: String, text: String) {
+        guard let path = origins.first(where: { $0.value == original })?.key else { return }
+        files[path] = text
+        touched.insert(original)  // not edited twice
     }
 
     /// The tree as `TestDevice.tree()` shows it, with folder `old` renamed to `new`.

@@ -384,6 +384,48 @@ import Testing
         #expect(a.sync().published == 0 && b.sync().published == 0)
     }
 
+    /// b renamed `p/x.txt` and published it; a renamed `p` to `q`, then edited `q/x.txt`.
+    /// a's edit follows b's rename: `q/renamed.txt` holds it on both devices. Before, a took
+    /// its `p/x.txt` for deleted (the content was nowhere new here) and that deletion
+    /// followed b's rename: b's file went, and a's edit stayed under the old name.
+    @Test func anEditHereFollowsARenameElsewhereInTheFolderRenamedHere() throws {
+        let scratch = Scratch()
+        let (a, b) = try Move.syncedPair(scratch)
+        try Move.rename(b, "p/x.txt", to: "p/renamed.txt")
+        b.sync()
+        try Move.rename(a, "p", to: "q")
+        try a.write("q/x.txt", "edited on a")
+
+        let report = a.sync()
+        #expect(report.problems.isEmpty, "\(report.problems)")
+        b.sync()
+        var expected = Move.moved.merging(["q/renamed.txt": "edited on a"]) { $1 }
+        expected["q/x.txt"] = nil
+        #expect(a.tree() == expected, "a: \(a.tree())")
+        #expect(b.tree() == expected, "b: \(b.tree())")
+        #expect(a.sync().published == 0 && b.sync().published == 0)
+    }
+
+    /// The same for a file b moved out of `p`: a's edit lands in place, at `r/x.txt`.
+    @Test func anEditHereFollowsAMoveOutOfTheFolderRenamedHere() throws {
+        let scratch = Scratch()
+        let (a, b) = try Move.syncedPair(scratch)
+        try FileManager.default.createDirectory(atPath: b.documents + "/r", withIntermediateDirectories: true)
+        try Move.rename(b, "p/x.txt", to: "r/x.txt")
+        b.sync()
+        try Move.rename(a, "p", to: "q")
+        try a.write("q/x.txt", "edited on a")
+
+        a.sync()
+        b.sync()
+        a.sync()
+        var expected = Move.moved.merging(["r": "<folder>", "r/x.txt": "edited on a"]) { $1 }
+        expected["q/x.txt"] = nil
+        #expect(a.tree() == expected, "a: \(a.tree())")
+        #expect(b.tree() == expected, "b: \(b.tree())")
+        #expect(a.sync().published == 0 && b.sync().published == 0)
+    }
+
     /// What both devices hold once b's moving `p/x.txt` out and deleting `p` met a's rename.
     static let movedOut = ["r": "<folder>", "r/x.txt": "x"]
 

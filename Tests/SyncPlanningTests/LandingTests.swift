@@ -52,15 +52,31 @@ struct LandingTests {
         #expect(plan.actions.contains(.adopt(path: Self.file.path, version: Self.renameLeft.id, state: nil)))
     }
 
-    /// A file changed since the other device renamed it is no source: the item is fetched,
-    /// and the changed file published where it is.
-    @Test func aFileChangedHereIsNotRenamedForAnotherDevicesRename() {
+    /// A file changed here since the folder's rename is renamed all the same: the edit
+    /// follows the other device's rename, and goes out at the new name (as moved there).
+    /// Before, both names stayed: the item fetched at `y.txt`, the edit published at `x.txt`.
+    @Test func aFileChangedHereIsRenamedWithItsEdit() {
         var trees = Self.trees([Self.renamed, Self.renameLeft, Self.newFile])
         trees.local[Self.q + "/x.txt"] = F.c
         trees.local[Self.q + "/other.txt"] = F.a  // the folder is still known as renamed by this file
         trees.base[Self.p + "/other.txt"] = BaseEntry(version: F.id("A", 9), state: F.a)
         let plan = SyncPlan(trees)
-        #expect(Self.landings(plan).contains(Landing(version: Self.renamed, to: Self.q + "/y.txt")))
+        let renamedHere = Landing(version: Self.renamed, to: Self.q + "/y.txt", source: Landing.Source(path: Self.q + "/x.txt", state: F.c))
+        #expect(Self.landings(plan).contains(renamedHere), "\(Self.landings(plan))")
+        #expect(!plan.actions.contains { $0.path == Self.q + "/x.txt" }, "\(plan.actions)")
+    }
+
+    /// The other device changed the file as it renamed it: both changes are kept, as a
+    /// conflict of a rename and an edit is not this device's to settle. The item is fetched
+    /// at its new name, and the file changed here published where it is.
+    @Test func aFileChangedOnBothDevicesIsNotRenamedHere() {
+        let renamedAndChanged = VersionRecord(id: F.id("B", 2), path: Self.p + "/y.txt", parents: [], state: F.b, time: 2_000, movedFrom: Self.file.path)
+        var trees = Self.trees([renamedAndChanged, Self.renameLeft])
+        trees.local[Self.q + "/x.txt"] = F.c
+        trees.local[Self.q + "/other.txt"] = F.a
+        trees.base[Self.p + "/other.txt"] = BaseEntry(version: F.id("A", 9), state: F.a)
+        let plan = SyncPlan(trees)
+        #expect(Self.landings(plan) == [Landing(version: renamedAndChanged, to: Self.q + "/y.txt")])
         #expect(plan.actions.contains(.publish(path: Self.q + "/x.txt", state: F.c, parents: [])))
     }
 
