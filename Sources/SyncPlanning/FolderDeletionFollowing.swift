@@ -29,9 +29,13 @@ enum FolderDeletionFollowing {
     }
 
     /// `actions` with those applies made adoptions, and for each that a deletion here
-    /// tells of, the path deleted here (what the deletion guard weighs).
-    static func following(_ actions: [SyncAction], trees: SyncTrees) -> (actions: [SyncAction], deleted: [String: String]) {
-        let renames = deletedRenamedFolders(in: actions, trees: trees)
+    /// tells of, the path deleted here (what the deletion guard weighs). `renamedHere`:
+    /// the folders this device renamed (`Landings.folderRenamesHere`), which took what they
+    /// held along, deleting none of it.
+    static func following(
+        _ actions: [SyncAction], trees: SyncTrees, renamedHere: [String: String] = [:]
+    ) -> (actions: [SyncAction], deleted: [String: String]) {
+        let renames = deletedRenamedFolders(in: actions, trees: trees, renamedHere: renamedHere)
         guard !renames.isEmpty else { return (actions, [:]) }
         var deleted: [String: String] = [:]
         let followed = actions.map { action in
@@ -59,7 +63,7 @@ enum FolderDeletionFollowing {
     /// folders (`FolderMoves.Pair`) that a followed deletion or rename of a renamed file lies in,
     /// where the old folder is gone here and was, in the base, the very version the other
     /// device's deletion replaced, and the plan makes the new folder, by that same device.
-    static func deletedRenamedFolders(in actions: [SyncAction], trees: SyncTrees) -> [String: Rename] {
+    static func deletedRenamedFolders(in actions: [SyncAction], trees: SyncTrees, renamedHere: [String: String] = [:]) -> [String: Rename] {
         var pairs: Set<FolderMoves.Pair> = []
         var deleting: Set<FolderMoves.Pair> = []  // the pairs a deletion made here lies in
         for case .follow(let followed) in actions where followed.edit.carriesNoContent {
@@ -77,7 +81,8 @@ enum FolderDeletionFollowing {
         for pair in pairs {
             guard trees.local[pair.from] == nil, !trees.stillOnDisk.contains(pair.from), let base = trees.base[pair.from], base.state?.kind == .folder,
                 let gone = trees.histories[pair.from]?.winner, gone.state == nil, gone.parents == [base.version],
-                let arrival = made[pair.to], arrival.id.device == gone.id.device, trees.local[pair.to] == nil
+                let arrival = made[pair.to], arrival.id.device == gone.id.device, trees.local[pair.to] == nil,
+                Relocations.destination(of: pair.from, renames: renamedHere).map({ trees.local[$0] == nil }) ?? true
             else { continue }
             let deletesFiles = deletedIn.contains(pair.from) || pair.from.enclosingFolders.contains(where: deletedIn.contains)
             renames[pair.to] = Rename(from: pair.from, device: gone.id.device, deletesFiles: deletesFiles)

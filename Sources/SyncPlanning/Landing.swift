@@ -23,7 +23,9 @@ import RawPaths
 /// renamed, whose items land under its new name) goes from where A's rename took it, if A
 /// did not change it; a folder, once all it holds goes or lands elsewhere. Nothing is
 /// published: B published the deletion. Without this, A published its copy as new, and
-/// the deleted item came back on every device, in `y`.
+/// the deleted item came back on every device, in `y`. The other way round, an edit B
+/// made of a file A deleted after its rename comes back in `y` (an edit beats a
+/// deletion: `keptEdits`), not in `x` made again for it.
 public struct Landing: Hashable, Sendable {
     /// The item: the mirror's current version of its path, below the folder's old path.
     public var version: VersionRecord
@@ -113,6 +115,7 @@ enum Landings {
             else { continue }
             landings[version.path] = Landing(version: version, to: version.path, source: source)
         }
+        landings.merge(keptEdits(in: actions, trees: trees, renames: renames, made: madeFolders, claimed: &claimed)) { first, _ in first }
         let leaving = Set(landings.values.compactMap(\.source?.path))
         landings.merge(deletions(in: actions, trees: trees, renames: renames, newPublishes: newPublishes, leaving: leaving)) { first, _ in first }
         guard !landings.isEmpty else { return actions }
@@ -121,10 +124,34 @@ enum Landings {
             switch action {
             case .apply(let version, nil): landings[version.path].map(SyncAction.land) ?? action
             case .adopt(let path, _, nil): landings[path].flatMap { $0.isDeletion ? SyncAction.land($0) : nil } ?? action
+            case .publish(let path, nil, _, _) where landings[path] != nil: landings[path].map(SyncAction.land)  // `keptEdits`
             case .publish(let path, _, _, _) where sources.contains(path): nil
             default: action
             }
         }
+    }
+
+    /// Another device's edits of files this device deleted after its folder rename took them
+    /// along, by the old path: an edit beats a deletion, so the file comes back, where the
+    /// rename put it (fetched there, and published as moved from its old path), instead of
+    /// at its old path, which made the old folder again on every device. Only a plain
+    /// deletion here (no rename: none of the plan's publishes left the path) of a file
+    /// in no conflict, whose place in the renamed folder is free.
+    static func keptEdits(
+        in actions: [SyncAction], trees: SyncTrees, renames: [String: String], made: Set<String>, claimed: inout Set<String>
+    ) -> [String: Landing] {
+        let renamedFrom = Set(actions.compactMap { if case .publish(_, _?, _, let origin?) = $0 { origin } else { nil } })
+        var found: [String: Landing] = [:]
+        for case .publish(let path, nil, _, _) in actions where !renamedFrom.contains(path) {
+            guard let base = trees.base[path], base.state?.kind == .file, let history = trees.histories[path], let edit = history.winner,
+                edit.state?.kind == .file, edit.id != base.version, history.conflicts.isEmpty,
+                let destination = Relocations.destination(of: path, renames: renames), !claimed.contains(destination),
+                Relocations.isFree(destination, trees: trees, made: made)
+            else { continue }
+            claimed.insert(destination)
+            found[path] = Landing(version: edit, to: destination, leaving: [edit.id] + history.twins(of: edit.id))
+        }
+        return found
     }
 
     /// The deletions that land (`Landing.isDeletion`), by the deleted path: each item this

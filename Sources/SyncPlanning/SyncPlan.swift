@@ -71,13 +71,15 @@ public struct SyncPlan: Sendable, Equatable {
                 actions.append(action)
             }
         }
-        let follows = Self.withoutFolderRenamesHere(MoveFollowing.follows(in: trees, candidates: candidates), actions: actions, trees: trees)
+        let found = MoveFollowing.follows(in: trees, candidates: candidates)
+        let renamedHere = Self.folderRenamesHere(beside: found, actions: actions, trees: trees)
+        let follows = Self.without(renamedHere, found, trees: trees)
         actions = Self.following(follows, instead: actions)
         if follows.contains(where: { $0.edit == .localRename }) {
             localRenames = actions.compactMap { if case .follow(let followed) = $0, followed.edit == .localRename { followed } else { nil } }
         }
         let folderDeletions: [String: String]
-        (actions, folderDeletions) = FolderDeletionFollowing.following(actions, trees: trees)
+        (actions, folderDeletions) = FolderDeletionFollowing.following(actions, trees: trees, renamedHere: renamedHere)
         followedDeletions = folderDeletions.merging(Self.followedDeletions(in: actions)) { first, _ in first }
         actions = Self.pairingRenames(actions, base: trees.base)
         actions = Relocations.relocating(actions, trees: trees)
@@ -102,6 +104,15 @@ public struct SyncPlan: Sendable, Equatable {
         return actions.filter { !claimed.contains($0.path) } + kept.map(SyncAction.follow)
     }
 
+    /// The folders this device renamed and has not published (`Landings.folderRenamesHere`),
+    /// looked for only when a rename or deletion made here follows another device's rename
+    /// (`follows`): what they took along was neither renamed nor deleted here (`without`,
+    /// `FolderDeletionFollowing`).
+    static func folderRenamesHere(beside follows: [FollowedMove], actions: [SyncAction], trees: SyncTrees) -> [String: String] {
+        guard follows.contains(where: { $0.edit == .localRename || $0.edit == .localDeletion }) else { return [:] }
+        return Landings.folderRenamesHere(in: pairingRenames(actions, base: trees.base), trees: trees)
+    }
+
     /// `follows` without the renames and deletions made here (`FollowedMove.Edit.localRename`,
     /// `.localDeletion`) that are this device's rename of a folder: it renamed `p` to `q`,
     /// which took the file from `p/sub` to `q/sub`, while another device renamed the file
@@ -110,10 +121,8 @@ public struct SyncPlan: Sendable, Equatable {
     /// (`Landing`). Composed as a rename here, the file ended in `q/sub` and the other
     /// device's new folder stayed in `p`; as a deletion, the other device's file went.
     /// A rename out of `p` (the folder renamed there too) still composes: the last name
-    /// published wins. Looked for only when such a follow is planned.
-    static func withoutFolderRenamesHere(_ follows: [FollowedMove], actions: [SyncAction], trees: SyncTrees) -> [FollowedMove] {
-        guard follows.contains(where: { $0.edit == .localRename || $0.edit == .localDeletion }) else { return follows }
-        let renamed = Landings.folderRenamesHere(in: pairingRenames(actions, base: trees.base), trees: trees)
+    /// published wins.
+    static func without(_ renamed: [String: String], _ follows: [FollowedMove], trees: SyncTrees) -> [FollowedMove] {
         guard !renamed.isEmpty else { return follows }
         return follows.filter { followed in
             switch followed.edit {

@@ -7,8 +7,8 @@ import TestSupport
 
 /// Device a renames folder `p` to `q` (or moves it into `r`) while device b, not having synced since, makes a few
 /// random changes in and around `p`: renames, moves in and out, new files and folders,
-/// edits, deletions; a, after its rename, edits files b neither edited nor deleted, and
-/// adds some. Whichever device publishes first, both must end with the tree a user would
+/// edits, deletions; a, after its rename, edits files b neither edited nor deleted,
+/// renames files b neither moved nor deleted, deletes files, and adds some. Whichever device publishes first, both must end with the tree a user would
 /// have made doing both on one machine: b's changes and a's, made in `q`. No old folder
 /// comes back, no file keeps two names, and nothing either did is lost.
 ///
@@ -51,13 +51,25 @@ struct RenameCompositionTests {
         }
         var doneOnA: [String] = []
         var changedOnA = renameFirst ? [] : renamedOnA
-        for step in 0..<random.below(3) {
-            if let original = model.untouchedOriginal(using: &random), random.below(2) == 0 {
+        for step in 0..<random.below(4) {
+            let kind = random.below(4)
+            if kind == 0, let original = model.untouchedOriginal(using: &random) {
                 let text = "edited on a \(step)"
                 try a.write(target + original.dropFirst(1), text)
                 changedOnA.insert(RawPath("Documents/" + target + original.dropFirst(1)))
                 model.editOnA(original, text: text)
                 doneOnA.append("edit \(original)")
+            } else if kind == 1, let original = model.unmovedOriginal(using: &random) {
+                let renamed = ComposedTree.folder(of: original) + "/m\(step).txt"
+                try FolderMoveSyncTests.rename(a, target + original.dropFirst(1), to: target + renamed.dropFirst(1))
+                changedOnA.formUnion([original, renamed].map { RawPath("Documents/" + target + $0.dropFirst(1)) })
+                model.renameOnA(original, to: renamed)
+                doneOnA.append("mv \(original) \(renamed)")
+            } else if kind == 2, let original = model.aliveOriginal(using: &random) {
+                try FileManager.default.removeItem(atPath: a.documents + "/" + target + original.dropFirst(1))
+                changedOnA.insert(RawPath("Documents/" + target + original.dropFirst(1)))
+                model.deleteOnA(original)
+                doneOnA.append("rm \(original)")
             } else {
                 try a.write(target + "/m\(step).txt", "made on a")
                 changedOnA.insert(RawPath("Documents/" + target + "/m\(step).txt"))
@@ -95,8 +107,10 @@ struct ComposedTree {
     var madeNames = 0
     /// Each file's path in `initial`, by where it is now (files made since have none).
     var origins: [String: String] = [:]
-    /// The files of `initial` b edited or deleted.
+    /// The files of `initial` b edited or deleted, or a changed.
     var touched: Set<String> = []
+    /// The files of `initial` b edited.
+    var editedOnB: Set<String> = []
 
     static let initial = ComposedTree(
         files: ["p/f1.txt": "f1", "p/f2.txt": "f2", "p/f3.txt": "f3", "p/sub/g1.txt": "g1", "p/sub/g2.txt": "g2", "o1.txt": "o1", "o2.txt": "o2", "r/keep.txt": "k"],
@@ -179,9 +193,15 @@ struct ComposedTree {
             }
         case .write(let path, let text):
             files[path] = text
-            if let origin = origins[path] { touched.insert(origin) }
+            if let origin = origins[path] {
+                touched.insert(origin)
+                editedOnB.insert(origin)
+            }
         case .delete(let path):
-            for (file, origin) in origins where file == path || file.hasPrefix(path + "/") { touched.insert(origin) }
+            for (file, origin) in origins where file == path || file.hasPrefix(path + "/") {
+                touched.insert(origin)
+                origins[file] = nil
+            }
             files[path] = nil
             folders.remove(path)
             for file in files.keys where file.hasPrefix(path + "/") { files[file] = nil }
@@ -202,6 +222,40 @@ struct ComposedTree {
         guard let path = origins.first(where: { $0.value == original })?.key else { return }
         files[path] = text
         touched.insert(original)  // not edited twice
+        changedOnA.insert(original)
+    }
+
+    /// A file of `initial` in `p` that a has not changed, still where it was (b neither
+    /// moved nor deleted it, nor its folder; it may have edited it), which a may rename.
+    func unmovedOriginal(using random: inout SplitMix64) -> String? {
+        let candidates = origins.filter { $0.key == $0.value && $0.value.hasPrefix("p/") && !changedOnA.contains($0.value) }.map(\.value).sorted()
+        return candidates.isEmpty ? nil : candidates[random.below(candidates.count)]
+    }
+
+    /// A file of `initial` in `p` that a has not changed, and b has not deleted.
+    func aliveOriginal(using random: inout SplitMix64) -> String? {
+        let candidates = origins.values.filter { $0.hasPrefix("p/") && !changedOnA.contains($0) }.sorted()
+        return candidates.isEmpty ? nil : candidates[random.below(candidates.count)]
+    }
+
+    /// The files of `initial` a changed.
+    var changedOnA: Set<String> = []
+
+    /// a's rename of `original` (where b left it) to `renamed`, in `p`'s terms.
+    mutating func renameOnA(_ original: String, to renamed: String) {
+        files[renamed] = files.removeValue(forKey: original)
+        origins[original] = nil
+        changedOnA.insert(original)
+        touched.insert(original)
+    }
+
+    /// a's deletion of `original`: it goes, unless b edited it (an edit beats a deletion).
+    mutating func deleteOnA(_ original: String) {
+        changedOnA.insert(original)
+        touched.insert(original)
+        guard !editedOnB.contains(original), let path = origins.first(where: { $0.value == original })?.key else { return }
+        files[path] = nil
+        origins[path] = nil
     }
 
     /// The tree as `TestDevice.tree()` shows it, with folder `old` renamed to `new`.

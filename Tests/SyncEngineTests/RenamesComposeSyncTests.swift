@@ -426,6 +426,48 @@ import Testing
         #expect(a.sync().published == 0 && b.sync().published == 0)
     }
 
+    /// b edited `p/x.txt` and published it; a renamed `p` to `q`, then deleted `q/x.txt`.
+    /// b's edit beats a's deletion, and comes back where a's rename put the file
+    /// (`Landings.keptEdits`). Before, it came back at `p/x.txt`, making `p` again.
+    @Test func anEditElsewhereOfAFileDeletedHereComesBackInTheFolderRenamedHere() throws {
+        let scratch = Scratch()
+        let (a, b) = try Move.syncedPair(scratch)
+        try b.write("p/x.txt", "edited on b")
+        b.sync()
+        try Move.rename(a, "p", to: "q")
+        try FileManager.default.removeItem(atPath: a.documents + "/q/x.txt")
+
+        let report = a.sync()
+        #expect(report.problems.isEmpty, "\(report.problems)")
+        b.sync()
+        let expected = Move.moved.merging(["q/x.txt": "edited on b"]) { $1 }
+        #expect(a.tree() == expected, "a: \(a.tree())")
+        #expect(b.tree() == expected, "b: \(b.tree())")
+        #expect(a.sync().published == 0 && b.sync().published == 0)
+    }
+
+    /// b renamed `p/sub` to `p/sub2` and published it; a renamed `p` to `q`, then deleted
+    /// `q/sub/y.txt`. a's deletion follows b's rename, and the rest of `sub` lands in
+    /// `q/sub2`. Before, `p/sub` gone here was taken for deleted here too
+    /// (`FolderDeletionFollowing`), and `p/sub2` stayed, holding what a had not deleted.
+    @Test func aDeletionHereInASubfolderRenamedElsewhereFollowsIt() throws {
+        let scratch = Scratch()
+        let (a, b) = try Move.syncedPair(scratch)
+        try Move.rename(b, "p/sub", to: "p/sub2")
+        b.sync()
+        try Move.rename(a, "p", to: "q")
+        try FileManager.default.removeItem(atPath: a.documents + "/q/sub/y.txt")
+
+        a.sync()
+        b.sync()
+        a.sync()
+        var expected: [String: String] = [:]
+        for (path, text) in Move.moved where path != "q/sub/y.txt" { expected[path.replacingOccurrences(of: "q/sub", with: "q/sub2")] = text }
+        #expect(a.tree() == expected, "a: \(a.tree())")
+        #expect(b.tree() == expected, "b: \(b.tree())")
+        #expect(a.sync().published == 0 && b.sync().published == 0)
+    }
+
     /// What both devices hold once b's moving `p/x.txt` out and deleting `p` met a's rename.
     static let movedOut = ["r": "<folder>", "r/x.txt": "x"]
 
