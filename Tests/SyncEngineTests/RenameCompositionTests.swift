@@ -8,7 +8,8 @@ import TestSupport
 /// Device a renames folder `p` to `q` (or moves it into `r`) while device b, not having synced since, makes a few
 /// random changes in and around `p`: renames, moves in and out, new files and folders,
 /// edits, deletions; a, after its rename, edits files b neither edited nor deleted,
-/// renames files b neither moved nor deleted, deletes files, and adds some. Whichever device publishes first, both must end with the tree a user would
+/// renames files b neither moved nor deleted, deletes files, adds some, and renames the
+/// subfolder if b left it where it was. Whichever device publishes first, both must end with the tree a user would
 /// have made doing both on one machine: b's changes and a's, made in `q`. No old folder
 /// comes back, no file keeps two names, and nothing either did is lost.
 ///
@@ -77,6 +78,13 @@ struct RenameCompositionTests {
                 doneOnA.append("write m\(step).txt")
             }
         }
+        // Last, as a's steps above name files by where its rename of `p` put them.
+        if random.below(3) == 0, model.folders.contains("p/sub"), model.untouchedFolders.contains("p/sub") {
+            try FolderMoveSyncTests.rename(a, target + "/sub", to: target + "/sub-a")
+            changedOnA.formUnion([RawPath("Documents/" + target + "/sub"), RawPath("Documents/" + target + "/sub-a")])
+            model.apply(.move("p/sub", to: "p/sub-a"))
+            doneOnA.append("mv p/sub p/sub-a")
+        }
         // b syncs next either way: it meets a's published rename, or a meets b's changes.
         b.sync(changed: told ? Set(done.flatMap(\.paths).map { RawPath("Documents/" + $0) }) : nil)
         a.sync(changed: told ? changedOnA : nil)
@@ -111,6 +119,8 @@ struct ComposedTree {
     var touched: Set<String> = []
     /// The files of `initial` b edited.
     var editedOnB: Set<String> = []
+    /// The folders of `initial` b neither moved nor deleted.
+    var untouchedFolders: Set<String> = ["p", "p/sub", "r"]
 
     static let initial = ComposedTree(
         files: ["p/f1.txt": "f1", "p/f2.txt": "f2", "p/f3.txt": "f3", "p/sub/g1.txt": "g1", "p/sub/g2.txt": "g2", "o1.txt": "o1", "o2.txt": "o2", "r/keep.txt": "k"],
@@ -179,6 +189,7 @@ struct ComposedTree {
                 files[to] = text
                 origins[to] = origins.removeValue(forKey: from)
             } else {
+                untouchedFolders.remove(from)
                 folders.remove(from)
                 folders.insert(to)
                 for (path, text) in files where path.hasPrefix(from + "/") {
@@ -198,6 +209,7 @@ struct ComposedTree {
                 editedOnB.insert(origin)
             }
         case .delete(let path):
+            untouchedFolders.remove(path)
             for (file, origin) in origins where file == path || file.hasPrefix(path + "/") {
                 touched.insert(origin)
                 origins[file] = nil
@@ -213,7 +225,7 @@ struct ComposedTree {
     /// A file of `initial` in `p` that b neither edited nor deleted (it may have moved it),
     /// which a may edit: the edit follows wherever b moved it.
     func untouchedOriginal(using random: inout SplitMix64) -> String? {
-        let candidates = origins.values.filter { $0.hasPrefix("p/") && !touched.contains($0) }.sorted()
+        let candidates = origins.values.filter { $0.hasPrefix("p/") && !touched.contains($0) && !Self.keptOnA.contains($0) }.sorted()
         return candidates.isEmpty ? nil : candidates[random.below(candidates.count)]
     }
 
@@ -228,15 +240,22 @@ struct ComposedTree {
     /// A file of `initial` in `p` that a has not changed, still where it was (b neither
     /// moved nor deleted it, nor its folder; it may have edited it), which a may rename.
     func unmovedOriginal(using random: inout SplitMix64) -> String? {
-        let candidates = origins.filter { $0.key == $0.value && $0.value.hasPrefix("p/") && !changedOnA.contains($0.value) }.map(\.value).sorted()
+        let candidates = origins.filter { $0.key == $0.value && $0.value.hasPrefix("p/") && !changedOnA.contains($0.value) && !Self.keptOnA.contains($0.value) }
+            .map(\.value).sorted()
         return candidates.isEmpty ? nil : candidates[random.below(candidates.count)]
     }
 
     /// A file of `initial` in `p` that a has not changed, and b has not deleted.
     func aliveOriginal(using random: inout SplitMix64) -> String? {
-        let candidates = origins.values.filter { $0.hasPrefix("p/") && !changedOnA.contains($0) }.sorted()
+        let candidates = origins.values.filter { $0.hasPrefix("p/") && !changedOnA.contains($0) && !Self.keptOnA.contains($0) }.sorted()
         return candidates.isEmpty ? nil : candidates[random.below(candidates.count)]
     }
+
+    /// The files a leaves as they were, one in each folder it renames. A folder's rename is
+    /// known by what it holds that kept its name and content (the mirror records it item
+    /// by item: `Landings.folderRenamesHere`); one whose every item the renaming device
+    /// changed too is a new folder to the others, and the old one's items stay there.
+    static let keptOnA: Set<String> = ["p/f3.txt", "p/sub/g2.txt"]
 
     /// The files of `initial` a changed.
     var changedOnA: Set<String> = []
