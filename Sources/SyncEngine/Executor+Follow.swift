@@ -58,7 +58,8 @@ extension Executor {
         return try rename(source, to: containerFolder.appending(relative).readable, replacing: nil, onlyIf: holdsWhatWasSeen)
     }
 
-    /// Puts another device's new item where this device renamed its folder (`Landing`), if
+    /// Puts another device's new item (or its edit of a file this device deleted since its
+    /// rename: `Landings.keptEdits`) where this device renamed its folder (`Landing`), if
     /// nothing is at `relative` (below the container folder): fetched from the store, or
     /// renamed from the local file `source` (which must still be as the plan saw it). One
     /// that lands in place (moved out of the folder) is then recorded as applied. Any other
@@ -109,8 +110,7 @@ extension Executor {
             guard Self.unchanged(target, since: source) else { return .skipped("\(target) changed since it was read") }
             return try remove(target, expected: source)
         }
-        if case .kept = outcome { return .skipped("\(target) holds what came since it was read") }
-        guard outcome == .done else { return outcome }
+        guard outcome == .done else { return outcome }  // `.kept`: a folder holding what is not synced (an editor's swap file)
         batch.commit(BaseCommit("adopt", path: landing.version.path, version: landing.version.id, state: nil, signature: nil))
         return .done
     }

@@ -34,11 +34,9 @@ extension SyncPass {
                 pending.planned.insert(followed.from)
                 if let path = followed.waitingUpload(followed: done) { pending.publishes.insert(path) }
             case .relocate(let relocation):
-                // A new item: it waits for its publish where it is now; so do the departures
-                // of the renames it carries.
+                // A new item: it waits for its publish where it is now.
                 pending.planned.insert(relocation.from)
                 pending.publishes.insert(done ? relocation.to : relocation.from)
-                pending.publishes.formUnion(relocation.departures)
             case .land(let landing):
                 // Done, it is where it landed, published (or, in place, as published elsewhere);
                 // if not, a file it was to be renamed from waits for its publish.

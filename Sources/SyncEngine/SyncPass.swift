@@ -525,8 +525,9 @@ struct SyncPass {
         case .land(let landing):
             let target = LocalNames.relative(of: landing.to, local: local, in: executor.containerFolder)
             let source = landing.source.flatMap { local.entries[$0.path] }
-            guard try executor.land(landing, source: source, to: target, batch: batch) == .done else {
-                report.skipped += 1
+            let outcome = try executor.land(landing, source: source, to: target, batch: batch)
+            guard outcome == .done else {
+                if case .kept(let why) = outcome { report.problems.append(why) } else { report.skipped += 1 }
                 container.lookAgain(at: action.paths)
                 return false
             }

@@ -40,7 +40,8 @@ public struct Landing: Hashable, Sendable {
     public var leaving: [VersionID]
     /// The local file to rename to `to` instead of fetching the content: the file another
     /// device renamed into the item (`version.movedFrom`), where this device's rename of
-    /// the folder took it, holding the content as it was renamed. Its own publish is
+    /// the folder took it, holding the content as it was renamed or as this device edited
+    /// it since. For a deletion (`isDeletion`), the copy that goes. Its own publish is
     /// dropped: it is the item now.
     public var source: Source?
 
@@ -77,8 +78,9 @@ public struct Landing: Hashable, Sendable {
 
 /// Finds the landings a plan holds (`Landing`).
 enum Landings {
-    /// `actions` with the fetch of each item that lands replaced by its landing, and the
-    /// publish of each landing's source dropped.
+    /// `actions` with the fetch of each item that lands replaced by its landing (and, for a
+    /// deletion, the adoption at its old path; for an edit kept, this device's deletion's
+    /// publish there: `keptEdits`), and the publish of each landing's source dropped.
     ///
     /// Runs after `SyncPlan.pairingRenames`, which tells the files this device moved with
     /// its folder (they are published with where they came from).
@@ -134,9 +136,11 @@ enum Landings {
     /// Another device's edits of files this device deleted after its folder rename took them
     /// along, by the old path: an edit beats a deletion, so the file comes back, where the
     /// rename put it (fetched there, and published as moved from its old path), instead of
-    /// at its old path, which made the old folder again on every device. Only a plain
-    /// deletion here (no rename: none of the plan's publishes left the path) of a file
-    /// in no conflict, whose place in the renamed folder is free.
+    /// at its old path, which made the old folder again on every device. Only for a file
+    /// in no conflict whose place in the renamed folder is free, and whose deletion here
+    /// no publish of the plan names as where it came from (a rename here the plan did not
+    /// pair, one with an edit, looks like a deletion: the edit then comes back beside the
+    /// new name, as it would at the old path without a folder rename).
     static func keptEdits(
         in actions: [SyncAction], trees: SyncTrees, renames: [String: String], made: Set<String>, claimed: inout Set<String>
     ) -> [String: Landing] {
@@ -181,7 +185,7 @@ enum Landings {
         let holders = Set(folders.map(\.to))
         var held: [String: [String]] = [:]  // a folder's destination → what the disk holds below it
         for path in trees.local.keys {
-            for folder in path.enclosingFolders where holders.contains(folder) { held[folder, default: []].append(path) }
+            for folder in holders where path.below(folder) != nil { held[folder, default: []].append(path) }
         }
         for landing in folders.sorted(by: { $0.to.depth > $1.to.depth }) where held[landing.to, default: []].allSatisfy(gone.contains) {
             found[landing.version.path] = landing
@@ -227,9 +231,14 @@ enum Landings {
     /// there is no publish of this device's: the folder may hold nothing else). A folder
     /// renamed to two places is left alone.
     ///
-    /// Most plans have neither a file published as moved nor another device's rename to
-    /// apply (a first sync's 100,000 uploads): they cost one look at each action.
+    /// Most plans delete no folder here (a first sync's 100,000 uploads): they cost one look
+    /// at each action.
     static func folderRenamesHere(in actions: [SyncAction], trees: SyncTrees) -> [String: String] {
+        // No folder deleted here, no folder renamed here: a pass where another device's
+        // deletions of 100,000 files meet this device's own builds no table.
+        guard actions.contains(where: { action in
+            if case .publish(let path, nil, _, _) = action { trees.base[path]?.state?.kind == .folder } else { false }
+        }) else { return [:] }
         var pairs: Set<FolderMoves.Pair> = []
         var takenAway: [TakenAway: [String]] = [:]  // the paths another device's renames or deletions took a file from
         for action in actions {

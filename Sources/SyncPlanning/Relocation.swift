@@ -31,8 +31,9 @@ public struct Relocation: Hashable, Sendable {
     /// everything the scan found in it, which goes along.
     public var items: [String]
     /// Where the files this device renamed into the folder, the item or what it holds,
-    /// came from: the deletions there are published by the next round, with the files at
-    /// their new places, as their renames.
+    /// came from, and the folders they left that this device deleted: the deletions there
+    /// are published by the next round, with the files at their new places, as their
+    /// renames.
     public var departures: [String]
 
     public init(from: String, to: String, state: EntryState, items: [String] = [], departures: [String] = []) {
@@ -80,12 +81,31 @@ enum Relocations {
             relocated[path] = Relocation(from: path, to: destination, state: state, departures: origin.map { [$0] } ?? [])
         }
         guard !relocated.isEmpty else { return actions }
+        holdingFoldersLeft(&relocated, actions: actions, trees: trees)
         let carried = Set(relocated.values.flatMap { relocation in relocation.items.map { relocation.from + "/" + $0 } })
         let departures = Set(relocated.values.flatMap(\.departures))
         return actions.compactMap { action in
             guard case .publish(let path, let state, _, _) = action else { return action }
             if carried.contains(path) || (state == nil && departures.contains(path)) { return nil }
             return relocated[path].map(SyncAction.relocate) ?? action
+        }
+    }
+
+    /// Adds to each relocation's departures the folders they lie in that this device
+    /// deleted (it moved a folder into the renamed one: `mv notes p/`). Published a round
+    /// before its files' departures, such a folder's deletion met files still live in it
+    /// on another device, which then kept the folder (and published it again): every
+    /// device ended with it, empty.
+    static func holdingFoldersLeft(_ relocated: inout [String: Relocation], actions: [SyncAction], trees: SyncTrees) {
+        guard relocated.values.contains(where: { !$0.departures.isEmpty }) else { return }
+        let deletedFolders = Set(actions.compactMap { action -> String? in
+            guard case .publish(let path, nil, _, _) = action, trees.base[path]?.state?.kind == .folder else { return nil }
+            return path
+        })
+        guard !deletedFolders.isEmpty else { return }
+        for (path, relocation) in relocated where !relocation.departures.isEmpty {
+            let folders = Set(relocation.departures.flatMap { $0.enclosingFolders.filter(deletedFolders.contains) })
+            relocated[path]?.departures += folders.sorted()
         }
     }
 

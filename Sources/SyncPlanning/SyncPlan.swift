@@ -125,12 +125,13 @@ public struct SyncPlan: Sendable, Equatable {
     static func without(_ renamed: [String: String], _ follows: [FollowedMove], trees: SyncTrees) -> [FollowedMove] {
         guard !renamed.isEmpty else { return follows }
         return follows.filter { followed in
+            // The file sits where this device's folder rename took it: neither renamed nor
+            // deleted here by itself.
+            guard let taken = Relocations.destination(of: followed.from, renames: renamed), trees.local[taken] != nil else { return true }
             switch followed.edit {
-            case .localRename:
-                !followed.from.enclosingFolders.contains { renamed[$0] != nil && followed.move.path.below($0) != nil }
-            case .localDeletion:
-                Relocations.destination(of: followed.from, renames: renamed).map { trees.local[$0] == nil } ?? true
-            default: true
+            case .localRename: return !followed.from.enclosingFolders.contains { renamed[$0] != nil && followed.move.path.below($0) != nil }
+            case .localDeletion: return false
+            default: return true
             }
         }
     }

@@ -120,11 +120,12 @@ struct ComposedTree {
     /// The files of `initial` b edited.
     var editedOnB: Set<String> = []
     /// The folders of `initial` b neither moved nor deleted.
-    var untouchedFolders: Set<String> = ["p", "p/sub", "r"]
+    var untouchedFolders: Set<String> = ["p", "p/sub", "r", "s"]
 
     static let initial = ComposedTree(
-        files: ["p/f1.txt": "f1", "p/f2.txt": "f2", "p/f3.txt": "f3", "p/sub/g1.txt": "g1", "p/sub/g2.txt": "g2", "o1.txt": "o1", "o2.txt": "o2", "r/keep.txt": "k"],
-        folders: ["p", "p/sub", "r"], origins: Dictionary(uniqueKeysWithValues: ["p/f1.txt", "p/f2.txt", "p/f3.txt", "p/sub/g1.txt", "p/sub/g2.txt", "o1.txt", "o2.txt", "r/keep.txt"].map { ($0, $0) }))
+        files: ["p/f1.txt": "f1", "p/f2.txt": "f2", "p/f3.txt": "f3", "p/sub/g1.txt": "g1", "p/sub/g2.txt": "g2", "o1.txt": "o1", "o2.txt": "o2", "r/keep.txt": "k", "s/s1.txt": "s1"],
+        folders: ["p", "p/sub", "r", "s"],
+        origins: Dictionary(uniqueKeysWithValues: ["p/f1.txt", "p/f2.txt", "p/f3.txt", "p/sub/g1.txt", "p/sub/g2.txt", "o1.txt", "o2.txt", "r/keep.txt", "s/s1.txt"].map { ($0, $0) }))
 
     enum Change: CustomStringConvertible {
         case move(String, to: String)
@@ -161,7 +162,8 @@ struct ComposedTree {
     }
 
     /// A change b may make now: a file renamed in `p`, moved into or out of it, made, edited
-    /// or deleted there, a folder made there, or a subfolder renamed or deleted.
+    /// or deleted there, a folder made there, a subfolder renamed or deleted, or the
+    /// folder `s` moved into it.
     mutating func randomChange(using random: inout SplitMix64) -> Change? {
         let inside = files.keys.filter { $0.hasPrefix("p/") }.sorted()
         let outside = files.keys.filter { !$0.hasPrefix("p/") }.sorted()
@@ -169,7 +171,7 @@ struct ComposedTree {
         madeNames += 1
         let name = "n\(madeNames)"
         func pick(_ list: [String]) -> String? { list.isEmpty ? nil : list[random.below(list.count)] }
-        switch random.below(9) {
+        switch random.below(10) {
         case 0: return pick(inside).map { .move($0, to: Self.folder(of: $0) + "/" + name + ".txt") }
         case 1: return pick(outside).flatMap { from in pick(places).map { .move(from, to: $0 + "/" + name + ".txt") } }
         case 2: return pick(inside).map { .move($0, to: "r/" + name + ".txt") }
@@ -178,7 +180,8 @@ struct ComposedTree {
         case 5: return pick(inside).map { .delete($0) }
         case 6: return pick(places).map { .makeFolder($0 + "/" + name) }
         case 7: return places.contains("p/sub") ? .move("p/sub", to: "p/" + name) : pick(inside).map { .write($0, "edited \(name)") }
-        default: return pick(places.filter { $0 != "p" }).map { .delete($0) }
+        case 8: return pick(places.filter { $0 != "p" }).map { .delete($0) }
+        default: return folders.contains("s") ? pick(places).map { .move("s", to: $0 + "/" + name) } : pick(inside).map { .delete($0) }
         }
     }
 

@@ -468,6 +468,29 @@ import Testing
         #expect(a.sync().published == 0 && b.sync().published == 0)
     }
 
+    /// b renamed `p/sub` to `p/sub2` and published it; a renamed `p` to `q`, then moved
+    /// `q/sub/y.txt` out to `r/y.txt`: a's own rename of the file composes with b's rename
+    /// of its folder (the file ends at `r/y.txt` only), while the rest of `sub` lands in
+    /// `q/sub2`.
+    @Test func aFileMovedOutHereComposesWithItsSubfolderRenamedElsewhere() throws {
+        let scratch = Scratch()
+        let (a, b) = try Move.syncedPair(scratch)
+        try Move.rename(b, "p/sub", to: "p/sub2")
+        b.sync()
+        try Move.rename(a, "p", to: "q")
+        try FileManager.default.createDirectory(atPath: a.documents + "/r", withIntermediateDirectories: true)
+        try Move.rename(a, "q/sub/y.txt", to: "r/y.txt")
+
+        a.sync()
+        b.sync()
+        a.sync()
+        var expected: [String: String] = ["r": "<folder>", "r/y.txt": "y"]
+        for (path, text) in Move.moved where path != "q/sub/y.txt" { expected[path.replacingOccurrences(of: "q/sub", with: "q/sub2")] = text }
+        #expect(a.tree() == expected, "a: \(a.tree())")
+        #expect(b.tree() == expected, "b: \(b.tree())")
+        #expect(a.sync().published == 0 && b.sync().published == 0)
+    }
+
     /// What both devices hold once b's moving `p/x.txt` out and deleting `p` met a's rename.
     static let movedOut = ["r": "<folder>", "r/x.txt": "x"]
 

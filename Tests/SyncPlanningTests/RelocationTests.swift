@@ -86,6 +86,25 @@ struct RelocationTests {
         #expect(plan.deletionCount == 0)
     }
 
+    /// A synced folder this device moved into the folder (`mv notes p/`) follows it, and the
+    /// deletion of `notes` waits with that of `notes/n.txt`: published first, it met a file
+    /// still live in it on another device, which kept the folder, empty in the end.
+    @Test func aFolderMovedHereIntoTheFolderLeavesItsOldPathWithItsFiles() {
+        let notes = F.record(F.id("B", 1), .folder(), path: "Documents/notes")
+        let inNotes = F.record(F.id("B", 2), F.b, path: "Documents/notes/n.txt")
+        let trees = Self.trees(
+            new: [Self.p + "/notes": .folder(), Self.p + "/notes/n.txt": F.b], extra: [notes, inNotes],
+            base: ["Documents/notes": BaseEntry(version: notes.id, state: .folder()), "Documents/notes/n.txt": BaseEntry(version: inNotes.id, state: F.b)])
+        let plan = SyncPlan(trees)
+        #expect(
+            Self.relocations(plan) == [
+                Relocation(
+                    from: Self.p + "/notes", to: Self.q + "/notes", state: .folder(), items: ["n.txt"],
+                    departures: ["Documents/notes/n.txt", "Documents/notes"])
+            ])
+        #expect(!plan.actions.contains { $0.path.hasPrefix("Documents/notes") }, "\(plan.actions)")
+    }
+
     /// A file renamed in the folder here, which the other device both renamed with the
     /// folder and edited (no rename follows: the contents differ), follows the folder as
     /// a new name: the other device's rename deleted its old one already. It does not make
