@@ -95,14 +95,23 @@ enum Relocations {
     /// deleted (it moved a folder into the renamed one: `mv notes p/`). Published a round
     /// before its files' departures, such a folder's deletion met files still live in it
     /// on another device, which then kept the folder (and published it again): every
-    /// device ended with it, empty.
+    /// device ended with it, empty. A folder this device renamed elsewhere than into the
+    /// renamed one (`mv notes notes2`) is not held: its deletion is that rename's departure,
+    /// which `Landings` must see to put another device's new items in it where they belong.
     static func holdingFoldersLeft(_ relocated: inout [String: Relocation], actions: [SyncAction], trees: SyncTrees) {
         guard relocated.values.contains(where: { !$0.departures.isEmpty }) else { return }
-        let deletedFolders = Set(actions.compactMap { action -> String? in
+        var deletedFolders = Set(actions.compactMap { action -> String? in
             guard case .publish(let path, nil, _, _) = action, trees.base[path]?.state?.kind == .folder else { return nil }
             return path
         })
         guard !deletedFolders.isEmpty else { return }
+        let renamedHere = Landings.folderRenamesHere(in: actions, trees: trees)
+        let moving = Set(relocated.keys)
+        let follows = { (path: String) in moving.contains(path) || path.enclosingFolders.contains(where: moving.contains) }
+        deletedFolders = deletedFolders.filter { folder in
+            guard let renamed = ([folder] + folder.enclosingFolders).first(where: { renamedHere[$0] != nil }) else { return true }
+            return renamedHere[renamed].map(follows) ?? true
+        }
         for (path, relocation) in relocated where !relocation.departures.isEmpty {
             let folders = Set(relocation.departures.flatMap { $0.enclosingFolders.filter(deletedFolders.contains) })
             relocated[path]?.departures += folders.sorted()

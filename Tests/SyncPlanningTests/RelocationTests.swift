@@ -105,6 +105,24 @@ struct RelocationTests {
         #expect(!plan.actions.contains { $0.path.hasPrefix("Documents/notes") }, "\(plan.actions)")
     }
 
+    /// The folder the file was moved from was renamed here too (`mv notes/n.txt p/`, then
+    /// `mv notes notes2`): its deletion is that rename's departure, which stays in the plan
+    /// for `Landings` (another device's new item in `notes` lands in `notes2`).
+    @Test func aFolderRenamedHereIsNotHeldWithAFileMovedOutOfIt() {
+        let notes = F.record(F.id("B", 1), .folder(), path: "Documents/notes")
+        let inNotes = F.record(F.id("B", 2), F.b, path: "Documents/notes/n.txt")
+        let kept = F.record(F.id("B", 3), F.c, path: "Documents/notes/kept.txt")
+        let trees = Self.trees(
+            new: [Self.p + "/n.txt": F.b, "Documents/notes2": .folder(), "Documents/notes2/kept.txt": F.c], extra: [notes, inNotes, kept],
+            base: [
+                "Documents/notes": BaseEntry(version: notes.id, state: .folder()), "Documents/notes/n.txt": BaseEntry(version: inNotes.id, state: F.b),
+                "Documents/notes/kept.txt": BaseEntry(version: kept.id, state: F.c),
+            ])
+        let plan = SyncPlan(trees)
+        #expect(Self.relocations(plan).map(\.departures) == [["Documents/notes/n.txt"]])
+        #expect(plan.actions.contains(.publish(path: "Documents/notes", state: nil, parents: [notes.id])), "\(plan.actions)")
+    }
+
     /// A file renamed in the folder here, which the other device both renamed with the
     /// folder and edited (no rename follows: the contents differ), follows the folder as
     /// a new name: the other device's rename deleted its old one already. It does not make
