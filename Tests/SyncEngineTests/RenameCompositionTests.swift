@@ -13,6 +13,9 @@ import TestSupport
 /// have made doing both on one machine: b's changes and a's, made in `q`. No old folder
 /// comes back, no file keeps two names, and nothing either did is lost.
 ///
+/// A third device, c, changes nothing: it syncs at a random point in between, and at the
+/// end must hold the same tree, having published nothing.
+///
 /// Half the runs sync as ubqd's passes do between its full passes: each told only the
 /// paths its device changed (as its watcher tells them), then nothing (what other devices
 /// changed, and what earlier passes left to look at).
@@ -31,11 +34,17 @@ struct RenameCompositionTests {
     func changesInAFolderComposeWithItsRename(seed: UInt64) throws {
         var random = SplitMix64(seed: seed)
         let scratch = Scratch()
-        let (a, b) = try scratch.pair()
+        let devices = try scratch.devices("a", "b", "c")
+        let (a, b, c) = (devices[0], devices[1], devices[2])
         var model = ComposedTree.initial
         for (path, text) in model.files { try a.write(path, text) }
         a.sync()
         b.sync()
+        c.sync()
+        // c changes nothing: it syncs once at a random point between a's and b's passes,
+        // then at the end, and must end as they do, having published nothing.
+        let cSyncsAfter = random.below(6)
+        var publishedOnC = 0
 
         let renameFirst = random.below(2) == 0
         let told = random.below(2) == 0
@@ -87,17 +96,22 @@ struct RenameCompositionTests {
         }
         // b syncs next either way: it meets a's published rename, or a meets b's changes.
         b.sync(changed: told ? Set(done.flatMap(\.paths).map { RawPath("Documents/" + $0) }) : nil)
+        if cSyncsAfter == 0 { publishedOnC += c.sync(changed: told ? [] : nil).published }
         a.sync(changed: told ? changedOnA : nil)
-        for _ in 0..<2 {
+        for step in 1...2 {
+            if cSyncsAfter == step { publishedOnC += c.sync(changed: told ? [] : nil).published }
             b.sync(changed: told ? [] : nil)
             a.sync(changed: told ? [] : nil)
         }
+        publishedOnC += c.sync(changed: told ? [] : nil).published + c.sync().published
         let expected = model.renamed(from: "p", to: target)
         let passes = told ? "passes told what changed" : "full passes"
         let story = "seed \(seed), p renamed to \(target), \(renameFirst ? "a's rename published first" : "b's changes published first"), \(passes): b \(done), a \(doneOnA)"
         #expect(a.tree() == expected, "a: \(Self.difference(a.tree(), expected)); \(story)")
         #expect(b.tree() == expected, "b: \(Self.difference(b.tree(), expected)); \(story)")
+        #expect(c.tree() == expected, "c: \(Self.difference(c.tree(), expected)); \(story)")
         #expect(a.sync().published == 0 && b.sync().published == 0, "still publishing; \(story)")
+        #expect(publishedOnC == 0, "c, which changed nothing, published \(publishedOnC); \(story)")
     }
 
     /// What `tree` has that `expected` has not, and the other way round.
