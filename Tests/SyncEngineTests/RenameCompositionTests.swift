@@ -5,13 +5,14 @@ import TestSupport
 
 @testable import SyncEngine
 
-/// Device a renames folder `p` to `q` (or moves it into `r`) while device b, not having synced since, makes a few
-/// random changes in and around `p`: renames, moves in and out, new files and folders,
-/// edits, deletions; a, after its rename, edits files b neither edited nor deleted,
-/// renames files b neither moved nor deleted, deletes files, adds some, and renames the
-/// subfolder if b left it where it was. Whichever device publishes first, both must end with the tree a user would
-/// have made doing both on one machine: b's changes and a's, made in `q`. No old folder
-/// comes back, no file keeps two names, and nothing either did is lost.
+/// Device a renames folder `p` to `q` (or moves it into `r`) while device b, not having
+/// synced since, makes a few random changes in and around `p`: renames, moves in and out,
+/// new files and folders, edits, deletions. a, after its rename, edits files b neither
+/// edited nor deleted, renames files b neither moved nor deleted, deletes files, adds
+/// some, and renames the subfolder if b left it where it was. Whichever device publishes
+/// first, both must end with the tree a user would have made doing both on one machine:
+/// b's changes and a's, made in `q`. No old folder comes back, no file keeps two names,
+/// and nothing either did is lost.
 ///
 /// A third device, c, changes nothing: it syncs at a random point in between, and at the
 /// end must hold the same tree, having published nothing.
@@ -52,48 +53,9 @@ struct RenameCompositionTests {
         try FileManager.default.moveItem(atPath: a.documents + "/p", toPath: a.documents + "/" + target)
         let renamedOnA: Set<RawPath> = ["Documents/p", RawPath("Documents/" + target)]
         if renameFirst { a.sync(changed: told ? renamedOnA : nil) }
-        var done: [ComposedTree.Change] = []
-        for _ in 0..<(1 + random.below(4)) {
-            guard let change = model.randomChange(using: &random) else { break }
-            try change.apply(in: b.documents)
-            model.apply(change)
-            done.append(change)
-        }
-        var doneOnA: [String] = []
-        var changedOnA = renameFirst ? [] : renamedOnA
-        for step in 0..<random.below(4) {
-            let kind = random.below(4)
-            if kind == 0, let original = model.untouchedOriginal(using: &random) {
-                let text = "edited on a \(step)"
-                try a.write(target + original.dropFirst(1), text)
-                changedOnA.insert(RawPath("Documents/" + target + original.dropFirst(1)))
-                model.editOnA(original, text: text)
-                doneOnA.append("edit \(original)")
-            } else if kind == 1, let original = model.unmovedOriginal(using: &random) {
-                let renamed = ComposedTree.folder(of: original) + "/m\(step).txt"
-                try FolderMoveSyncTests.rename(a, target + original.dropFirst(1), to: target + renamed.dropFirst(1))
-                changedOnA.formUnion([original, renamed].map { RawPath("Documents/" + target + $0.dropFirst(1)) })
-                model.renameOnA(original, to: renamed)
-                doneOnA.append("mv \(original) \(renamed)")
-            } else if kind == 2, let original = model.aliveOriginal(using: &random) {
-                try FileManager.default.removeItem(atPath: a.documents + "/" + target + original.dropFirst(1))
-                changedOnA.insert(RawPath("Documents/" + target + original.dropFirst(1)))
-                model.deleteOnA(original)
-                doneOnA.append("rm \(original)")
-            } else {
-                try a.write(target + "/m\(step).txt", "made on a")
-                changedOnA.insert(RawPath("Documents/" + target + "/m\(step).txt"))
-                model.files["p/m\(step).txt"] = "made on a"
-                doneOnA.append("write m\(step).txt")
-            }
-        }
-        // Last, as a's steps above name files by where its rename of `p` put them.
-        if random.below(3) == 0, model.folders.contains("p/sub"), model.untouchedFolders.contains("p/sub") {
-            try FolderMoveSyncTests.rename(a, target + "/sub", to: target + "/sub-a")
-            changedOnA.formUnion([RawPath("Documents/" + target + "/sub"), RawPath("Documents/" + target + "/sub-a")])
-            model.apply(.move("p/sub", to: "p/sub-a"))
-            doneOnA.append("mv p/sub p/sub-a")
-        }
+        let done = try Self.changeOnB(b, model: &model, random: &random)
+        var (doneOnA, changedOnA) = try Self.changeOnA(a, renamedTo: target, model: &model, random: &random)
+        if !renameFirst { changedOnA.formUnion(renamedOnA) }
         // b syncs next either way: it meets a's published rename, or a meets b's changes.
         b.sync(changed: told ? Set(done.flatMap(\.paths).map { RawPath("Documents/" + $0) }) : nil)
         if cSyncsAfter == 0 { publishedOnC += c.sync(changed: told ? [] : nil).published }
@@ -112,6 +74,63 @@ struct RenameCompositionTests {
         #expect(c.tree() == expected, "c: \(Self.difference(c.tree(), expected)); \(story)")
         #expect(a.sync().published == 0 && b.sync().published == 0, "still publishing; \(story)")
         #expect(publishedOnC == 0, "c, which changed nothing, published \(publishedOnC); \(story)")
+    }
+
+    /// b's one to four random changes (`ComposedTree.randomChange`), made on its disk and in
+    /// `model`.
+    static func changeOnB(_ b: TestDevice, model: inout ComposedTree, random: inout SplitMix64) throws -> [ComposedTree.Change] {
+        var done: [ComposedTree.Change] = []
+        for _ in 0..<(1 + random.below(4)) {
+            guard let change = model.randomChange(using: &random) else { break }
+            try change.apply(in: b.documents)
+            model.apply(change)
+            done.append(change)
+        }
+        return done
+    }
+
+    /// a's random changes after renaming `p` to `target`, made on its disk and in `model`:
+    /// what it did, and the paths its watcher would tell.
+    static func changeOnA(
+        _ a: TestDevice, renamedTo target: String, model: inout ComposedTree, random: inout SplitMix64
+    ) throws -> (done: [String], changed: Set<RawPath>) {
+        var done: [String] = []
+        var changed: Set<RawPath> = []
+        func here(_ path: String) -> String { target + path.dropFirst(1) }  // `p/…` as a has it
+        for step in 0..<random.below(4) {
+            let kind = random.below(4)
+            if kind == 0, let original = model.untouchedOriginal(using: &random) {
+                let text = "edited on a \(step)"
+                try a.write(here(original), text)
+                changed.insert(RawPath("Documents/" + here(original)))
+                model.editOnA(original, text: text)
+                done.append("edit \(original)")
+            } else if kind == 1, let original = model.unmovedOriginal(using: &random) {
+                let renamed = ComposedTree.folder(of: original) + "/m\(step).txt"
+                try FolderMoveSyncTests.rename(a, here(original), to: here(renamed))
+                changed.formUnion([original, renamed].map { RawPath("Documents/" + here($0)) })
+                model.renameOnA(original, to: renamed)
+                done.append("mv \(original) \(renamed)")
+            } else if kind == 2, let original = model.aliveOriginal(using: &random) {
+                try FileManager.default.removeItem(atPath: a.documents + "/" + here(original))
+                changed.insert(RawPath("Documents/" + here(original)))
+                model.deleteOnA(original)
+                done.append("rm \(original)")
+            } else {
+                try a.write(here("p/m\(step).txt"), "made on a")
+                changed.insert(RawPath("Documents/" + here("p/m\(step).txt")))
+                model.files["p/m\(step).txt"] = "made on a"
+                done.append("write m\(step).txt")
+            }
+        }
+        // Last, as the steps above name files by where the rename of `p` put them.
+        if random.below(3) == 0, model.folders.contains("p/sub"), model.untouchedFolders.contains("p/sub") {
+            try FolderMoveSyncTests.rename(a, here("p/sub"), to: here("p/sub-a"))
+            changed.formUnion([RawPath("Documents/" + here("p/sub")), RawPath("Documents/" + here("p/sub-a"))])
+            model.apply(.move("p/sub", to: "p/sub-a"))
+            done.append("mv p/sub p/sub-a")
+        }
+        return (done, changed)
     }
 
     /// What `tree` has that `expected` has not, and the other way round.
