@@ -109,8 +109,7 @@ enum Relocations {
         let moving = Set(relocated.keys)
         let follows = { (path: String) in moving.contains(path) || path.enclosingFolders.contains(where: moving.contains) }
         deletedFolders = deletedFolders.filter { folder in
-            guard let renamed = ([folder] + folder.enclosingFolders).first(where: { renamedHere[$0] != nil }) else { return true }
-            return renamedHere[renamed].map(follows) ?? true
+            (renamedHere[folder] ?? destination(of: folder, renames: renamedHere)).map(follows) ?? true
         }
         for (path, relocation) in relocated where !relocation.departures.isEmpty {
             let folders = Set(relocation.departures.flatMap { $0.enclosingFolders.filter(deletedFolders.contains) })
