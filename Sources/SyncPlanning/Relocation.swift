@@ -8,12 +8,16 @@ import RawPaths
 /// next round publishes it there, as any new file.
 ///
 /// Only items this device made and never synced (nothing agreed on at their path: no
-/// base, or a deletion; nothing live in the mirror there) follow, each where nothing is or
-/// arrives, nor was when this device last synced it (a deletion was), and no other item
-/// goes. A new folder moves whole, with what it holds, if it holds on disk just what the
-/// scan saw (a `cp -r` still under way keeps it where it is) and its owner may change it;
-/// otherwise it stays, with all it holds. An edit of a file the rename moved follows on its own
-/// (`FollowedMove`).
+/// base, or a deletion; nothing live in the mirror there), or published unseen by the
+/// other device (below), follow, each where nothing is or arrives, nor was when this
+/// device last synced it (a deletion was), and no other item goes. A new folder moves
+/// whole, with what it holds, if it holds on disk just what the scan saw (a `cp -r` still
+/// under way keeps it where it is) and its owner may change it; otherwise it stays, with
+/// all it holds. An edit of a file the rename moved follows on its own (`FollowedMove`).
+///
+/// An item this device made and published while the other device renamed the folder,
+/// neither having read the other's change, follows the same way (`Strays.published`), and
+/// is published at its new place as moved from where it was.
 ///
 /// A file this device moved into the folder from outside it (B moved `other.txt` to
 /// `x/other.txt`) follows too, and its rename is published from where it was: its old
@@ -61,7 +65,8 @@ enum Relocations {
         var staying: Set<String> = []  // new items that stay where they are, with all they hold
         var claimed: Set<String> = []  // destinations taken (two folders may be renamed into one)
         // Path order puts each folder before what it holds ("a" < "a/b").
-        for (path, state, origin) in newItems(in: actions, trees: trees) {
+        let strays = Strays.published(below: renames, actions: actions, trees: trees)
+        for (path, state, origin) in (newItems(in: actions, trees: trees) + strays).sorted(by: { $0.0 < $1.0 }) {
             if let holder = path.enclosingFolders.first(where: { relocated[$0] != nil || staying.contains($0) }) {
                 if let below = path.below(holder), relocated[holder] != nil {
                     relocated[holder]?.items.append(String(below))
@@ -84,11 +89,13 @@ enum Relocations {
         holdingFoldersLeft(&relocated, actions: actions, trees: trees)
         let carried = Set(relocated.values.flatMap { relocation in relocation.items.map { relocation.from + "/" + $0 } })
         let departures = Set(relocated.values.flatMap(\.departures))
+        // A published stray has no action of its own to replace.
+        let strayMoves = strays.compactMap { relocated[$0.0].map(SyncAction.relocate) }
         return actions.compactMap { action in
             guard case .publish(let path, let state, _, _) = action else { return action }
             if carried.contains(path) || (state == nil && departures.contains(path)) { return nil }
             return relocated[path].map(SyncAction.relocate) ?? action
-        }
+        } + strayMoves
     }
 
     /// Adds to each relocation's departures the folders they lie in that this device
@@ -118,7 +125,7 @@ enum Relocations {
     }
 
     /// The items this device made and never synced, which the mirror has nothing live at,
-    /// with their states, in path order. (Made again where one was deleted, an item's
+    /// with their states. (Made again where one was deleted, an item's
     /// publish names that deletion as parent.) A file renamed here comes with the path it
     /// was renamed from.
     static func newItems(in actions: [SyncAction], trees: SyncTrees) -> [(String, EntryState, String?)] {
@@ -127,7 +134,7 @@ enum Relocations {
                 trees.histories[path]?.winner?.state == nil
             else { return nil }
             return (path, state, origin)
-        }.sorted { $0.0 < $1.0 }
+        }
     }
 
     /// The folders another device renamed that this plan takes away here: the plan applies

@@ -84,6 +84,7 @@ public struct SyncPlan: Sendable, Equatable {
         actions = Self.pairingRenames(actions, base: trees.base)
         actions = Relocations.relocating(actions, trees: trees)
         actions = Landings.landing(actions, trees: trees)
+        actions = Strays.landing(actions, trees: trees)
         (actions, namesWaiting) = Self.holdingRenamedNames(actions, base: trees.base)
         (actions, keptBeside) = OccupiedFolders.keeping(actions, trees: trees)
         Self.order(&actions)

@@ -36,7 +36,7 @@ struct TwinVersionTests {
 
     /// Runs a pass of `device` that does not see `other`'s log: as if both passes ran at
     /// once, `device`'s a moment before `other`'s log line reached the mirror.
-    private static func unseen(_ other: TestDevice, by device: TestDevice) throws {
+    static func unseen(_ other: TestDevice, by device: TestDevice) throws {
         let logs = other.mirror + "/containers/" + TestDevice.containerID.identifier + "/log"
         let hidden = other.mirror + "/hidden-logs"
         try FileManager.default.moveItem(atPath: logs, toPath: hidden)

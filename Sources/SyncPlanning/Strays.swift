@@ -1,0 +1,126 @@
+import RawPaths
+
+/// Another device's new item left in a folder whose rename is already published: device A
+/// renamed `x` to `y` and device B added `x/new.txt`, and the mirror got both without
+/// either device having read the other's change first (both published at once, or A's
+/// landing of B's item was skipped and its rename went out without it). The mirror then
+/// holds `x/new.txt` below a folder whose current version is a deletion, the rename's
+/// departure. Without this, the first device to fetch the item made `x` again for it, and
+/// every device ended with `x`, holding only that item, beside `y`.
+///
+/// A live item below a deleted folder is always such a meeting: a device that knew of the
+/// deletion would have made the folder again first (its publish names the deletion as
+/// parent, and wins). So any device that fetches the item lands it where the rename took
+/// the folder (a `Landing`: fetched there, published as moved from its old path, with its
+/// departure), if the mirror tells the rename: the device that deleted the folder moved at
+/// least one file from below it to the same place below one other folder, before the
+/// deletion, and that folder is live. Devices that do this at once publish the same
+/// arrival and departure: twins, which agree. A folder deleted without such a rename
+/// (`rm -r x` on A) comes back with the item, as before.
+enum Strays {
+    /// `actions` with the fetch of each stray item replaced by its landing.
+    static func landing(_ actions: [SyncAction], trees: SyncTrees) -> [SyncAction] {
+        let deletions = deletedFolders(holding: actions, trees: trees)
+        guard !deletions.isEmpty else { return actions }  // most plans: one look at each fetch's folder
+        let renames = publishedRenames(of: deletions, trees: trees)
+        guard !renames.isEmpty else { return actions }
+        var made = Set(actions.compactMap { action -> String? in
+            guard case .apply(let version, _) = action, version.state?.kind == .folder else { return nil }
+            return version.path
+        })
+        var landings: [String: Landing] = [:]
+        var staying: Set<String> = []
+        var claimed: Set<String> = []
+        for (version, destination) in Landings.arrivals(in: actions, trees: trees, renames: renames) {
+            guard let destination, !version.path.enclosingFolders.contains(where: staying.contains), !claimed.contains(destination),
+                Relocations.isFree(destination, trees: trees, made: made)
+            else {
+                staying.insert(version.path)
+                continue
+            }
+            claimed.insert(destination)
+            if version.state?.kind == .folder { made.insert(destination) }
+            let twins = trees.histories[version.path]?.twins(of: version.id) ?? []
+            landings[version.path] = Landing(version: version, to: destination, leaving: [version.id] + twins)
+        }
+        Landings.keepingWhole(&landings, staying: staying)
+        guard !landings.isEmpty else { return actions }
+        return actions.map { action in
+            guard case .apply(let version, nil) = action, let landing = landings[version.path] else { return action }
+            return .land(landing)
+        }
+    }
+
+    /// The folders whose current version is a deletion, with it, that hold an item the plan
+    /// fetches new: each such item's parent, and the parent's enclosing folders.
+    ///
+    /// The actions come mostly in path order, so that one fetch's folder is most often the
+    /// last one's, looked at already: a first sync of 100,000 files in 1,000 folders looks
+    /// up 1,000 histories, not 100,000 (each lookup makes the folder's path a string anew).
+    static func deletedFolders(holding actions: [SyncAction], trees: SyncTrees) -> [String: VersionRecord] {
+        var found: [String: VersionRecord] = [:]
+        var last: Substring?
+        for case .apply(let version, nil) in actions where version.state != nil {
+            guard let folder = version.path.folderBeforeLastSlash, folder != last else { continue }
+            last = folder
+            let parent = String(folder)
+            guard found[parent] == nil, let deletion = trees.histories[parent]?.winner, deletion.state == nil else { continue }
+            found[parent] = deletion
+            for folder in parent.enclosingFolders where found[folder] == nil {
+                if let deletion = trees.histories[folder]?.winner, deletion.state == nil { found[folder] = deletion }
+            }
+        }
+        return found
+    }
+
+    /// Where each of the deleted folders went, as the mirror tells (`Strays`): old path →
+    /// new path, for a folder whose deleting device moved files from below it to below one
+    /// live folder only, before deleting it.
+    static func publishedRenames(of deletions: [String: VersionRecord], trees: SyncTrees) -> [String: String] {
+        var targets: [String: Set<String>] = [:]
+        for history in trees.histories.values {
+            for record in history.records where record.state?.kind == .file {
+                guard let origin = record.movedFrom else { continue }
+                for pair in FolderMoves.Pair.folders(of: record.path, leaving: origin) {
+                    guard let deletion = deletions[pair.from], record.id.device == deletion.id.device, record.id.sequence < deletion.id.sequence
+                    else { continue }
+                    targets[pair.from, default: []].insert(pair.to)
+                }
+            }
+        }
+        return targets.compactMapValues { found in
+            guard found.count == 1, let target = found.first, trees.histories[target]?.winner?.state?.kind == .folder else { return nil }
+            return target
+        }
+    }
+
+    /// This device's items, published and unchanged since, in folders another device's
+    /// rename arriving in this plan takes away (`renames`), which that device did not know
+    /// of (the plan does nothing at them): the other side of the meeting above. Such an
+    /// item follows its folder (a `Relocation`), and the next round publishes it there as
+    /// moved from where it was (`SyncPlan.pairingRenames`). Without this, the folder's
+    /// deletion met it, and this device kept the folder and published it again.
+    ///
+    /// A folder holding anything the plan changes (an edit made here) stays, with all it
+    /// holds: moved, it would not hold just what the relocation names, and the executor
+    /// would skip it at every pass.
+    static func published(below renames: [String: String], actions: [SyncAction], trees: SyncTrees) -> [(String, EntryState, String?)] {
+        var acted = Set(actions.lazy.map(\.path))
+        for action in actions {
+            switch action {
+            case .apply(let version, _): if let origin = version.movedFrom { acted.insert(origin) }
+            case .follow(let followed): acted.insert(followed.from)
+            default: continue
+            }
+        }
+        let found = trees.local.compactMap { path, state -> (String, EntryState, String?)? in
+            guard !acted.contains(path), Relocations.destination(of: path, renames: renames) != nil, let base = trees.base[path], base.state == state,
+                trees.histories[path]?.winner?.id == base.version, trees.histories[path]?.conflicts.isEmpty == true
+            else { return nil }
+            return (path, state, nil)
+        }
+        guard found.contains(where: { $0.1.kind == .folder }) else { return found }
+        let holdingChanges = Set(acted.lazy.filter { Relocations.destination(of: $0, renames: renames) != nil }.flatMap(\.enclosingFolders))
+        return found.filter { !holdingChanges.contains($0.0) }
+    }
+}

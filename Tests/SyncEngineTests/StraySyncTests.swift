@@ -1,0 +1,132 @@
+import Foundation
+import RawPaths
+import SyncPlanning
+import Testing
+
+@testable import SyncEngine
+
+/// A folder renamed on one device while another adds items in it, both published before
+/// either device read the other's change; or a landing skipped on the device that renamed
+/// the folder (`Landing`), which then publishes its rename without the item. Either way the
+/// mirror holds a new item below a folder deleted by a published rename (`Strays`): it
+/// follows the rename on every device. Before, the first device to meet it made the old
+/// folder again, and every device ended with it, holding only that item, beside the new one.
+@Suite struct StraySyncTests {
+    typealias Move = FolderMoveSyncTests
+    typealias Meets = RenamedFolderMeetsChangesSyncTests
+
+    /// a renamed `p` to `q` and published it; b added `p/new.txt` and published it, not
+    /// having read a's log (`TwinVersionTests.unseen`). b's file follows the rename, and its
+    /// move is published; a bystander, c, ends the same, having published nothing.
+    @Test func aFileAddedWhileTheFolderWasRenamedFollowsIt() throws {
+        let scratch = Scratch()
+        let (a, b, c) = try Self.atOnce(scratch) { try $0.write("p/new.txt", "new") }
+        let expected = Move.moved.merging(["q/new.txt": "new"]) { $1 }
+        Self.expectConverged(a, b, c, on: expected)
+        let arrivals = try RenamesComposeSyncTests.records(b).filter { $0.path == "Documents/q/new.txt" }
+        #expect(!arrivals.isEmpty && arrivals.allSatisfy { $0.movedFrom == "Documents/p/new.txt" }, "published as moved: \(arrivals)")
+        #expect(try a.engine.conflicts().isEmpty && b.engine.conflicts().isEmpty)
+    }
+
+    /// The same, where a syncs first after both published: a's pass meets b's file below
+    /// the folder it deleted, and lands it (`Strays.landing`).
+    @Test func aFileAddedWhileTheFolderWasRenamedLandsOnTheRenamingDevice() throws {
+        let scratch = Scratch()
+        let (a, b, c) = try Self.atOnce(scratch, renamingDeviceFirst: true) { try $0.write("p/new.txt", "new") }
+        Self.expectConverged(a, b, c, on: Move.moved.merging(["q/new.txt": "new"]) { $1 })
+        #expect(try a.engine.conflicts().isEmpty && b.engine.conflicts().isEmpty)
+    }
+
+    /// A new folder, with a file in it, follows whole.
+    @Test func aFolderAddedWhileItsFolderWasRenamedFollowsIt() throws {
+        let scratch = Scratch()
+        let (a, b, c) = try Self.atOnce(scratch) { try $0.write("p/made/f.txt", "f") }
+        Self.expectConverged(a, b, c, on: Move.moved.merging(["q/made": "<folder>", "q/made/f.txt": "f"]) { $1 })
+    }
+
+    /// A folder deleted, not renamed, while another device added a file in it: the file
+    /// wins, and brings the folder back, as before.
+    @Test func aFileAddedWhileTheFolderWasDeletedBringsItBack() throws {
+        let scratch = Scratch()
+        let (a, b, c) = try Self.atOnce(scratch, on: { try Meets.remove($0, "p") }) { try $0.write("p/new.txt", "new") }
+        Self.expectConverged(a, b, c, on: ["p": "<folder>", "p/new.txt": "new", "other.txt": "o"])
+    }
+
+    /// b renamed `p/x.txt` to `p/renamed.txt` and published it; a renamed `p` to `q`, and
+    /// saved `q/x.txt` while its pass ran, so its landing of b's rename was skipped, and its
+    /// folder rename went out without it. b's file then follows the folder: both names stay,
+    /// in `q`, as for two renames of one file. Before, `p` came back, holding `renamed.txt`.
+    @Test func aRenameElsewhereWhoseLandingWasSkippedEndsInTheRenamedFolder() throws {
+        let scratch = Scratch()
+        let (a, b) = try Move.syncedPair(scratch)
+        try Move.rename(b, "p/x.txt", to: "p/renamed.txt")
+        b.sync()
+        try Move.rename(a, "p", to: "q")
+        let faults = FaultInjection()
+        faults.interleave(at: "between actions") { try? a.write("q/x.txt", "saved late") }
+        a.engine.faults = faults
+        a.sync()
+        for _ in 0..<2 {
+            b.sync()
+            a.sync()
+        }
+        Meets.expectConverged(a, b, on: Move.moved.merging(["q/x.txt": "saved late", "q/renamed.txt": "x"]) { $1 })
+    }
+
+    /// b added `p/new.txt` and published it; a renamed `p` to `q`, and made its own
+    /// `q/new.txt` while its pass ran, so its landing of b's file was skipped. The two files
+    /// meet at `q/new.txt` as a conflict: one is current, the other kept as a conflict
+    /// version. Before, `p` came back, holding b's file.
+    @Test func aNewFileElsewhereWhoseLandingWasSkippedMeetsTheOneInItsPlace() throws {
+        let scratch = Scratch()
+        let (a, b) = try Move.syncedPair(scratch)
+        try b.write("p/new.txt", "new")
+        b.sync()
+        try Move.rename(a, "p", to: "q")
+        let faults = FaultInjection()
+        faults.interleave(at: "between actions") { try? a.write("q/new.txt", "mine") }
+        a.engine.faults = faults
+        a.sync()
+        for _ in 0..<2 {
+            b.sync()
+            a.sync()
+        }
+        #expect(a.tree()["p"] == nil && b.tree()["p"] == nil, "a: \(a.tree()), b: \(b.tree())")
+        #expect(a.tree() == b.tree(), "a: \(a.tree()), b: \(b.tree())")
+        let conflict = try #require(a.engine.conflicts().first { $0.path == "Documents/q/new.txt" })
+        let texts = ([conflict.current] + conflict.others).compactMap { $0.contentPath.flatMap { FileManager.default.contents(atPath: $0) } }
+        #expect(Set(texts.map { String(decoding: $0, as: UTF8.self) }) == ["new", "mine"])
+    }
+
+    /// Devices a, b and c share `Move.syncedPair`'s tree. a renames `p` to `q` (and does
+    /// `on`), and publishes it; b does `onB` and publishes it without having read a's log.
+    /// Then b, a and c sync (a first if `renamingDeviceFirst`), twice.
+    static func atOnce(
+        _ scratch: Scratch, renamingDeviceFirst: Bool = false, on: (TestDevice) throws -> Void = { try Move.rename($0, "p", to: "q") },
+        onB: (TestDevice) throws -> Void
+    ) throws -> (TestDevice, TestDevice, TestDevice) {
+        let (a, b) = try Move.syncedPair(scratch)
+        let c = try TestDevice("c", in: scratch.path, mirror: a.mirror)
+        c.sync()
+        try on(a)
+        a.sync()
+        try onB(b)
+        try TwinVersionTests.unseen(a, by: b)
+        for _ in 0..<2 {
+            if renamingDeviceFirst { a.sync() }
+            b.sync()
+            a.sync()
+            c.sync()
+        }
+        return (a, b, c)
+    }
+
+    /// All three devices hold `expected`, and none has anything left to publish.
+    static func expectConverged(
+        _ a: TestDevice, _ b: TestDevice, _ c: TestDevice, on expected: [String: String], sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        Meets.expectConverged(a, b, on: expected, sourceLocation: sourceLocation)
+        #expect(c.tree() == expected, "c: \(c.tree())", sourceLocation: sourceLocation)
+        #expect(c.sync().published == 0, "c still publishing", sourceLocation: sourceLocation)
+    }
+}
