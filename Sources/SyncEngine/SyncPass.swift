@@ -281,6 +281,10 @@ struct SyncPass {
         // rename, and puts the change in the renamed folder (`Landing`).
         let gone = Self.foldersGone(holding: remote, unless: scope, in: container.folder)
         if !gone.isEmpty, try !database.heldFolders(container: container.id, among: gone).isEmpty { return nil }
+        // Or in a folder whose current version is a deletion: a new item published while
+        // another device's rename of its folder was (`Strays`). A pass over everything sees
+        // where the rename took the folder, and puts the item there.
+        if gone.contains(where: { container.histories[$0]?.winner.map { $0.state == nil } ?? false }) { return nil }
         return roots.sorted()
     }
 

@@ -24,14 +24,30 @@ enum Strays {
         guard !deletions.isEmpty else { return actions }  // most plans: one look at each fetch's folder
         let renames = publishedRenames(of: deletions, trees: trees)
         guard !renames.isEmpty else { return actions }
+        let landings = landings(in: actions, trees: trees, renames: renames)
+        guard !landings.isEmpty else { return actions }
+        return actions.map { action in
+            guard case .apply(let version, nil) = action, let landing = landings[version.path] else { return action }
+            return .land(landing)
+        }
+    }
+
+    /// The landings of the items the plan fetches below the folders `renames` took away, by
+    /// the item's path: each where nothing is, nor arrives; a folder before what it holds,
+    /// and only with all it holds (`Landings.keepingWhole`). The new folder may have been
+    /// renamed here since, and not published yet (`Landings.folderRenamesHere`): the item
+    /// goes where that rename took it.
+    static func landings(in actions: [SyncAction], trees: SyncTrees, renames: [String: String]) -> [String: Landing] {
         var made = Set(actions.compactMap { action -> String? in
             guard case .apply(let version, _) = action, version.state?.kind == .folder else { return nil }
             return version.path
         })
+        let renamedHere = Landings.folderRenamesHere(in: actions, trees: trees)
         var landings: [String: Landing] = [:]
         var staying: Set<String> = []
         var claimed: Set<String> = []
-        for (version, destination) in Landings.arrivals(in: actions, trees: trees, renames: renames) {
+        for (version, published) in Landings.arrivals(in: actions, trees: trees, renames: renames) {
+            let destination = published.map { Relocations.destination(of: $0, renames: renamedHere) ?? $0 }
             guard let destination, !version.path.enclosingFolders.contains(where: staying.contains), !claimed.contains(destination),
                 Relocations.isFree(destination, trees: trees, made: made)
             else {
@@ -44,11 +60,7 @@ enum Strays {
             landings[version.path] = Landing(version: version, to: destination, leaving: [version.id] + twins)
         }
         Landings.keepingWhole(&landings, staying: staying)
-        guard !landings.isEmpty else { return actions }
-        return actions.map { action in
-            guard case .apply(let version, nil) = action, let landing = landings[version.path] else { return action }
-            return .land(landing)
-        }
+        return landings
     }
 
     /// The folders whose current version is a deletion, with it, that hold an item the plan
@@ -75,8 +87,36 @@ enum Strays {
 
     /// Where each of the deleted folders went, as the mirror tells (`Strays`): old path →
     /// new path, for a folder whose deleting device moved files from below it to below one
-    /// live folder only, before deleting it.
+    /// other folder only, before deleting it. A folder renamed on since (`p/sub` to `q/sub`,
+    /// then `q/sub` to `q/sub2`) ends where the last rename took it; one whose last place is
+    /// gone is left out.
     static func publishedRenames(of deletions: [String: VersionRecord], trees: SyncTrees) -> [String: String] {
+        var found: [String: String] = [:]
+        var asked = deletions
+        for _ in 0..<Self.renamesFollowed where !asked.isEmpty {
+            let step = renameTargets(of: asked, trees: trees)
+            found.merge(step) { first, _ in first }
+            asked = [:]
+            for target in Set(step.values) where found[target] == nil {
+                if let deletion = trees.histories[target]?.winner, deletion.state == nil { asked[target] = deletion }
+            }
+        }
+        return found.compactMapValues { target in
+            var end = target
+            for _ in 0..<Self.renamesFollowed {
+                guard let next = found[end] else { break }
+                end = next
+            }
+            return trees.histories[end]?.winner?.state?.kind == .folder ? end : nil
+        }
+    }
+
+    /// How many renames of one folder after another `publishedRenames` follows.
+    static let renamesFollowed = 8
+
+    /// Where each of the deleted folders went, one rename on: the files its deleting device
+    /// moved from below it before deleting it, to below one folder only.
+    static func renameTargets(of deletions: [String: VersionRecord], trees: SyncTrees) -> [String: String] {
         var targets: [String: Set<String>] = [:]
         for history in trees.histories.values {
             for record in history.records where record.state?.kind == .file {
@@ -88,10 +128,7 @@ enum Strays {
                 }
             }
         }
-        return targets.compactMapValues { found in
-            guard found.count == 1, let target = found.first, trees.histories[target]?.winner?.state?.kind == .folder else { return nil }
-            return target
-        }
+        return targets.compactMapValues { $0.count == 1 ? $0.first : nil }
     }
 
     /// This device's items, published and unchanged since, in folders another device's

@@ -14,6 +14,9 @@ import TestSupport
 /// b's changes and a's, made in `q`. No old folder comes back, no file keeps two names,
 /// and nothing either did is lost.
 ///
+/// A third of the runs where a publishes first, b publishes without having read a's log,
+/// as if both published at the same moment; b then only adds to `p` (`Strays`).
+///
 /// A third device, c, changes nothing: it syncs at a random point in between, and at the
 /// end must hold the same tree, having published nothing.
 ///
@@ -53,11 +56,22 @@ struct RenameCompositionTests {
         try FileManager.default.moveItem(atPath: a.documents + "/p", toPath: a.documents + "/" + target)
         let renamedOnA: Set<RawPath> = ["Documents/p", RawPath("Documents/" + target)]
         if renameFirst { a.sync(changed: told ? renamedOnA : nil) }
-        let done = try Self.changeOnB(b, model: &model, random: &random)
+        // A third of the times a publishes first, b publishes without having read a's log
+        // (both at once), and each meets the other's changes in the mirror (`Strays`). Then b
+        // only adds to `p`: other changes published at once compose as two renames of one
+        // file do, both staying (README).
+        let atOnce = renameFirst && random.below(3) == 0
+        let done = try Self.changeOnB(b, model: &model, onlyAdding: atOnce, random: &random)
         var (doneOnA, changedOnA) = try Self.changeOnA(a, renamedTo: target, model: &model, random: &random)
         if !renameFirst { changedOnA.formUnion(renamedOnA) }
-        // b syncs next either way: it meets a's published rename, or a meets b's changes.
-        b.sync(changed: told ? Set(done.flatMap(\.paths).map { RawPath("Documents/" + $0) }) : nil)
+        // b syncs next either way: it meets a's published rename, or a meets b's changes; or
+        // b publishes without having read a's log (both at once).
+        let changedOnB = told ? Set(done.flatMap(\.paths).map { RawPath("Documents/" + $0) }) : nil
+        if atOnce {
+            try TwinVersionTests.unseen(a, by: b) { $0.sync(changed: changedOnB) }
+        } else {
+            b.sync(changed: changedOnB)
+        }
         if cSyncsAfter == 0 { publishedOnC += c.sync(changed: told ? [] : nil).published }
         a.sync(changed: told ? changedOnA : nil)
         for step in 1...2 {
@@ -68,7 +82,7 @@ struct RenameCompositionTests {
         publishedOnC += c.sync(changed: told ? [] : nil).published + c.sync().published
         let expected = model.renamed(from: "p", to: target)
         let passes = told ? "passes told what changed" : "full passes"
-        let story = "seed \(seed), p renamed to \(target), \(renameFirst ? "a's rename published first" : "b's changes published first"), \(passes): b \(done), a \(doneOnA)"
+        let story = "seed \(seed), p renamed to \(target), \(atOnce ? "both published at once" : renameFirst ? "a's rename published first" : "b's changes published first"), \(passes): b \(done), a \(doneOnA)"
         #expect(a.tree() == expected, "a: \(Self.difference(a.tree(), expected)); \(story)")
         #expect(b.tree() == expected, "b: \(Self.difference(b.tree(), expected)); \(story)")
         #expect(c.tree() == expected, "c: \(Self.difference(c.tree(), expected)); \(story)")
@@ -78,10 +92,12 @@ struct RenameCompositionTests {
 
     /// b's one to four random changes (`ComposedTree.randomChange`), made on its disk and in
     /// `model`.
-    static func changeOnB(_ b: TestDevice, model: inout ComposedTree, random: inout SplitMix64) throws -> [ComposedTree.Change] {
+    static func changeOnB(
+        _ b: TestDevice, model: inout ComposedTree, onlyAdding: Bool = false, random: inout SplitMix64
+    ) throws -> [ComposedTree.Change] {
         var done: [ComposedTree.Change] = []
         for _ in 0..<(1 + random.below(4)) {
-            guard let change = model.randomChange(using: &random) else { break }
+            guard let change = model.randomChange(onlyAdding: onlyAdding, using: &random) else { break }
             try change.apply(in: b.documents)
             model.apply(change)
             done.append(change)
@@ -197,14 +213,15 @@ struct ComposedTree {
     /// A change b may make now: a file renamed in `p`, moved into or out of it, made, edited
     /// or deleted there, a folder made there, a subfolder renamed or deleted, or the
     /// folder `s` moved into it.
-    mutating func randomChange(using random: inout SplitMix64) -> Change? {
+    mutating func randomChange(onlyAdding: Bool = false, using random: inout SplitMix64) -> Change? {
         let inside = files.keys.filter { $0.hasPrefix("p/") }.sorted()
         let outside = files.keys.filter { !$0.hasPrefix("p/") }.sorted()
         let places = folders.filter { $0 == "p" || $0.hasPrefix("p/") }.sorted()
         madeNames += 1
         let name = "n\(madeNames)"
         func pick(_ list: [String]) -> String? { list.isEmpty ? nil : list[random.below(list.count)] }
-        switch random.below(10) {
+        let kinds = onlyAdding ? (folders.contains("s") ? [1, 3, 6, 9] : [1, 3, 6]) : Array(0..<10)
+        switch kinds[random.below(kinds.count)] {
         case 0: return pick(inside).map { .move($0, to: Self.folder(of: $0) + "/" + name + ".txt") }
         case 1: return pick(outside).flatMap { from in pick(places).map { .move(from, to: $0 + "/" + name + ".txt") } }
         case 2: return pick(inside).map { .move($0, to: "r/" + name + ".txt") }

@@ -37,6 +37,41 @@ import Testing
         #expect(try a.engine.conflicts().isEmpty && b.engine.conflicts().isEmpty)
     }
 
+    /// The same in passes told only what changed (as ubqd's between its full passes): a's
+    /// pass, told nothing, meets b's file in a folder gone from its disk, whose rename the
+    /// scoped pass would not see; it looks at everything instead (`SyncPass.widened`).
+    @Test func aFileAddedWhileTheFolderWasRenamedLandsInAPassToldNothing() throws {
+        let scratch = Scratch()
+        let (a, b) = try Move.syncedPair(scratch)
+        try Move.renameOnA(a)
+        try b.write("p/new.txt", "new")
+        try TwinVersionTests.unseen(a, by: b)
+        a.sync(changed: [])
+        #expect(a.tree() == Move.moved.merging(["q/new.txt": "new"]) { $1 }, "a: \(a.tree())")
+        b.sync(changed: [])
+        Meets.expectConverged(a, b, on: Move.moved.merging(["q/new.txt": "new"]) { $1 })
+    }
+
+    /// a renamed `p/sub` on, to `q/sub2`, after publishing `p`'s rename: b's file, added
+    /// in `p/sub`, ends in `q/sub2`, whether a published the second rename before meeting
+    /// it (`Strays.publishedRenames` follows one rename after another) or not (its
+    /// landing takes the rename made here, `Landings.folderRenamesHere`).
+    @Test(arguments: [true, false])
+    func aFileAddedInASubfolderRenamedTwiceEndsUnderItsLastName(secondPublished: Bool) throws {
+        let scratch = Scratch()
+        let (a, b) = try Move.syncedPair(scratch)
+        try Move.renameOnA(a)
+        try Move.rename(a, "q/sub", to: "q/sub2")
+        if secondPublished { a.sync() }
+        try b.write("p/sub/new.txt", "new")
+        try TwinVersionTests.unseen(a, by: b)
+        for _ in 0..<2 {
+            a.sync()
+            b.sync()
+        }
+        Meets.expectConverged(a, b, on: Meets.movedWithSub2().merging(["q/sub2/new.txt": "new"]) { $1 })
+    }
+
     /// A new folder, with a file in it, follows whole.
     @Test func aFolderAddedWhileItsFolderWasRenamedFollowsIt() throws {
         let scratch = Scratch()

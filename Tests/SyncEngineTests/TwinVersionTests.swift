@@ -36,12 +36,12 @@ struct TwinVersionTests {
 
     /// Runs a pass of `device` that does not see `other`'s log: as if both passes ran at
     /// once, `device`'s a moment before `other`'s log line reached the mirror.
-    static func unseen(_ other: TestDevice, by device: TestDevice) throws {
+    static func unseen(_ other: TestDevice, by device: TestDevice, sync: (TestDevice) -> Void = { $0.sync() }) throws {
         let logs = other.mirror + "/containers/" + TestDevice.containerID.identifier + "/log"
         let hidden = other.mirror + "/hidden-logs"
         try FileManager.default.moveItem(atPath: logs, toPath: hidden)
         try FileManager.default.createDirectory(atPath: logs, withIntermediateDirectories: false)
-        device.sync()
+        sync(device)
         for name in try FileManager.default.contentsOfDirectory(atPath: hidden) {
             try FileManager.default.moveItem(atPath: hidden + "/" + name, toPath: logs + "/" + name)
         }
