@@ -50,6 +50,18 @@ struct FolderDeletionFollowingTests {
         #expect(Set(held).isDisjoint(with: [Self.q, Self.q + "/sub", Self.q + "/sub/b.txt", Self.q + "/x.txt"]), "\(held)")
     }
 
+    /// The folder is still on the disk with what it holds, though the scan left it out (it
+    /// became ignored, it could not be read, it is back since the scan: the engine looks
+    /// at each path a deletion would follow from, `SyncTrees.stillOnDisk`): no deletion of
+    /// this device's, so nothing follows A's rename, and nothing counts as deleted here.
+    @Test func aFolderStillOnTheDiskIsNoDeletionThatFollows() {
+        var trees = Self.trees(subMadeBy: "A")
+        trees.stillOnDisk = [Self.p, Self.p + "/sub", Self.p + "/x.txt"]
+        let plan = SyncPlan(trees)
+        #expect(!plan.actions.contains { if case .follow = $0 { true } else { false } }, "\(plan.actions)")
+        #expect(plan.followedDeletions.isEmpty, "\(plan.followedDeletions)")
+    }
+
     @Test func theRenamedFoldersAreAdoptedNotMadeAndCountAsDeletionsHere() {
         let plan = SyncPlan(Self.trees(subMadeBy: "A"))
         #expect(plan.actions.contains(.adopt(path: Self.q, version: Self.madeQ.id, state: .folder())))

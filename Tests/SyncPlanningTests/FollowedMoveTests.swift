@@ -41,6 +41,18 @@ struct FollowedMoveTests {
     typealias F = Fixture
     typealias R = Rename
 
+    /// A file the scan left out but still on the disk (it became ignored, could not be
+    /// read, or is back since the scan: `SyncTrees.stillOnDisk`) is no deletion made here:
+    /// nothing follows the rename, which arrives as it would with the file in the scan.
+    @Test func aFileStillOnTheDiskIsNoDeletionThatFollows() {
+        var trees = R.trees(local: [:], base: [R.from: R.synced], records: R.rename)
+        #expect(SyncPlan(trees).actions.contains { if case .follow(let followed) = $0 { followed.edit == .localDeletion } else { false } })
+        trees.stillOnDisk = [R.from]
+        let plan = SyncPlan(trees)
+        #expect(!plan.actions.contains { if case .follow = $0 { true } else { false } }, "\(plan.actions)")
+        #expect(plan.followedDeletions.isEmpty)
+    }
+
     static let follows: [FollowCase] = [
         FollowCase(
             name: "an edit made here of the moved version", local: [R.from: F.b], base: [R.from: R.synced], records: R.rename,
