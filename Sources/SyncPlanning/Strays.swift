@@ -114,15 +114,23 @@ enum Strays {
     /// How many renames of one folder after another `publishedRenames` follows.
     static let renamesFollowed = 8
 
+    /// How long before a folder's deletion its device may have moved the files that tell it
+    /// was a rename, by that device's clock: a pass that renames a folder of 100,000 files
+    /// publishes them within a minute or two.
+    static let renameMilliseconds: Int64 = 10 * 60 * 1000
+
     /// Where each of the deleted folders went, one rename on: the files its deleting device
-    /// moved from below it before deleting it, to below one folder only.
+    /// moved from below it to below one folder only, shortly before deleting it (in the
+    /// same pass, as a rename publishes). A file moved out long before, and the folder
+    /// deleted later (`rm -r`), tell no rename.
     static func renameTargets(of deletions: [String: VersionRecord], trees: SyncTrees) -> [String: String] {
         var targets: [String: Set<String>] = [:]
         for history in trees.histories.values {
             for record in history.records where record.state?.kind == .file {
                 guard let origin = record.movedFrom else { continue }
                 for pair in FolderMoves.Pair.folders(of: record.path, leaving: origin) {
-                    guard let deletion = deletions[pair.from], record.id.device == deletion.id.device, record.id.sequence < deletion.id.sequence
+                    guard let deletion = deletions[pair.from], record.id.device == deletion.id.device, record.id.sequence < deletion.id.sequence,
+                        deletion.time - record.time <= Self.renameMilliseconds
                     else { continue }
                     targets[pair.from, default: []].insert(pair.to)
                 }

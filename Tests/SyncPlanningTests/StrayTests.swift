@@ -55,6 +55,15 @@ struct StrayTests {
         #expect(plan.actions.contains(.apply(version: Self.newFile, expectedLocal: nil)), "\(plan.actions)")
     }
 
+    /// Moved an hour before the folder's deletion: a file moved out, and the folder deleted
+    /// later (`rm -r`), is no rename.
+    @Test func movesLongBeforeTheDeletionTellNoRename() {
+        var records = Self.renamed + [Self.newFile]
+        records[3] = F.record(F.id("A", 6), nil, parents: [Self.folder.id], time: 2_000 + 3_600_000, path: Self.p)
+        let plan = SyncPlan(Self.renamingDevice(records))
+        #expect(plan.actions.contains(.apply(version: Self.newFile, expectedLocal: nil)), "\(plan.actions)")
+    }
+
     /// Something is already at the new path: the item stays where it was made.
     @Test func anItemWhosePlaceIsTakenStays() {
         var trees = Self.renamingDevice()
