@@ -144,6 +144,11 @@ final class ContainerSync {
     /// it, not at the next pass over everything (minutes later). Forgotten by a pass over
     /// everything, which finds again those still kept.
     var keptFolders: Set<String> = []
+    /// The same for folders this device's rename took along, kept for what they hold that
+    /// is not synced when another device's deletion landed (`Landing.isDeletion`): where
+    /// the folder is here → where the other device deleted it. A pass that looks at the
+    /// one looks at the other, where the deletion is, and lands it again.
+    var keptLandings: [String: String] = [:]
     /// The local items sync leaves out until the user changes them, with why.
     var unsynced = UnsyncedItems()
     /// The items whose actions failed, with `path: reason`, as the passes that looked at

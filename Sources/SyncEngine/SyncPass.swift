@@ -63,7 +63,10 @@ struct SyncPass {
         let waiting = container.deletionBurst.paths.union(keptFolders(holding: scope, remote: remote))
         let roots = try scope.flatMap { try widened($0, remote: remote, waiting: waiting) }
         report.lookedAtEverything = roots == nil
-        if roots == nil { container.keptFolders = [] }
+        if roots == nil {
+            container.keptFolders = []
+            container.keptLandings = [:]
+        }
         let rootKeys = roots.map { $0.compactMap { SyncPath.key($0) } }
         let executor = Executor(
             containerID: container.id, containerFolder: container.folder,
@@ -334,6 +337,7 @@ struct SyncPass {
         var trees = SyncTrees(
             local: local.entries.mapValues(\.state), base: base.mapValues(\.entry), histories: container.histories,
             logsReadInFull: container.logsReadInFull)
+        trees.device = container.device
         var paths = Set(trees.local.keys)
         if let roots {
             let keys = roots.compactMap { SyncPath.key($0) }
@@ -531,10 +535,18 @@ struct SyncPass {
             let source = landing.source.flatMap { local.entries[$0.path] }
             let outcome = try executor.land(landing, source: source, to: target, batch: batch)
             guard outcome == .done else {
-                if case .kept(let why) = outcome { report.problems.append(why) } else { report.skipped += 1 }
-                container.lookAgain(at: action.paths)
+                if case .kept(let why) = outcome {
+                    // Looked at again when something in it changes, as a kept folder is:
+                    // looked at at every poll, it would make ubqd pass again and again.
+                    report.problems.append(why)
+                    container.keptLandings[landing.to] = landing.version.path
+                } else {
+                    report.skipped += 1
+                    container.lookAgain(at: action.paths)
+                }
                 return false
             }
+            container.keptLandings[landing.to] = nil
             report.followed += 1
         }
         return true
@@ -542,16 +554,19 @@ struct SyncPass {
 }
 
 extension SyncPass {
-    /// The kept folders (`ContainerSync.keptFolders`) that hold a path of a scoped pass's
-    /// `scope` or one another device changed. Nothing is looked at while none is kept (a
-    /// burst from another device brings 100,000 changed paths).
+    /// The kept folders (`ContainerSync.keptFolders`, and `keptLandings` with where the
+    /// deletion is) that hold a path of a scoped pass's `scope` or one another device
+    /// changed. Nothing is looked at while none is kept (a burst from another device brings
+    /// 100,000 changed paths).
     func keptFolders(holding scope: Set<RawPath>?, remote: Set<String>) -> Set<String> {
-        guard !container.keptFolders.isEmpty, let scope else { return [] }
+        guard !container.keptFolders.isEmpty || !container.keptLandings.isEmpty, let scope else { return [] }
         var found: Set<String> = []
         for path in scope.lazy.compactMap({ SyncPath.key($0) }) + remote {
             var folder = Substring(path)
             while let parent = folder.folderBeforeLastSlash {
-                if container.keptFolders.contains(String(parent)) { found.insert(String(parent)) }
+                let name = String(parent)
+                if container.keptFolders.contains(name) { found.insert(name) }
+                if let deletedAt = container.keptLandings[name] { found.formUnion([name, deletedAt]) }
                 folder = parent
             }
         }

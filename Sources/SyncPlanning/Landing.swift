@@ -23,7 +23,9 @@ import RawPaths
 /// renamed, whose items land under its new name) goes from where A's rename took it, if A
 /// did not change it; a folder, once all it holds goes or lands elsewhere. Nothing is
 /// published: B published the deletion. Without this, A published its copy as new, and
-/// the deleted item came back on every device, in `y`. The other way round, an edit B
+/// the deleted item came back on every device, in `y`. A deletion whose landing did not
+/// complete before A's rename went out (a folder kept for an editor's swap file in it)
+/// lands in a later pass all the same (`Strays.renames(aboveDeletionsIn:)`). The other way round, an edit B
 /// made of a file A deleted after its rename comes back in `y` (an edit beats a
 /// deletion: `keptEdits`), not in `x` made again for it.
 public struct Landing: Hashable, Sendable {
@@ -86,7 +88,9 @@ enum Landings {
     /// its folder (they are published with where they came from).
     static func landing(_ actions: [SyncAction], trees: SyncTrees) -> [SyncAction] {
         let renames = folderRenamesHere(in: actions, trees: trees)
-        guard !renames.isEmpty else { return actions }
+        // Published already, only deletions land: what else arrives is a stray (`Strays`).
+        let published = Strays.renames(aboveDeletionsIn: actions, trees: trees).filter { renames[$0.key] == nil }
+        guard !renames.isEmpty || !published.isEmpty else { return actions }
         let newPublishes = Set(actions.compactMap { action -> String? in
             guard case .publish(let path, _?, _, nil) = action, trees.base[path]?.state == nil else { return nil }
             return path
@@ -119,7 +123,8 @@ enum Landings {
         }
         landings.merge(keptEdits(in: actions, trees: trees, renames: renames, made: madeFolders, claimed: &claimed)) { first, _ in first }
         let leaving = Set(landings.values.compactMap(\.source?.path))
-        landings.merge(deletions(in: actions, trees: trees, renames: renames, newPublishes: newPublishes, leaving: leaving)) { first, _ in first }
+        let all = renames.merging(published) { here, _ in here }
+        landings.merge(deletions(in: actions, trees: trees, renames: all, newPublishes: newPublishes, leaving: leaving)) { first, _ in first }
         guard !landings.isEmpty else { return actions }
         let sources = Set(landings.values.compactMap(\.source?.path))
         return actions.compactMap { action in

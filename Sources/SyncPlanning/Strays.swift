@@ -20,7 +20,10 @@ import RawPaths
 enum Strays {
     /// `actions` with the fetch of each stray item replaced by its landing.
     static func landing(_ actions: [SyncAction], trees: SyncTrees) -> [SyncAction] {
-        let deletions = deletedFolders(holding: actions, trees: trees)
+        let fetched = actions.lazy.compactMap { action -> String? in
+            if case .apply(let version, nil) = action, version.state != nil { version.path } else { nil }
+        }
+        let deletions = deletedFolders(holding: fetched, trees: trees)
         guard !deletions.isEmpty else { return actions }  // most plans: one look at each fetch's folder
         let renames = publishedRenames(of: deletions, trees: trees)
         guard !renames.isEmpty else { return actions }
@@ -32,20 +35,40 @@ enum Strays {
         }
     }
 
+    /// This device's published renames of the folders that held what the plan records as
+    /// deleted elsewhere and gone here (`.adopt` of a deletion): the rename took the item
+    /// along, and its deletion landing (`Landing.isDeletion`) did not complete before the
+    /// rename went out (a claim timed out; the folder held an editor's swap file, and was
+    /// kept). `Landings` lands the deletion all the same; without this, the copy was
+    /// published as new, and the deleted item came back.
+    static func renames(aboveDeletionsIn actions: [SyncAction], trees: SyncTrees) -> [String: String] {
+        guard let device = trees.device else { return [:] }
+        let gone = actions.lazy.compactMap { action -> String? in if case .adopt(let path, _, nil) = action { path } else { nil } }
+        let deletions = deletedFolders(holding: gone, trees: trees).filter { $0.value.id.device == device }
+        return deletions.isEmpty ? [:] : publishedRenames(of: deletions, trees: trees)
+    }
+
     /// The landings of the items the plan fetches below the folders `renames` took away, by
     /// the item's path: each where nothing is, nor arrives; a folder before what it holds,
     /// and only with all it holds (`Landings.keepingWhole`). The new folder may have been
     /// renamed here since, and not published yet (`Landings.folderRenamesHere`): the item
     /// goes where that rename took it.
     static func landings(in actions: [SyncAction], trees: SyncTrees, renames: [String: String]) -> [String: Landing] {
-        var made = Set(actions.compactMap { action -> String? in
-            guard case .apply(let version, _) = action, version.state?.kind == .folder else { return nil }
-            return version.path
-        })
+        var made: Set<String> = []
+        var claimed: Set<String> = []  // the places other landings and relocations of the plan take
+        for action in actions {
+            switch action {
+            case .apply(let version, _): if version.state?.kind == .folder { made.insert(version.path) }
+            case .land(let landing):
+                claimed.insert(landing.to)
+                if landing.version.state?.kind == .folder { made.insert(landing.to) }
+            case .relocate(let relocation): claimed.insert(relocation.to)
+            default: continue
+            }
+        }
         let renamedHere = Landings.folderRenamesHere(in: actions, trees: trees)
         var landings: [String: Landing] = [:]
         var staying: Set<String> = []
-        var claimed: Set<String> = []
         for (version, published) in Landings.arrivals(in: actions, trees: trees, renames: renames) {
             let destination = published.map { Relocations.destination(of: $0, renames: renamedHere) ?? $0 }
             guard let destination, !version.path.enclosingFolders.contains(where: staying.contains), !claimed.contains(destination),
@@ -56,24 +79,25 @@ enum Strays {
             }
             claimed.insert(destination)
             if version.state?.kind == .folder { made.insert(destination) }
+            let agreed = trees.base[destination].map { [$0.version] } ?? []  // a deletion (`isFree`)
             let twins = trees.histories[version.path]?.twins(of: version.id) ?? []
-            landings[version.path] = Landing(version: version, to: destination, leaving: [version.id] + twins)
+            landings[version.path] = Landing(version: version, to: destination, replacing: agreed, leaving: [version.id] + twins)
         }
         Landings.keepingWhole(&landings, staying: staying)
         return landings
     }
 
-    /// The folders whose current version is a deletion, with it, that hold an item the plan
-    /// fetches new: each such item's parent, and the parent's enclosing folders.
+    /// The folders whose current version is a deletion, with it, that hold one of `paths`:
+    /// each path's parent, and the parent's enclosing folders.
     ///
     /// The actions come mostly in path order, so that one fetch's folder is most often the
     /// last one's, looked at already: a first sync of 100,000 files in 1,000 folders looks
     /// up 1,000 histories, not 100,000 (each lookup makes the folder's path a string anew).
-    static func deletedFolders(holding actions: [SyncAction], trees: SyncTrees) -> [String: VersionRecord] {
+    static func deletedFolders(holding paths: some Sequence<String>, trees: SyncTrees) -> [String: VersionRecord] {
         var found: [String: VersionRecord] = [:]
         var last: Substring?
-        for case .apply(let version, nil) in actions where version.state != nil {
-            guard let folder = version.path.folderBeforeLastSlash, folder != last else { continue }
+        for path in paths {
+            guard let folder = path.folderBeforeLastSlash, folder != last else { continue }
             last = folder
             let parent = String(folder)
             guard found[parent] == nil, let deletion = trees.histories[parent]?.winner, deletion.state == nil else { continue }
@@ -120,9 +144,10 @@ enum Strays {
     static let renameMilliseconds: Int64 = 10 * 60 * 1000
 
     /// Where each of the deleted folders went, one rename on: the files its deleting device
-    /// moved from below it to below one folder only, shortly before deleting it (in the
-    /// same pass, as a rename publishes). A file moved out long before, and the folder
-    /// deleted later (`rm -r`), tell no rename.
+    /// moved from below it to below one folder only, which that device made, all shortly
+    /// before deleting it (in the same pass, as a rename publishes). A file moved out into
+    /// a folder that was there already (`mv p/keep.pdf Archive/`, then `rm -r p`), or long
+    /// before, tells no rename.
     static func renameTargets(of deletions: [String: VersionRecord], trees: SyncTrees) -> [String: String] {
         var targets: [String: Set<String>] = [:]
         for history in trees.histories.values {
@@ -136,7 +161,21 @@ enum Strays {
                 }
             }
         }
-        return targets.compactMapValues { $0.count == 1 ? $0.first : nil }
+        var found: [String: String] = [:]
+        for (folder, places) in targets {
+            guard places.count == 1, let target = places.first, let deletion = deletions[folder],
+                trees.histories[target]?.records.contains(where: { isMade($0, by: deletion) }) == true
+            else { continue }
+            found[folder] = target
+        }
+        return found
+    }
+
+    /// Whether `record` made a folder shortly before `deletion`, on the same device: the new
+    /// folder of a rename that `deletion` ends.
+    static func isMade(_ record: VersionRecord, by deletion: VersionRecord) -> Bool {
+        record.state?.kind == .folder && record.id.device == deletion.id.device && record.id.sequence < deletion.id.sequence
+            && deletion.time - record.time <= renameMilliseconds
     }
 
     /// This device's items, published and unchanged since, in folders another device's
@@ -158,8 +197,9 @@ enum Strays {
             default: continue
             }
         }
+        let prefixes = renames.keys.map { $0 + "/" }  // a byte comparison per path, not its folders' names
         let found = trees.local.compactMap { path, state -> (String, EntryState, String?)? in
-            guard !acted.contains(path), Relocations.destination(of: path, renames: renames) != nil, let base = trees.base[path], base.state == state,
+            guard prefixes.contains(where: { path.utf8.starts(with: $0.utf8) }), !acted.contains(path), let base = trees.base[path], base.state == state,
                 trees.histories[path]?.winner?.id == base.version, trees.histories[path]?.conflicts.isEmpty == true
             else { return nil }
             return (path, state, nil)

@@ -11,6 +11,9 @@ public struct SyncTrees: Sendable {
     /// that could not be read, one back since the scan): no deletion of theirs follows a
     /// rename. The planner sees only `local`; the engine, which can look, fills this in.
     public var stillOnDisk: Set<String> = []
+    /// This device's id, as its versions name it (`VersionID.device`): which published
+    /// renames are its own (`Strays.renames(aboveDeletionsIn:)`). Nil: none is.
+    public var device: String?
 
     public init(
         local: [String: EntryState], base: [String: BaseEntry], histories: [String: PathHistory], logsReadInFull: Set<String>? = nil

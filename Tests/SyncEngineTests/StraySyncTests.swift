@@ -133,6 +133,34 @@ import Testing
         #expect(Set(texts.map { String(decoding: $0, as: UTF8.self) }) == ["new", "mine"])
     }
 
+    /// b deleted `p/sub` and published it; a renamed `p` to `q` with an editor's swap file
+    /// open in `q/sub`. a's deletion landing removes what a synced there, and keeps the
+    /// folder for the swap file, unpublished, as a folder deleted elsewhere is kept; once
+    /// the swap file goes, so does the folder. Before, a published `q/sub` as a new,
+    /// empty folder the round after its rename went out, and it stayed on every device.
+    @Test(arguments: [false, true])
+    func aFolderDeletedElsewhereAndKeptHereForASwapFileIsNotPublished(toldWhatChanged: Bool) throws {
+        let scratch = Scratch()
+        let (a, b) = try Move.syncedPair(scratch)
+        try Meets.remove(b, "p/sub")
+        b.sync()
+        try Move.rename(a, "p", to: "q")
+        try a.write("q/sub/.y.txt.swp", "swap")
+        let report = a.sync()
+        #expect(report.problems.contains { $0.contains(".y.txt.swp") }, "\(report.problems)")
+        #expect(!a.engine.hasPathsToLookAt(), "looked at again at every poll while the swap file stays")
+        let withoutSub = Move.moved.filter { !$0.key.hasPrefix("q/sub") }
+        for _ in 0..<2 {
+            b.sync()
+            a.sync(changed: toldWhatChanged ? [] : nil)
+        }
+        #expect(b.tree() == withoutSub, "b: \(b.tree())")
+        #expect(a.tree() == withoutSub.merging(["q/sub": "<folder>", "q/sub/.y.txt.swp": "swap"]) { $1 }, "a: \(a.tree())")
+        try Meets.remove(a, "q/sub/.y.txt.swp")
+        a.sync(changed: toldWhatChanged ? ["Documents/q/sub/.y.txt.swp"] : nil)
+        Meets.expectConverged(a, b, on: withoutSub)
+    }
+
     /// Devices a, b and c share `Move.syncedPair`'s tree. a renames `p` to `q` (and does
     /// `on`), and publishes it; b does `onB` and publishes it without having read a's log.
     /// Then b, a and c sync (a first if `renamingDeviceFirst`), twice.

@@ -64,6 +64,15 @@ struct StrayTests {
         #expect(plan.actions.contains(.apply(version: Self.newFile, expectedLocal: nil)), "\(plan.actions)")
     }
 
+    /// Moved into a folder that was there already, made an hour before: a file moved out
+    /// (`mv p/x.txt q/`), then the folder deleted (`rm -r p`), is no rename.
+    @Test func movesIntoAFolderThatWasThereTellNoRename() {
+        var records = Self.renamed + [Self.newFile]
+        records[0] = F.record(F.id("A", 3), .folder(), time: 2_000 - 3_600_000, path: Self.q)
+        let plan = SyncPlan(Self.renamingDevice(records))
+        #expect(plan.actions.contains(.apply(version: Self.newFile, expectedLocal: nil)), "\(plan.actions)")
+    }
+
     /// Something is already at the new path: the item stays where it was made.
     @Test func anItemWhosePlaceIsTakenStays() {
         var trees = Self.renamingDevice()
