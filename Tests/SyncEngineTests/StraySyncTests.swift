@@ -93,18 +93,7 @@ import Testing
     /// in `q`, as for two renames of one file. Before, `p` came back, holding `renamed.txt`.
     @Test func aRenameElsewhereWhoseLandingWasSkippedEndsInTheRenamedFolder() throws {
         let scratch = Scratch()
-        let (a, b) = try Move.syncedPair(scratch)
-        try Move.rename(b, "p/x.txt", to: "p/renamed.txt")
-        b.sync()
-        try Move.rename(a, "p", to: "q")
-        let faults = FaultInjection()
-        faults.interleave(at: "between actions") { try? a.write("q/x.txt", "saved late") }
-        a.engine.faults = faults
-        a.sync()
-        for _ in 0..<2 {
-            b.sync()
-            a.sync()
-        }
+        let (a, b) = try Self.landingSkipped(scratch, onB: { try Move.rename($0, "p/x.txt", to: "p/renamed.txt") }, savedOnA: "q/x.txt", "saved late")
         Meets.expectConverged(a, b, on: Move.moved.merging(["q/x.txt": "saved late", "q/renamed.txt": "x"]) { $1 })
     }
 
@@ -114,18 +103,7 @@ import Testing
     /// version. Before, `p` came back, holding b's file.
     @Test func aNewFileElsewhereWhoseLandingWasSkippedMeetsTheOneInItsPlace() throws {
         let scratch = Scratch()
-        let (a, b) = try Move.syncedPair(scratch)
-        try b.write("p/new.txt", "new")
-        b.sync()
-        try Move.rename(a, "p", to: "q")
-        let faults = FaultInjection()
-        faults.interleave(at: "between actions") { try? a.write("q/new.txt", "mine") }
-        a.engine.faults = faults
-        a.sync()
-        for _ in 0..<2 {
-            b.sync()
-            a.sync()
-        }
+        let (a, b) = try Self.landingSkipped(scratch, onB: { try $0.write("p/new.txt", "new") }, savedOnA: "q/new.txt", "mine")
         #expect(a.tree()["p"] == nil && b.tree()["p"] == nil, "a: \(a.tree()), b: \(b.tree())")
         #expect(a.tree() == b.tree(), "a: \(a.tree()), b: \(b.tree())")
         let conflict = try #require(a.engine.conflicts().first { $0.path == "Documents/q/new.txt" })
@@ -159,6 +137,27 @@ import Testing
         try Meets.remove(a, "q/sub/.y.txt.swp")
         a.sync(changed: toldWhatChanged ? ["Documents/q/sub/.y.txt.swp"] : nil)
         Meets.expectConverged(a, b, on: withoutSub)
+    }
+
+    /// b does `onB` and publishes it; a renames `p` to `q`, and its pass, once it has
+    /// scanned, meets `text` saved at `saved` (so that its landing of b's change is skipped).
+    /// Then b and a sync, twice.
+    static func landingSkipped(
+        _ scratch: Scratch, onB: (TestDevice) throws -> Void, savedOnA saved: String, _ text: String
+    ) throws -> (TestDevice, TestDevice) {
+        let (a, b) = try Move.syncedPair(scratch)
+        try onB(b)
+        b.sync()
+        try Move.rename(a, "p", to: "q")
+        let faults = FaultInjection()
+        faults.interleave(at: "between actions") { try? a.write(saved, text) }
+        a.engine.faults = faults
+        a.sync()
+        for _ in 0..<2 {
+            b.sync()
+            a.sync()
+        }
+        return (a, b)
     }
 
     /// Devices a, b and c share `Move.syncedPair`'s tree. a renames `p` to `q` (and does
