@@ -25,9 +25,9 @@ import RawPaths
 /// published: B published the deletion. Without this, A published its copy as new, and
 /// the deleted item came back on every device, in `y`. A deletion whose landing did not
 /// complete before A's rename went out (a folder kept for an editor's swap file in it)
-/// lands in a later pass all the same (`Strays.renames(aboveDeletionsIn:)`). The other way round, an edit B
-/// made of a file A deleted after its rename comes back in `y` (an edit beats a
-/// deletion: `keptEdits`), not in `x` made again for it.
+/// lands in a later pass all the same (`Strays.renames(aboveDeletionsIn:)`). The other
+/// way round, an edit B made of a file A deleted after its rename comes back in `y` (an
+/// edit beats a deletion: `keptEdits`), not in `x` made again for it.
 public struct Landing: Hashable, Sendable {
     /// The item: the mirror's current version of its path, below the folder's old path.
     public var version: VersionRecord

@@ -12,9 +12,10 @@ import RawPaths
 /// deletion would have made the folder again first (its publish names the deletion as
 /// parent, and wins). So any device that fetches the item lands it where the rename took
 /// the folder (a `Landing`: fetched there, published as moved from its old path, with its
-/// departure), if the mirror tells the rename: the device that deleted the folder moved at
-/// least one file from below it to the same place below one other folder, before the
-/// deletion, and that folder is live. Devices that do this at once publish the same
+/// departure), if the mirror tells the rename: shortly before the deletion, the device
+/// that deleted the folder made one other folder and moved at least one file from below
+/// the old to the same place below the new, and the new folder is live (or was renamed on:
+/// `publishedRenames`). Devices that do this at once publish the same
 /// arrival and departure: twins, which agree. A folder deleted without such a rename
 /// (`rm -r x` on A) comes back with the item, as before.
 enum Strays {
