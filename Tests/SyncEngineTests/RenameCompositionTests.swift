@@ -212,7 +212,7 @@ struct ComposedTree {
 
     /// A change b may make now: a file renamed in `p`, moved into or out of it, made, edited
     /// or deleted there, a folder made there, a subfolder renamed or deleted, or the
-    /// folder `s` moved into it.
+    /// folder `s` moved into it. `onlyAdding`: a file or folder made there, or one moved in.
     mutating func randomChange(onlyAdding: Bool = false, using random: inout SplitMix64) -> Change? {
         let inside = files.keys.filter { $0.hasPrefix("p/") }.sorted()
         let outside = files.keys.filter { !$0.hasPrefix("p/") }.sorted()
