@@ -566,8 +566,13 @@ extension SyncPass {
             while let parent = folder.folderBeforeLastSlash {
                 let name = String(parent)
                 if container.keptFolders.contains(name) { found.insert(name) }
-                if let deletedAt = container.keptLandings[name] { found.formUnion([name, deletedAt]) }
                 folder = parent
+            }
+            // A kept landing at or below the path (its folder's mode changed, or a folder it
+            // is in was renamed), or above it, with where the deletion is: planned without
+            // that, the folder was published as new.
+            for (kept, deletedAt) in container.keptLandings where kept == path || kept.below(path) != nil || path.below(kept) != nil {
+                found.formUnion([kept, deletedAt])
             }
         }
         return found

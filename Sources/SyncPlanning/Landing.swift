@@ -89,7 +89,9 @@ enum Landings {
     static func landing(_ actions: [SyncAction], trees: SyncTrees) -> [SyncAction] {
         let renames = folderRenamesHere(in: actions, trees: trees)
         // Published already, only deletions land: what else arrives is a stray (`Strays`).
+        // The new folder may have been renamed here since, and not published yet.
         let published = Strays.renames(aboveDeletionsIn: actions, trees: trees).filter { renames[$0.key] == nil }
+            .mapValues { renames[$0] ?? Relocations.destination(of: $0, renames: renames) ?? $0 }
         guard !renames.isEmpty || !published.isEmpty else { return actions }
         let newPublishes = Set(actions.compactMap { action -> String? in
             guard case .publish(let path, _?, _, nil) = action, trees.base[path]?.state == nil else { return nil }

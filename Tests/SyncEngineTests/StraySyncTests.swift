@@ -132,10 +132,37 @@ import Testing
             b.sync()
             a.sync(changed: toldWhatChanged ? [] : nil)
         }
+        // A pass told the folder itself changed (its mode, say) looks where the deletion is too.
+        a.sync(changed: toldWhatChanged ? ["Documents/q/sub"] : nil)
+        b.sync()
         #expect(b.tree() == withoutSub, "b: \(b.tree())")
         #expect(a.tree() == withoutSub.merging(["q/sub": "<folder>", "q/sub/.y.txt.swp": "swap"]) { $1 }, "a: \(a.tree())")
         try Meets.remove(a, "q/sub/.y.txt.swp")
         a.sync(changed: toldWhatChanged ? ["Documents/q/sub/.y.txt.swp"] : nil)
+        Meets.expectConverged(a, b, on: withoutSub)
+    }
+
+    /// The same, where a then renames `q` to `r` while the swap file is still there: the
+    /// kept folder goes along, still unpublished, and goes once the swap file does.
+    @Test(arguments: [false, true])
+    func aFolderKeptForASwapFileStaysUnpublishedWhenItsFolderIsRenamed(toldWhatChanged: Bool) throws {
+        let scratch = Scratch()
+        let (a, b) = try Move.syncedPair(scratch)
+        try Meets.remove(b, "p/sub")
+        b.sync()
+        try Move.rename(a, "p", to: "q")
+        try a.write("q/sub/.y.txt.swp", "swap")
+        a.sync()
+        b.sync()
+        try Move.rename(a, "q", to: "r")
+        a.sync(changed: toldWhatChanged ? ["Documents/q", "Documents/r"] : nil)
+        b.sync()
+        let withoutSub = Dictionary(uniqueKeysWithValues: Move.moved.filter { !$0.key.hasPrefix("q/sub") }.map { path, text in
+            (path.hasPrefix("q") ? "r" + path.dropFirst() : path, text)
+        })
+        #expect(b.tree() == withoutSub, "b: \(b.tree())")
+        try Meets.remove(a, "r/sub/.y.txt.swp")
+        a.sync(changed: toldWhatChanged ? ["Documents/r/sub/.y.txt.swp"] : nil)
         Meets.expectConverged(a, b, on: withoutSub)
     }
 
