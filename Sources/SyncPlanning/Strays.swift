@@ -19,7 +19,8 @@ import RawPaths
 /// arrival and departure: twins, which agree. A folder deleted without such a rename
 /// (`rm -r x` on A) comes back with the item, as before.
 enum Strays {
-    /// `actions` with the fetch of each stray item replaced by its landing.
+    /// `actions` with the fetch of each stray item replaced by its landing, or by its
+    /// departure alone where another device landed it already (`landedElsewhere`).
     static func landing(_ actions: [SyncAction], trees: SyncTrees) -> [SyncAction] {
         let fetched = actions.lazy.compactMap { action -> String? in
             if case .apply(let version, nil) = action, version.state != nil { version.path } else { nil }
@@ -32,8 +33,19 @@ enum Strays {
         guard !landings.isEmpty else { return actions }
         return actions.map { action in
             guard case .apply(let version, nil) = action, let landing = landings[version.path] else { return action }
-            return .land(landing)
+            guard landedElsewhere(landing, trees: trees) else { return .land(landing) }
+            return .publish(path: version.path, state: nil, parents: landing.leaving)
         }
+    }
+
+    /// Whether the stray's place holds it already, moved there from where the stray itself
+    /// came from: two devices moved one item, each to where it knew the folder to be (b
+    /// followed a's rename of `p` to `q` while a, renaming `q` on to `r`, landed b's item at
+    /// `r`). Only the stray's departure is left to publish; landed again, it met itself, and
+    /// was fetched into the old folder, which came back.
+    static func landedElsewhere(_ landing: Landing, trees: SyncTrees) -> Bool {
+        guard let origin = landing.version.movedFrom, let there = trees.histories[landing.to]?.winner else { return false }
+        return there.movedFrom == origin && there.state == landing.version.state
     }
 
     /// This device's published renames of the folders that held what the plan records as
@@ -79,6 +91,7 @@ enum Strays {
             let destination = published.map { Relocations.destination(of: $0, renames: renamedHere) ?? $0 }
             guard let destination, !version.path.enclosingFolders.contains(where: staying.contains), !claimed.contains(destination),
                 Relocations.isFree(destination, trees: trees, made: made)
+                    || landedElsewhere(Landing(version: version, to: destination), trees: trees)
             else {
                 staying.insert(version.path)
                 continue

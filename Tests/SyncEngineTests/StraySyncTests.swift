@@ -72,6 +72,34 @@ import Testing
         Meets.expectConverged(a, b, on: Meets.movedWithSub2().merging(["q/sub2/new.txt": "new"]) { $1 })
     }
 
+    /// Both devices move b's file, each to where it knows the folder to be: b follows a's
+    /// rename of `p` to `q` (`Strays.published`) while a, having renamed `q` on to `r`,
+    /// lands b's file at `r/new.txt`. b's move to `q/new.txt` is then a stray too, already
+    /// landed: only its departure goes out (`Strays.landedElsewhere`). Before, `q` came back
+    /// holding one copy, beside `r/new.txt`.
+    @Test func aFileMovedByBothDevicesToTwoNamesOfItsFolderEndsUnderTheLast() throws {
+        let scratch = Scratch()
+        let (a, b) = try Move.syncedPair(scratch)
+        try Move.renameOnA(a)
+        let log = MirrorLayout(root: a.mirror).log(container: TestDevice.containerID.identifier, device: a.engine.device.id)
+        let firstRename = try Data(contentsOf: URL(fileURLWithPath: log))
+        try b.write("p/new.txt", "new")
+        try TwinVersionTests.unseen(a, by: b)
+        try Move.rename(a, "q", to: "r")
+        a.sync()
+        // b reads a's first rename only.
+        let whole = try Data(contentsOf: URL(fileURLWithPath: log))
+        try firstRename.write(to: URL(fileURLWithPath: log))
+        b.sync()
+        try whole.write(to: URL(fileURLWithPath: log))
+        for _ in 0..<2 {
+            a.sync()
+            b.sync()
+        }
+        let expected = Dictionary(uniqueKeysWithValues: Move.moved.map { path, text in (path.hasPrefix("q") ? "r" + path.dropFirst() : path, text) })
+        Meets.expectConverged(a, b, on: expected.merging(["r/new.txt": "new"]) { $1 })
+    }
+
     /// A new folder, with a file in it, follows whole.
     @Test func aFolderAddedWhileItsFolderWasRenamedFollowsIt() throws {
         let scratch = Scratch()
