@@ -20,22 +20,26 @@ import RawPaths
 /// (`rm -r x` on A) comes back with the item, as before.
 enum Strays {
     /// `actions` with the fetch of each stray item replaced by its landing, or by its
-    /// departure alone where another device landed it already (`landedElsewhere`).
-    static func landing(_ actions: [SyncAction], trees: SyncTrees) -> [SyncAction] {
+    /// departure alone where another device landed it already (`landedElsewhere`); and
+    /// the paths of those departures.
+    static func landing(_ actions: [SyncAction], trees: SyncTrees) -> (actions: [SyncAction], departures: Set<String>) {
         let fetched = actions.lazy.compactMap { action -> String? in
             if case .apply(let version, nil) = action, version.state != nil { version.path } else { nil }
         }
         let deletions = deletedFolders(holding: fetched, trees: trees)
-        guard !deletions.isEmpty else { return actions }  // most plans: one look at each fetch's folder
+        guard !deletions.isEmpty else { return (actions, []) }  // most plans: one look at each fetch's folder
         let renames = publishedRenames(of: deletions, trees: trees)
-        guard !renames.isEmpty else { return actions }
+        guard !renames.isEmpty else { return (actions, []) }
         let landings = landings(in: actions, trees: trees, renames: renames)
-        guard !landings.isEmpty else { return actions }
-        return actions.map { action in
+        guard !landings.isEmpty else { return (actions, []) }
+        var departures: Set<String> = []
+        let landed = actions.map { action in
             guard case .apply(let version, nil) = action, let landing = landings[version.path] else { return action }
             guard landedElsewhere(landing, trees: trees) else { return .land(landing) }
+            departures.insert(version.path)
             return .publish(path: version.path, state: nil, parents: landing.leaving)
         }
+        return (landed, departures)
     }
 
     /// Whether the stray's place holds it already, moved there from where the stray itself

@@ -53,6 +53,12 @@ public struct SyncPlan: Sendable, Equatable {
     /// names waiting (`namesWaiting`).
     public var localRenamePaths: [String] { localRenames.flatMap { [$0.from, $0.move.path] } + namesWaiting }
 
+    /// The departures of items another device left in a folder whose rename is published
+    /// and that a device already moved where the rename went (`Strays.landedElsewhere`):
+    /// no deletion of this device's, which never had them, so the guard neither counts
+    /// nor holds them.
+    public var strayDepartures: Set<String> = []
+
     /// Deletions (by action path) already weighed in an earlier round of the same pass: the
     /// deletion published at a new path after a deletion followed the rename there. They
     /// count once, and a guard that let them through is not asked again.
@@ -87,7 +93,7 @@ public struct SyncPlan: Sendable, Equatable {
         actions = Self.pairingRenames(actions, base: trees.base)
         actions = Relocations.relocating(actions, trees: trees)
         actions = Landings.landing(actions, trees: trees)
-        actions = Strays.landing(actions, trees: trees)
+        (actions, strayDepartures) = Strays.landing(actions, trees: trees)
         (actions, namesWaiting) = Self.holdingRenamedNames(actions, base: trees.base)
         (actions, keptBeside) = OccupiedFolders.keeping(actions, trees: trees)
         Self.order(&actions)
@@ -154,7 +160,7 @@ public struct SyncPlan: Sendable, Equatable {
     /// Each deletion this device would publish (`deletionPaths`): the path of its action,
     /// and the path deleted here (the old path, for one that follows a rename).
     public var deletions: [(action: String, deleted: String)] {
-        let departures = renameDepartures
+        let departures = renameDepartures.union(strayDepartures)
         return actions.compactMap { action in
             if weighed.contains(action.path) { return nil }
             if let deleted = followedDeletions[action.path] { return (action.path, deleted) }
@@ -179,7 +185,7 @@ public struct SyncPlan: Sendable, Equatable {
     /// (`FolderDeletionFollowing`).
     public func withoutPublishedDeletions() -> SyncPlan {
         var copy = self
-        let departures = renameDepartures
+        let departures = renameDepartures.union(strayDepartures)
         let followed = Set(followedDeletions.keys).union(followedDeletions.values)
         copy.followedDeletions = [:]
         copy.actions = actions.filter { action in

@@ -73,6 +73,21 @@ struct StrayTests {
         #expect(plan.actions.contains(.apply(version: Self.newFile, expectedLocal: nil)), "\(plan.actions)")
     }
 
+    /// B moved `o.txt` into `p`, and another device already moved B's file on to `q`, where
+    /// A's rename took the folder: only the stray's departure is left, which is no deletion
+    /// of this device's (it never had the file), so the mass-deletion guard neither counts
+    /// nor holds it.
+    @Test func aStrayLandedElsewhereLeavesOnlyItsDepartureWhichIsNoDeletionHere() {
+        let stray = VersionRecord(id: F.id("B", 2), path: Self.p + "/new.txt", parents: [], state: F.b, time: 2_000, movedFrom: "Documents/o.txt")
+        let landed = VersionRecord(id: F.id("C", 1), path: Self.q + "/new.txt", parents: [], state: F.b, time: 3_000, movedFrom: "Documents/o.txt")
+        let plan = SyncPlan(Self.renamingDevice(Self.renamed + [stray, landed]))
+        let departure = SyncAction.publish(path: stray.path, state: nil, parents: [stray.id])
+        #expect(plan.actions.contains(departure), "\(plan.actions)")
+        #expect(plan.actions.contains(.apply(version: landed, expectedLocal: nil)), "\(plan.actions)")
+        #expect(plan.deletionPaths.isEmpty, "\(plan.deletionPaths)")
+        #expect(plan.withoutPublishedDeletions().actions.contains(departure))
+    }
+
     /// Something is already at the new path: the item stays where it was made.
     @Test func anItemWhosePlaceIsTakenStays() {
         var trees = Self.renamingDevice()
