@@ -60,8 +60,9 @@ enum Strays {
     /// published as new, and the deleted item came back.
     static func renames(aboveDeletionsIn actions: [SyncAction], trees: SyncTrees) -> [String: String] {
         guard let device = trees.device else { return [:] }
-        // A look at each action's case first: binding every action's payload took 20 ms of a
-        // first sync's plan of 101,000 fetches (0.68 s, release build).
+        // A look at each action's case first: binding every action's payload made Strays'
+        // two scans of a first sync's plan of 101,000 fetches take 0.050 s, not 0.035 s
+        // (release build, best of 7, beside a model check).
         let gone = actions.indices.lazy.compactMap { index -> String? in
             guard case .adopt(let path, _, nil) = actions[index] else { return nil }
             return path
@@ -120,8 +121,7 @@ enum Strays {
         var found: [String: VersionRecord] = [:]
         var last: Substring?
         for path in paths {
-            // Bytes compared: `!=` on strings compares characters, which took most of the time.
-            guard let folder = path.folderBeforeLastSlash, last.map({ !$0.utf8.elementsEqual(folder.utf8) }) ?? true else { continue }
+            guard let folder = path.folderBeforeLastSlash, folder != last else { continue }
             last = folder
             let parent = String(folder)
             guard found[parent] == nil, let deletion = trees.histories[parent]?.winner, deletion.state == nil else { continue }

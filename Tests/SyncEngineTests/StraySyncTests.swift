@@ -96,8 +96,7 @@ import Testing
             a.sync()
             b.sync()
         }
-        let expected = Dictionary(uniqueKeysWithValues: Move.moved.map { path, text in (path.hasPrefix("q") ? "r" + path.dropFirst() : path, text) })
-        Meets.expectConverged(a, b, on: expected.merging(["r/new.txt": "new"]) { $1 })
+        Meets.expectConverged(a, b, on: Self.movedOnToR.merging(["r/new.txt": "new"]) { $1 })
     }
 
     /// A new folder, with a file in it, follows whole.
@@ -147,12 +146,7 @@ import Testing
     @Test(arguments: [false, true])
     func aFolderDeletedElsewhereAndKeptHereForASwapFileIsNotPublished(toldWhatChanged: Bool) throws {
         let scratch = Scratch()
-        let (a, b) = try Move.syncedPair(scratch)
-        try Meets.remove(b, "p/sub")
-        b.sync()
-        try Move.rename(a, "p", to: "q")
-        try a.write("q/sub/.y.txt.swp", "swap")
-        let report = a.sync()
+        let (a, b, report) = try Self.keptForASwapFile(scratch)
         #expect(report.problems.contains { $0.contains(".y.txt.swp") }, "\(report.problems)")
         #expect(!a.engine.hasPathsToLookAt(), "looked at again at every poll while the swap file stays")
         let withoutSub = Move.moved.filter { !$0.key.hasPrefix("q/sub") }
@@ -175,23 +169,30 @@ import Testing
     @Test(arguments: [false, true])
     func aFolderKeptForASwapFileStaysUnpublishedWhenItsFolderIsRenamed(toldWhatChanged: Bool) throws {
         let scratch = Scratch()
+        let (a, b, _) = try Self.keptForASwapFile(scratch)
+        b.sync()
+        try Move.rename(a, "q", to: "r")
+        a.sync(changed: toldWhatChanged ? ["Documents/q", "Documents/r"] : nil)
+        b.sync()
+        let withoutSub = Self.movedOnToR.filter { !$0.key.hasPrefix("r/sub") }
+        #expect(b.tree() == withoutSub, "b: \(b.tree())")
+        try Meets.remove(a, "r/sub/.y.txt.swp")
+        a.sync(changed: toldWhatChanged ? ["Documents/r/sub/.y.txt.swp"] : nil)
+        Meets.expectConverged(a, b, on: withoutSub)
+    }
+
+    /// `Move.moved` with `q` renamed on to `r`.
+    static let movedOnToR = Dictionary(uniqueKeysWithValues: Move.moved.map { path, text in (path.hasPrefix("q") ? "r" + path.dropFirst() : path, text) })
+
+    /// b deletes `p/sub` and publishes it; a renames `p` to `q`, opens a swap file in
+    /// `q/sub`, and syncs: its report.
+    static func keptForASwapFile(_ scratch: Scratch) throws -> (TestDevice, TestDevice, PassReport) {
         let (a, b) = try Move.syncedPair(scratch)
         try Meets.remove(b, "p/sub")
         b.sync()
         try Move.rename(a, "p", to: "q")
         try a.write("q/sub/.y.txt.swp", "swap")
-        a.sync()
-        b.sync()
-        try Move.rename(a, "q", to: "r")
-        a.sync(changed: toldWhatChanged ? ["Documents/q", "Documents/r"] : nil)
-        b.sync()
-        let withoutSub = Dictionary(uniqueKeysWithValues: Move.moved.filter { !$0.key.hasPrefix("q/sub") }.map { path, text in
-            (path.hasPrefix("q") ? "r" + path.dropFirst() : path, text)
-        })
-        #expect(b.tree() == withoutSub, "b: \(b.tree())")
-        try Meets.remove(a, "r/sub/.y.txt.swp")
-        a.sync(changed: toldWhatChanged ? ["Documents/r/sub/.y.txt.swp"] : nil)
-        Meets.expectConverged(a, b, on: withoutSub)
+        return (a, b, a.sync())
     }
 
     /// b does `onB` and publishes it; a renames `p` to `q`, and its pass, once it has
