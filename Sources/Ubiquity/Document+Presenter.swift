@@ -89,6 +89,10 @@ final class DocumentPresenter: FilePresenter {
         /// The last change handed to the owner: the next waits for it, so that reverts
         /// and notices keep the order of the changes.
         var lastChange: Task<Void, Never>?
+        /// The version of the file the document last read or wrote (`Document.knownVersion`).
+        var knownVersion: AtomicFile.Signature?
+        /// The version of the file the last change told was found at.
+        var lastToldVersion: AtomicFile.Signature?
     }
 
     private let state = Mutex(State())
@@ -144,8 +148,16 @@ final class DocumentPresenter: FilePresenter {
         Task { completionHandler(await owner.save()) }
     }
 
-    /// The streams hear of the change once the document has reverted to it (if it could).
+    /// Records the version of the file the document has: a notice of that very version is
+    /// not news (`presentedItemDidChange()`).
+    func setKnownVersion(_ version: AtomicFile.Signature?) {
+        state.withLock { $0.knownVersion = version }
+    }
+
+    /// The streams hear of the change once the document has reverted to it (if it could),
+    /// unless it is no news (`isNews()`).
     func presentedItemDidChange() {
+        guard isNews() else { return }
         let handed = state.withLock { state -> Bool in
             guard let owner = state.owner else { return false }
             let previous = state.lastChange
@@ -157,6 +169,22 @@ final class DocumentPresenter: FilePresenter {
             return true
         }
         if !handed { tell(.file) }
+    }
+
+    /// Whether a change notice tells of a version of the file the document has not heard
+    /// of: neither the one it last read or wrote, nor the one the last notice found. ubqd
+    /// tells what its watcher saw, later: the watcher may see a file's creation only after
+    /// the document opened it, and a notice may arrive once the next change is on disk, so
+    /// that its own notice finds nothing new. UIDocument, likewise, reverts only when the
+    /// file's modification date moved; a change of mode or owner alone is no news to a
+    /// document either.
+    private func isNews() -> Bool {
+        state.withLock { state in
+            guard let url = state.url, let version = (try? AtomicFile.signature(url.path)) ?? nil else { return true }
+            guard version != state.knownVersion && version != state.lastToldVersion else { return false }
+            state.lastToldVersion = version
+            return true
+        }
     }
 
     /// Follows the file while the document is open (a closed document stays where it was).

@@ -102,7 +102,9 @@ open class Document {
     /// A load is under way: a save asked for meanwhile by another program has nothing to add.
     private(set) var loading = false
     /// The version on disk this document last read or wrote: a save for overwriting checks it.
-    private var knownVersion: AtomicFile.Signature?
+    private var knownVersion: AtomicFile.Signature? {
+        didSet { presenter.setKnownVersion(knownVersion) }
+    }
     /// The file changed on disk since this document last read or wrote it, as a refused save
     /// (`changedOnDisk`) or an automatic revert that kept unsaved changes found: `inConflict`
     /// until a revert or a save.

@@ -38,6 +38,38 @@ final class DocumentPresenterRegistrationTests {
         try await document.close()
     }
 
+    /// ubqd tells presenters what its watcher saw, and the watcher may see a file's creation
+    /// only after a document opened it (here it waits a second for changes to settle): the
+    /// document is not told of the version it read, only of the change another program made
+    /// next. The rename after it is a barrier: its notice comes after every earlier one.
+    /// (Under load, a document heard of that creation: CI, session 61.)
+    @Test func aDocumentIsNotToldOfTheVersionItOpened() async throws {
+        let device = shared.add(try DaemonHarness())
+        try device.writeConfig("settle_ms = 1000\n")
+        try device.start()
+        try device.shell("echo base > doc.txt")
+        let url = URL(fileURLWithPath: device.documents + "/doc.txt")
+        let document = try await device.openTextDocument(url)
+        let changes = document.fileChanges()
+        let heard = NoticeCount()
+        let counting = Task {
+            for await _ in changes { heard.add() }
+        }
+        try await waitUntilIndexed(url, size: 5, on: device)  // the creation, seen once the document had it
+        try device.shell("echo 'another program' > doc.txt")
+        try await waitUntilIndexed(url, size: 16, on: device)
+        let moves = document.moves()
+        try device.shell("mv doc.txt moved.txt")
+        #expect(await DocumentStream.yields(moves), "told of the move")
+        try await document.close()
+        await counting.value
+        #expect(heard.count == 1, "told of the other program's change only: \(heard.count)")
+    }
+
+    private func waitUntilIndexed(_ url: URL, size: Int64, on device: DaemonHarness) async throws {
+        try await poll(until: "\(url.path) indexed at \(size) bytes") { try device.indexedItems()[url.path] == size }
+    }
+
     /// Returns once `device`'s ubqd lists no presenter (the removal runs in a task of this
     /// process); throws after 30 s.
     private func waitUntilNoPresenter(on device: DaemonHarness) async throws {
