@@ -1,3 +1,4 @@
+import Coordination
 import Foundation
 import RawPaths
 import SyncPlanning
@@ -136,6 +137,30 @@ import Testing
         let conflict = try #require(a.engine.conflicts().first { $0.path == "Documents/q/new.txt" })
         let texts = ([conflict.current] + conflict.others).compactMap { $0.contentPath.flatMap { FileManager.default.contents(atPath: $0) } }
         #expect(Set(texts.map { String(decoding: $0, as: UTF8.self) }) == ["new", "mine"])
+    }
+
+    /// b deleted `p/x.txt` and published it; a renamed `p` to `q` while an app read
+    /// `q/x.txt` under coordination, so the landing's deletion timed out waiting for its
+    /// claim, and a's rename went out with its copy unchanged in `q`. Once the app let go, a
+    /// later pass deletes it (`Strays.renames(aboveDeletionsIn:)`): it neither stays nor
+    /// brings `p` back.
+    @Test func aDeletionElsewhereWhoseLandingAClaimHeldBackLandsInALaterPass() throws {
+        let scratch = Scratch()
+        let (a, b) = try Move.syncedPair(scratch)
+        try Meets.remove(b, "p/x.txt")
+        b.sync()
+        try Move.rename(a, "p", to: "q")
+        let locks = URL(fileURLWithPath: scratch.path + "/locks")
+        try a.coordinate(with: FileCoordinator(lockDirectory: locks, timeout: .milliseconds(100)))
+        let app = try FileCoordinator(lockDirectory: locks)
+        let report = try app.coordinate(readingItemAt: URL(fileURLWithPath: a.documents + "/q/x.txt")) { _ in a.sync() }
+        #expect(a.read("q/x.txt") == "x", "kept while the app read it")
+        #expect(report.problems.contains { $0.contains("x.txt") }, "\(report.problems)")
+        for _ in 0..<2 {
+            a.sync()
+            b.sync()
+        }
+        Meets.expectConverged(a, b, on: Move.moved.filter { $0.key != "q/x.txt" })
     }
 
     /// b deleted `p/sub` and published it; a renamed `p` to `q` with an editor's swap file
