@@ -201,7 +201,7 @@ struct LocalTree {
     ) {
         let containerFolder = folders.root
         guard let path = SyncPath.key(relative) else {
-            leaveOut(relative, "not synced: the name \(relative.readable.debugDescription) is not valid UTF-8; rename it to sync it")
+            leaveOut(relative, "not synced: the name \(relative.shellQuoted) is not valid UTF-8; rename it to sync it")
             return
         }
         if let other = entries[path], other.rawPath != relative {

@@ -87,7 +87,9 @@ final class SyncStatusTests {
         let failing = try containerStatus(a)
         #expect(failing["notSynced"] as? Int == 1 && failing["phase"] as? String == "idle", "\(failing)")
         #expect(failing["message"] as? String == "1 item not synced: the problems say why", "\(failing)")
-        #expect((failing["problems"] as? [String] ?? []).contains { $0.contains("is not valid UTF-8; rename it") }, "\(failing)")
+        // The name as bash reads it back, to rename the file with.
+        let problem = "the name $'Documents/caf\\xe9.txt' is not valid UTF-8; rename it"
+        #expect((failing["problems"] as? [String] ?? []).contains { $0.contains(problem) }, "\(failing)")
 
         try a.shell("mv \"$(printf 'caf\\351.txt')\" cafe.txt")
         try sync(a, ["--full"])
