@@ -77,7 +77,11 @@ extension Executor {
         let outcome: Outcome
         if let planned = landing.source {
             guard let source, source.state == planned.state else { return .skipped("\(planned.path) is not the file the plan moves") }
-            outcome = try rename(source, to: target, replacing: nil)
+            if landing.isLandedAlready {
+                outcome = Self.unchanged(target, since: source) ? .done : .skipped("\(target) changed since it was read")
+            } else {
+                outcome = try rename(source, to: target, replacing: nil)
+            }
         } else {
             outcome = try fetch(state, to: target, replacing: nil)
         }

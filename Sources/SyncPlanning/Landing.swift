@@ -43,8 +43,8 @@ public struct Landing: Hashable, Sendable {
     /// The local file to rename to `to` instead of fetching the content: the file another
     /// device renamed into the item (`version.movedFrom`), where this device's rename of
     /// the folder took it, holding the content as it was renamed or as this device edited
-    /// it since. For a deletion (`isDeletion`), the copy that goes. Its own publish is
-    /// dropped: it is the item now.
+    /// it since; or the item found at `to` already (`isLandedAlready`). For a deletion
+    /// (`isDeletion`), the copy that goes. Its own publish is dropped: it is the item now.
     public var source: Source?
 
     public struct Source: Hashable, Sendable {
@@ -73,6 +73,10 @@ public struct Landing: Hashable, Sendable {
     /// folder): only this device's copy, `source`, moves, and nothing is published.
     public var isInPlace: Bool { to == version.path }
 
+    /// Whether the item is at `to` already, unpublished (`Landings.landedBefore`): only its
+    /// publish is left to do.
+    public var isLandedAlready: Bool { source?.path == to && !isDeletion }
+
     /// Whether another device deleted the item: this device's copy, `source`, at `to`, goes,
     /// and the base takes the deletion at the item's path. Nothing is published.
     public var isDeletion: Bool { version.state == nil }
@@ -93,22 +97,20 @@ enum Landings {
         let published = Strays.renames(aboveDeletionsIn: actions, trees: trees).filter { renames[$0.key] == nil }
             .mapValues { renames[$0] ?? Relocations.destination(of: $0, renames: renames) ?? $0 }
         guard !renames.isEmpty || !published.isEmpty else { return actions }
-        let newPublishes = Set(actions.compactMap { action -> String? in
-            guard case .publish(let path, _?, _, nil) = action, trees.base[path]?.state == nil else { return nil }
-            return path
-        })
+        let newPublishes = newPublishes(in: actions, trees: trees)
         var landings: [String: Landing] = [:]  // by the item's path
         var madeFolders: Set<String> = []
         var staying: Set<String> = []  // arrivals fetched where they are, and so what they hold
         var claimed: Set<String> = []  // destinations and sources taken
         for (version, destination) in arrivals(in: actions, trees: trees, renames: renames) {
+            let there = destination.flatMap { landedBefore(version, at: $0, trees: trees, newPublishes: newPublishes) }
             guard let destination, !version.path.enclosingFolders.contains(where: staying.contains), !claimed.contains(destination),
-                Relocations.isFree(destination, trees: trees, made: madeFolders)
+                there != nil || Relocations.isFree(destination, trees: trees, made: madeFolders)
             else {
                 staying.insert(version.path)
                 continue
             }
-            let source = source(of: version, trees: trees, renames: renames, newPublishes: newPublishes)
+            let source = there ?? source(of: version, trees: trees, renames: renames, newPublishes: newPublishes)
                 .flatMap { claimed.contains($0.path) ? nil : $0 }
             claimed.formUnion([destination] + (source.map { [$0.path] } ?? []))
             if version.state?.kind == .folder { madeFolders.insert(destination) }
@@ -167,6 +169,28 @@ enum Landings {
             else { return nil }
             return (version, trees.histories[version.path]?.conflicts.isEmpty != false ? destination : nil)
         }.sorted { $0.0.path < $1.0.path }
+    }
+
+    /// The paths of the items the plan publishes as new here: nothing, or a deletion, was
+    /// agreed on there.
+    static func newPublishes(in actions: [SyncAction], trees: SyncTrees) -> Set<String> {
+        Set(actions.compactMap { action -> String? in
+            guard case .publish(let path, _?, _, nil) = action, trees.base[path]?.state == nil else { return nil }
+            return path
+        })
+    }
+
+    /// This device's new item at `destination`, not yet published, that holds what
+    /// `version` holds: the item is there already, landed by a pass that a crash cut short
+    /// before its publish (or made here alike). It is the landing's source, in place
+    /// (`Landing.isLandedAlready`): nothing is fetched, and its publish as a new item is
+    /// dropped. Without this, the item was fetched at its old path, which made the old
+    /// folder again, and published a second time as new where it had landed.
+    static func landedBefore(_ version: VersionRecord, at destination: String, trees: SyncTrees, newPublishes: Set<String>) -> Landing.Source? {
+        guard newPublishes.contains(destination), let here = trees.local[destination], here == version.state,
+            trees.histories[destination]?.winner?.state == nil
+        else { return nil }
+        return Landing.Source(path: destination, state: here)
     }
 
     /// The local file a renamed item may be moved from: where this device's rename of the

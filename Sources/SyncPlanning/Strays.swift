@@ -33,7 +33,9 @@ enum Strays {
         let landings = landings(in: actions, trees: trees, renames: renames)
         guard !landings.isEmpty else { return (actions, []) }
         var departures: Set<String> = []
-        let landed = actions.map { action in
+        let there = Set(landings.values.lazy.filter(\.isLandedAlready).map(\.to))
+        let landed = actions.compactMap { action -> SyncAction? in
+            if case .publish(let path, _, _, _) = action, there.contains(path) { return nil }  // the landing publishes it
             guard case .apply(let version, nil) = action, let landing = landings[version.path] else { return action }
             guard landedElsewhere(landing, trees: trees) else { return .land(landing) }
             departures.insert(version.path)
@@ -72,10 +74,10 @@ enum Strays {
     }
 
     /// The landings of the items the plan fetches below the folders `renames` took away, by
-    /// the item's path: each where nothing is, nor arrives; a folder before what it holds,
-    /// and only with all it holds (`Landings.keepingWhole`). The new folder may have been
-    /// renamed here since, and not published yet (`Landings.folderRenamesHere`): the item
-    /// goes where that rename took it.
+    /// the item's path: each where nothing is, nor arrives, or where it landed already
+    /// (`Landings.landedBefore`); a folder before what it holds, and only with all it holds
+    /// (`Landings.keepingWhole`). The new folder may have been renamed here since, and not
+    /// published yet (`Landings.folderRenamesHere`): the item goes where that rename took it.
     static func landings(in actions: [SyncAction], trees: SyncTrees, renames: [String: String]) -> [String: Landing] {
         var made: Set<String> = []
         var claimed: Set<String> = []  // the places other landings and relocations of the plan take
@@ -90,12 +92,14 @@ enum Strays {
             }
         }
         let renamedHere = Landings.folderRenamesHere(in: actions, trees: trees)
+        let newPublishes = Landings.newPublishes(in: actions, trees: trees)
         var landings: [String: Landing] = [:]
         var staying: Set<String> = []
         for (version, published) in Landings.arrivals(in: actions, trees: trees, renames: renames) {
             let destination = published.map { Relocations.destination(of: $0, renames: renamedHere) ?? $0 }
+            let there = destination.flatMap { Landings.landedBefore(version, at: $0, trees: trees, newPublishes: newPublishes) }
             guard let destination, !version.path.enclosingFolders.contains(where: staying.contains), !claimed.contains(destination),
-                Relocations.isFree(destination, trees: trees, made: made)
+                there != nil || Relocations.isFree(destination, trees: trees, made: made)
                     || landedElsewhere(Landing(version: version, to: destination), trees: trees)
             else {
                 staying.insert(version.path)
@@ -105,7 +109,7 @@ enum Strays {
             if version.state?.kind == .folder { made.insert(destination) }
             let agreed = trees.base[destination].map { [$0.version] } ?? []  // a deletion (`isFree`)
             let twins = trees.histories[version.path]?.twins(of: version.id) ?? []
-            landings[version.path] = Landing(version: version, to: destination, replacing: agreed, leaving: [version.id] + twins)
+            landings[version.path] = Landing(version: version, to: destination, replacing: agreed, leaving: [version.id] + twins, source: there)
         }
         Landings.keepingWhole(&landings, staying: staying)
         return landings

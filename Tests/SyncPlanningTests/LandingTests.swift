@@ -39,6 +39,18 @@ struct LandingTests {
         #expect(Landing(version: Self.newFile, to: Self.q + "/new.txt").movedFrom == Self.newFile.path)
     }
 
+    /// The item is at `q/new.txt` already, unpublished: a landing that a crash cut short
+    /// after it wrote the disk. It lands in place, and is not published as new beside it.
+    /// A different file there is no landing: the item is fetched at its own path.
+    @Test(arguments: [(F.b, true), (F.c, false)])
+    func anItemFoundWhereItLandsIsTakenAsLanded(_ there: EntryState, _ landed: Bool) {
+        let plan = SyncPlan(Self.trees([Self.newFile], local: [Self.q + "/new.txt": there]))
+        let inPlace = Landing(version: Self.newFile, to: Self.q + "/new.txt", source: Landing.Source(path: Self.q + "/new.txt", state: F.b))
+        #expect(Self.landings(plan) == (landed ? [inPlace] : []), "\(plan.actions)")
+        #expect(inPlace.isLandedAlready && !Landing(version: Self.newFile, to: Self.q + "/new.txt").isLandedAlready)
+        #expect(plan.actions.contains(.publish(path: Self.q + "/new.txt", state: there, parents: [])) == !landed, "\(plan.actions)")
+    }
+
     /// B renamed `p/x.txt` to `p/y.txt`: this device renames its `q/x.txt` (the same file,
     /// moved with the folder) to `q/y.txt` instead of fetching it, and does not publish it
     /// at `q/x.txt`. Without this, every device ended with `p/y.txt` beside `q/x.txt`.
@@ -90,8 +102,8 @@ struct LandingTests {
         #expect(Landing(version: sub, to: Self.q + "/sub").movedFrom == nil, "only files name where they came from")
     }
 
-    /// Something at the item's place in the renamed folder: it is fetched at its own path,
-    /// as without landing, and what it holds too.
+    /// Something else at the item's place in the renamed folder: it is fetched at its own
+    /// path, as without landing, and what it holds too.
     @Test func nothingLandsWhereSomethingIs() {
         let plan = SyncPlan(Self.trees([Self.newFile], local: [Self.q + "/new.txt": F.c]))
         #expect(Self.landings(plan).isEmpty)
@@ -99,8 +111,16 @@ struct LandingTests {
 
         let sub = F.record(F.id("B", 4), .folder(), time: 2_000, path: Self.p + "/sub")
         let inside = F.record(F.id("B", 5), F.c, time: 2_000, path: Self.p + "/sub/in.txt")
-        let taken = SyncPlan(Self.trees([sub, inside], local: [Self.q + "/sub": .folder()]))
+        let taken = SyncPlan(Self.trees([sub, inside], local: [Self.q + "/sub": F.a]))
         #expect(Self.landings(taken).isEmpty, "what a folder that cannot land holds stays with it: \(Self.landings(taken))")
+        // A new folder of this device's there is the same folder (`landedBefore`): the two
+        // are one, and what the other device's holds lands in it.
+        let merged = SyncPlan(Self.trees([sub, inside], local: [Self.q + "/sub": .folder()]))
+        #expect(
+            Self.landings(merged) == [
+                Landing(version: sub, to: Self.q + "/sub", source: Landing.Source(path: Self.q + "/sub", state: .folder())),
+                Landing(version: inside, to: Self.q + "/sub/in.txt"),
+            ], "\(merged.actions)")
     }
 
     /// The other device deleted or renamed the folder too: this device's rename meets that

@@ -38,6 +38,21 @@ struct StrayTests {
         #expect(plan.actions == [.land(Landing(version: Self.newFile, to: Self.q + "/new.txt"))], "\(plan.actions)")
     }
 
+    /// The item is at `q/new.txt` already, unpublished: a landing that a crash cut short
+    /// after it wrote the disk. It lands in place, and is not published as new beside it.
+    /// A different file there is no landing: the item is fetched at its own path.
+    @Test(arguments: [(F.b, true), (F.c, false)])
+    func anItemFoundWhereItLandsIsTakenAsLanded(_ there: EntryState, _ landed: Bool) {
+        var trees = Self.renamingDevice()
+        trees.local[Self.q + "/new.txt"] = there
+        let plan = SyncPlan(trees)
+        let inPlace = Landing(version: Self.newFile, to: Self.q + "/new.txt", source: Landing.Source(path: Self.q + "/new.txt", state: F.b))
+        let expected: [SyncAction] =
+            landed
+            ? [.land(inPlace)] : [.apply(version: Self.newFile, expectedLocal: nil), .publish(path: Self.q + "/new.txt", state: there, parents: [])]
+        #expect(Set(plan.actions) == Set(expected), "\(plan.actions)")
+    }
+
     /// The moves were another device's than the deletion's: no rename of A's is told, and
     /// the item comes back where it was made, with its folder.
     @Test func movesByAnotherDeviceTellNoRename() {
