@@ -59,8 +59,9 @@ struct MetadataQueryRules {
         case .keyPath(.evaluatedObject, let components):
             let path = components.joined(separator: ".")
             guard !attributes.contains(path) else { return nil }
+            let hint = AttributeHint.meant(by: path, known: attributes).map { "did you mean '\($0)'? " } ?? ""
             return PredicateValidationError(rule: "metadata.attribute",
-                                            message: "'\(path)' is not a metadata attribute; known: \(attributes.sorted().joined(separator: ", "))")
+                                            message: "'\(path)' is not a metadata attribute; \(hint)known: \(attributes.sorted().joined(separator: ", "))")
         default: return nil
         }
     }

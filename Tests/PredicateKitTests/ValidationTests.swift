@@ -20,6 +20,21 @@ import PredicateKit
         try Self.check(format, Self.metadata, brokenRule)
     }
 
+    /// A name close to a known attribute gets a hint; one close to none, only the list.
+    @Test(arguments: [
+        ("kMDItemContentModificationDate > now()", "kMDItemFSContentChangeDate"),
+        ("NSMetadataItemFSNameKey == 'a'", "kMDItemFSName"), ("kmditemfsname == 'a'", "kMDItemFSName"),
+        ("FSSize > 1", "kMDItemFSSize"), ("kMDItemLogicalSize > 1", "kMDItemFSSize"), ("colour == 'red'", nil),
+    ] as [(String, String?)])
+    func anUnknownAttributeIsRefusedWithTheOneItMeant(_ format: String, _ meant: String?) throws {
+        let context = PredicateContext.metadataQuery(attributes: ["kMDItemFSName", "kMDItemFSSize", "kMDItemFSContentChangeDate"])
+        let error = try #require(throws: PredicateValidationError.self) { try Predicate(format: format).validate(for: context) }
+        #expect(error.rule == "metadata.attribute")
+        #expect(error.message.contains("did you mean") == (meant != nil), "\(error.message)")
+        if let meant { #expect(error.message.contains("did you mean '\(meant)'?"), "\(error.message)") }
+        #expect(error.message.hasSuffix("known: kMDItemFSContentChangeDate, kMDItemFSName, kMDItemFSSize"), "\(error.message)")
+    }
+
     @Test(arguments: [
         ("title == 'Hello' AND rating > 3 AND created < CAST(0, 'NSDate')", nil),
         ("title BEGINSWITH 'He'", nil), ("tags CONTAINS 'x'", nil), ("ANY tags == 'x'", nil), ("'x' IN tags", nil),
