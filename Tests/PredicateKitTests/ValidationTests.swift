@@ -23,7 +23,7 @@ import PredicateKit
     /// A name close to a known attribute gets a hint; one close to none, only the list.
     @Test(arguments: [
         ("kMDItemContentModificationDate > now()", "kMDItemFSContentChangeDate"),
-        ("NSMetadataItemFSNameKey == 'a'", "kMDItemFSName"), ("kmditemfsname == 'a'", "kMDItemFSName"),
+        ("kmditemfsname == 'a'", "kMDItemFSName"),
         ("FSSize > 1", "kMDItemFSSize"), ("kMDItemLogicalSize > 1", "kMDItemFSSize"), ("colour == 'red'", nil),
     ] as [(String, String?)])
     func anUnknownAttributeIsRefusedWithTheOneItMeant(_ format: String, _ meant: String?) throws {
