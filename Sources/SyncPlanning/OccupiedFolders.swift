@@ -59,7 +59,7 @@ enum OccupiedFolders {
             case .land(let landing):
                 outcome[landing.version.path] = false
                 outcome[landing.to] = !landing.isDeletion
-                if let source = landing.source { outcome[source.path] = false }
+                if let source = landing.source, !landing.isLandedAlready { outcome[source.path] = false }
             }
         }
         var occupied: Set<String> = []

@@ -121,6 +121,7 @@ final class DocumentPresenter: FilePresenter {
             let new = url == nil ? nil : named ?? old
             state.url = url
             state.connection = new
+            state.lastToldVersion = nil
             if old != nil || new != nil {
                 let previous = state.last
                 state.last = Task { [self] in
@@ -179,8 +180,9 @@ final class DocumentPresenter: FilePresenter {
     /// file's modification date moved; a change of mode or owner alone is no news to a
     /// document either.
     private func isNews() -> Bool {
-        state.withLock { state in
-            guard let url = state.url, let version = (try? AtomicFile.signature(url.path)) ?? nil else { return true }
+        // The look at the disk is made outside the lock: `fileURL` waits on it.
+        guard let url = state.withLock({ $0.url }), let version = (try? AtomicFile.signature(url.path)) ?? nil else { return true }
+        return state.withLock { state in
             guard version != state.knownVersion && version != state.lastToldVersion else { return false }
             state.lastToldVersion = version
             return true

@@ -156,6 +156,8 @@ import Testing
         let report = try app.coordinate(readingItemAt: URL(fileURLWithPath: a.documents + "/q/x.txt")) { _ in a.sync() }
         #expect(a.read("q/x.txt") == "x", "kept while the app read it")
         #expect(report.problems.contains { $0.contains("x.txt") }, "\(report.problems)")
+        let arrivals = try RenamesComposeSyncTests.records(a).filter { $0.path == "Documents/q/sub/y.txt" }
+        #expect(arrivals.map(\.movedFrom) == ["Documents/p/sub/y.txt"], "the rename went out without the landing: \(arrivals)")
         for _ in 0..<2 {
             a.sync()
             b.sync()

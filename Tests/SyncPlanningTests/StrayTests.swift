@@ -53,6 +53,27 @@ struct StrayTests {
         #expect(Set(plan.actions) == Set(expected), "\(plan.actions)")
     }
 
+    /// The same in a subfolder another device deleted meanwhile (C, having seen A's rename
+    /// but not B's item, deleted `q/sub`): the item landed already keeps `q/sub`, which is
+    /// published again, as for any new item in a folder deleted elsewhere. Before, the
+    /// folder counted as empty, and its deletion was adopted over the item.
+    @Test func anItemLandedAlreadyKeepsAFolderDeletedElsewhere() {
+        let sub = F.record(F.id("A", 7), .folder(), path: Self.p + "/sub")
+        let subMoved = F.record(F.id("A", 8), .folder(), time: 2_000, path: Self.q + "/sub")
+        let subLeft = F.record(F.id("A", 9), nil, parents: [sub.id], time: 2_000, path: sub.path)
+        let subDeleted = F.record(F.id("C", 1), nil, parents: [subMoved.id], time: 3_000, path: subMoved.path)
+        let newFile = F.record(F.id("B", 1), F.b, time: 2_000, path: Self.p + "/sub/new.txt")
+        var trees = Self.renamingDevice(Self.renamed + [sub, subMoved, subLeft, subDeleted, newFile])
+        trees.base[sub.path] = BaseEntry(version: subLeft.id, state: nil)
+        trees.base[subMoved.path] = BaseEntry(version: subMoved.id, state: .folder())
+        trees.local[subMoved.path] = .folder()
+        trees.local[Self.q + "/sub/new.txt"] = F.b
+        let plan = SyncPlan(trees)
+        let inPlace = Landing(version: newFile, to: Self.q + "/sub/new.txt", source: Landing.Source(path: Self.q + "/sub/new.txt", state: F.b))
+        #expect(plan.actions.contains(.land(inPlace)), "\(plan.actions)")
+        #expect(plan.actions.contains(.publish(path: subMoved.path, state: .folder(), parents: [subDeleted.id])), "\(plan.actions)")
+    }
+
     /// The moves were another device's than the deletion's: no rename of A's is told, and
     /// the item comes back where it was made, with its folder.
     @Test func movesByAnotherDeviceTellNoRename() {
