@@ -42,6 +42,27 @@ import Testing
         Meets.expectConverged(a, b, on: expected)
     }
 
+    /// b renamed `p/x.txt` to `p/renamed.txt`; a renamed `p` to `q`, and its pass, renaming
+    /// its `q/x.txt` to `q/renamed.txt` (a landing by rename), crashed before publishing.
+    @Test func aRenameLandedBeforeACrashIsPublishedAfterTheRestart() throws {
+        let scratch = Scratch()
+        let (a, b) = try Move.syncedPair(scratch)
+        try Move.rename(b, "p/x.txt", to: "p/renamed.txt")
+        b.sync()
+        try Move.rename(a, "p", to: "q")
+        let faults = FaultInjection()
+        faults.interleave(at: "land: disk written, nothing published") { faults.crash(afterCheckpoints: 0) }
+        a.engine.faults = faults
+        a.sync()
+        #expect(a.read("q/renamed.txt") == "x" && a.read("q/x.txt") == nil, "renamed before the crash: \(a.tree())")
+        try a.restart()
+        for _ in 0..<2 {
+            a.sync()
+            b.sync()
+        }
+        Meets.expectConverged(a, b, on: Move.moved.filter { $0.key != "q/x.txt" }.merging(["q/renamed.txt": "x"]) { $1 })
+    }
+
     /// a renamed `p` to `q` and published it; b added `p/new.txt` and published it, not
     /// having read a's log: a's stray landing (`Strays`) crashed before publishing.
     @Test func aStrayLandingCutShortByACrashIsPublishedAfterTheRestart() throws {
