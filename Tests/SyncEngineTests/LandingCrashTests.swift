@@ -17,49 +17,27 @@ import Testing
     /// pass, landing b's file at `q/new.txt`, crashed before publishing.
     @Test func aLandingCutShortByACrashIsPublishedAfterTheRestart() throws {
         let scratch = Scratch()
-        let (a, b) = try Move.syncedPair(scratch)
-        try b.write("p/new.txt", "new")
-        b.sync()
-        try Move.rename(a, "p", to: "q")
-        try Self.crashOnceLanded(a)
+        let (a, b) = try Self.crashedWhileLanding(scratch) { try $0.write("p/new.txt", "new") }
+        #expect(a.read("q/new.txt") == "new", "landed before the crash: \(a.tree())")
         try Self.expectLandedOnce(a, b, on: Move.moved.merging(["q/new.txt": "new"]) { $1 })
     }
 
     /// The same for a folder: the crash comes after the folder landed, before what it holds.
     @Test func aFolderLandedBeforeACrashTakesWhatItHoldsAlong() throws {
         let scratch = Scratch()
-        let (a, b) = try Move.syncedPair(scratch)
-        try b.write("p/made/inner.txt", "inner")
-        b.sync()
-        try Move.rename(a, "p", to: "q")
-        try Self.crashOnceLanded(a)
+        let (a, b) = try Self.crashedWhileLanding(scratch) { try $0.write("p/made/inner.txt", "inner") }
         #expect(a.tree()["q/made"] == "<folder>" && a.tree()["q/made/inner.txt"] == nil, "the crash came between the two: \(a.tree())")
-        let expected = Move.moved.merging(["q/made": "<folder>", "q/made/inner.txt": "inner"]) { $1 }
-        for _ in 0..<2 {
-            a.sync()
-            b.sync()
-        }
-        Meets.expectConverged(a, b, on: expected)
+        Self.syncTwice(a, b)
+        Meets.expectConverged(a, b, on: Move.moved.merging(["q/made": "<folder>", "q/made/inner.txt": "inner"]) { $1 })
     }
 
     /// b renamed `p/x.txt` to `p/renamed.txt`; a renamed `p` to `q`, and its pass, renaming
     /// its `q/x.txt` to `q/renamed.txt` (a landing by rename), crashed before publishing.
     @Test func aRenameLandedBeforeACrashIsPublishedAfterTheRestart() throws {
         let scratch = Scratch()
-        let (a, b) = try Move.syncedPair(scratch)
-        try Move.rename(b, "p/x.txt", to: "p/renamed.txt")
-        b.sync()
-        try Move.rename(a, "p", to: "q")
-        let faults = FaultInjection()
-        faults.interleave(at: "land: disk written, nothing published") { faults.crash(afterCheckpoints: 0) }
-        a.engine.faults = faults
-        a.sync()
+        let (a, b) = try Self.crashedWhileLanding(scratch) { try Move.rename($0, "p/x.txt", to: "p/renamed.txt") }
         #expect(a.read("q/renamed.txt") == "x" && a.read("q/x.txt") == nil, "renamed before the crash: \(a.tree())")
-        try a.restart()
-        for _ in 0..<2 {
-            a.sync()
-            b.sync()
-        }
+        Self.syncTwice(a, b)
         Meets.expectConverged(a, b, on: Move.moved.filter { $0.key != "q/x.txt" }.merging(["q/renamed.txt": "x"]) { $1 })
     }
 
@@ -72,28 +50,43 @@ import Testing
         a.sync()
         try b.write("p/new.txt", "new")
         try TwinVersionTests.unseen(a, by: b)
-        try Self.crashOnceLanded(a)
+        try Self.syncCrashingOnceLanded(a)
+        #expect(a.read("q/new.txt") == "new", "landed before the crash: \(a.tree())")
         try Self.expectLandedOnce(a, b, on: Move.moved.merging(["q/new.txt": "new"]) { $1 })
+    }
+
+    /// b does `onB` and publishes it; a renames `p` to `q`, and syncs, crashing once its
+    /// first landing wrote the disk; then restarts.
+    static func crashedWhileLanding(_ scratch: Scratch, onB: (TestDevice) throws -> Void) throws -> (TestDevice, TestDevice) {
+        let (a, b) = try Move.syncedPair(scratch)
+        try onB(b)
+        b.sync()
+        try Move.rename(a, "p", to: "q")
+        try syncCrashingOnceLanded(a)
+        return (a, b)
     }
 
     /// Syncs `device`, crashing its pass once its first landing has written the disk, and
     /// restarts it, as after a `kill -9`.
-    static func crashOnceLanded(_ device: TestDevice) throws {
+    static func syncCrashingOnceLanded(_ device: TestDevice) throws {
         let faults = FaultInjection()
         faults.interleave(at: "land: disk written, nothing published") { faults.crash(afterCheckpoints: 0) }
         device.engine.faults = faults
         device.sync()
-        #expect(device.read("q/new.txt") == "new" || device.tree()["q/made"] != nil, "landed before the crash: \(device.tree())")
         try device.restart()
+    }
+
+    static func syncTwice(_ a: TestDevice, _ b: TestDevice) {
+        for _ in 0..<2 {
+            a.sync()
+            b.sync()
+        }
     }
 
     /// After two rounds, both devices hold `expected`; `q/new.txt` went out once, as moved
     /// from `p/new.txt`, and nothing is in conflict.
     static func expectLandedOnce(_ a: TestDevice, _ b: TestDevice, on expected: [String: String]) throws {
-        for _ in 0..<2 {
-            a.sync()
-            b.sync()
-        }
+        syncTwice(a, b)
         Meets.expectConverged(a, b, on: expected)
         let published = try RenamesComposeSyncTests.records(a).filter { $0.path == "Documents/q/new.txt" }
         #expect(published.count == 1 && published.first?.movedFrom == "Documents/p/new.txt", "\(published)")
