@@ -110,8 +110,8 @@ enum Landings {
                 staying.insert(version.path)
                 continue
             }
-            let renamedHere = source(of: version, trees: trees, renames: renames, newPublishes: newPublishes)
-            let source = there ?? renamedHere.flatMap { claimed.contains($0.path) ? nil : $0 }
+            let source = there ?? (source(of: version, trees: trees, renames: renames, newPublishes: newPublishes)
+                .flatMap { claimed.contains($0.path) ? nil : $0 })
             claimed.formUnion([destination] + (source.map { [$0.path] } ?? []))
             if version.state?.kind == .folder { madeFolders.insert(destination) }
             let agreed = trees.base[destination].map { [$0.version] } ?? []
