@@ -69,23 +69,29 @@ extension SyncEngine {
 
     /// Resolves `path`'s conflict as `choice` says. `removingOtherVersions`: the versions the
     /// resolution replaces leave the history too (NSFileVersion's `removeOtherVersionsOfItem`),
-    /// on every device that reads the mark (`VersionRecord.forgetsAncestors`).
+    /// on every device that reads the mark (`VersionRecord.forgetsAncestors`). False when
+    /// there was nothing to resolve: nothing is written then.
+    @discardableResult
     public func resolve(
         container id: ContainerID, path: String, keep choice: ResolutionChoice, removingOtherVersions: Bool = false
-    ) throws(SyncError) {
+    ) throws(SyncError) -> Bool {
         if removingOtherVersions, case .resolving = choice {
             throw SyncError(.unknownItem, "the other versions are removed only when every conflict version is resolved")
         }
         try checkMirrorBeforeWriting()
         let history = try history(id, path)
-        guard let winner = history.winner, let container = container(id) else { return }
+        guard let winner = history.winner, let container = container(id) else { return false }
         if let stopped = container.stopped { throw stopped }  // before anything is written here
+        // One head is no conflict: kept as it is, it would only be written again, as one
+        // more version of the same content, and its file replaced under the apps that have
+        // it open (`ubq resolve` run over every file, say).
+        if history.headCount == 1, !removingOtherVersions, choice == .current || choice == .all { return false }
         var kept = winner
         var superseded = history.heads.map(\.id)
         switch choice {
         case .current: break
         case .resolving(let versions):
-            guard let heads = try headsResolving(versions, in: history) else { return }
+            guard let heads = try headsResolving(versions, in: history) else { return false }
             superseded = heads
         case .version(let version):
             kept = try keptVersion(version, of: history, in: id, now: SyncClock.nowMilliseconds())
@@ -104,6 +110,7 @@ extension SyncEngine {
         try supersede(
             heads: superseded, with: kept, signature: signature, container: container, id: id, outliving: history,
             forgetting: removingOtherVersions)
+        return true
     }
 
     /// Puts `kept` on disk (`writeLocal`) and returns the signature of the file as placed. With

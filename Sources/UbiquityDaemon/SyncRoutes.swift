@@ -52,11 +52,11 @@ struct SyncRoutes: Sendable {
             }
             return try await answering { worker in
                 try await worker.runForUser { engine in
-                    try engine.resolve(
+                    let resolved = try engine.resolve(
                         container: try Self.container(body.item), path: body.item.path, keep: choice,
                         removingOtherVersions: body.removeOtherVersions == true)
-                    engine.passAll()
-                    return ["resolved": true]
+                    if resolved { engine.passAll() }
+                    return ["resolved": resolved]
                 }
             }
         }

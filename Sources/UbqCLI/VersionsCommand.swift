@@ -60,7 +60,10 @@ struct ResolveCommand: AsyncParsableCommand {
             conflict versions stay unresolved. --remove-others also removes every version the \
             resolution replaces from the history, on every device (they can no longer be restored).
 
-            Exit status: 0 when done; 75 when the mirror cannot be used now (not mounted, or not answering); 78 \
+            An item with no conflict version is left as it is ("nothing to resolve"), unless \
+            --remove-others asks to remove its other versions.
+
+            Exit status: 0 when done, or when there was nothing to resolve; 75 when the mirror cannot be used now (not mounted, or not answering); 78 \
             when no mirror is configured; 1 otherwise (the message says why).
             """)
 
@@ -74,8 +77,11 @@ struct ResolveCommand: AsyncParsableCommand {
         let connection = try Connection(options)
         let item = try ItemLocator.locate(path, settings: connection.settings)
         let request = ResolveRequest(item: item, keep: keep, only: only.isEmpty ? nil : only, removeOtherVersions: removeOthers ? true : nil)
-        _ = try await Connection.reportingErrors { () async throws(DaemonClientError) in
+        let answer = try await Connection.reportingErrors { () async throws(DaemonClientError) in
             try await connection.client.post(Route.resolve, body: request, as: [String: Bool].self)
+        }
+        guard answer["resolved"] != false else {
+            return Output.line(Table.terminalSafe("nothing to resolve: \(path) has no unresolved conflict version\(only.isEmpty ? "" : " of those")"))
         }
         Output.line(Table.terminalSafe(only.isEmpty ? "resolved \(path) (kept \(keep))" : "resolved \(only.joined(separator: ", ")) of \(path) (kept current)"))
     }

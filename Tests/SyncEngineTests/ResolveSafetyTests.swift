@@ -63,6 +63,24 @@ import Testing
         #expect(copies[firstCopy.key] == firstCopy.value, "the first copy is left as it was")
     }
 
+    /// An item in no conflict is left as it is by `--keep current` and `--keep all`: no
+    /// version is added, and the file keeps its inode (an app may have it open). Before,
+    /// each such resolve published the same content again and replaced the file.
+    /// `--remove-others` still removes its other versions (NSFileVersion's
+    /// `removeOtherVersionsOfItem`, which needs no conflict).
+    @Test(arguments: [ResolutionChoice.current, .all])
+    func anItemInNoConflictIsLeftAsItIs(_ choice: ResolutionChoice) throws {
+        let scratch = Scratch()
+        let (a, _) = try Self.deviceWithTwoVersions(scratch)
+        let inode = try FolderMoveSyncTests.inode(a, "doc.txt")
+        let resolved = try a.engine.resolve(container: TestDevice.containerID, path: Self.path, keep: choice)
+        #expect(!resolved)
+        #expect(try a.engine.versions(container: TestDevice.containerID, path: Self.path).count == 2)
+        #expect(try FolderMoveSyncTests.inode(a, "doc.txt") == inode)
+        #expect(try a.engine.resolve(container: TestDevice.containerID, path: Self.path, keep: .current, removingOtherVersions: true))
+        #expect(try a.engine.versions(container: TestDevice.containerID, path: Self.path).count == 1, "the other version removed")
+    }
+
     /// A device whose doc.txt was synced as "first", then as "second"; the first version's id.
     static func deviceWithTwoVersions(_ scratch: Scratch) throws -> (TestDevice, VersionID) {
         let a = try scratch.devices("a")[0]
