@@ -12,10 +12,7 @@ import Testing
     /// The watcher saw the file's creation after the document opened it.
     @Test func aNoticeOfTheVersionTheDocumentOpenedIsNotNews() async throws {
         let sandbox = try DocumentSandbox()
-        try await sandbox.writeDiary([Samples.first])
-        let diary = sandbox.diary()
-        try await diary.open()
-        let changes = diary.fileChanges()
+        let (diary, changes) = try await Self.openedDiary(in: sandbox)
         diary.presenter.presentedItemDidChange()
         try await diary.close()
         #expect(await count(changes) == 0)
@@ -25,10 +22,7 @@ import Testing
     /// the same version on disk (the first arrived after that save was made) is not.
     @Test func aChangeIsNewsOnce() async throws {
         let sandbox = try DocumentSandbox()
-        try await sandbox.writeDiary([Samples.first])
-        let diary = sandbox.diary()
-        try await diary.open()
-        let changes = diary.fileChanges()
+        let (diary, changes) = try await Self.openedDiary(in: sandbox)
         try Data("another program's save".utf8).write(to: sandbox.diaryURL, options: .atomic)
         diary.presenter.presentedItemDidChange()
         var told = changes.makeAsyncIterator()
@@ -41,14 +35,19 @@ import Testing
     /// A notice for a file that is gone is passed on: the document cannot tell it is old.
     @Test func aNoticeForAFileThatIsGoneIsPassedOn() async throws {
         let sandbox = try DocumentSandbox()
-        try await sandbox.writeDiary([Samples.first])
-        let diary = sandbox.diary()
-        try await diary.open()
-        let changes = diary.fileChanges()
+        let (diary, changes) = try await Self.openedDiary(in: sandbox)
         try FileManager.default.removeItem(at: sandbox.diaryURL)
         diary.presenter.presentedItemDidChange()
         try await diary.close()
         #expect(await count(changes) == 1)
+    }
+
+    /// A diary written in `sandbox`, opened (from no actor), and its `fileChanges()`.
+    static func openedDiary(in sandbox: borrowing DocumentSandbox) async throws -> (DiaryDocument, AsyncStream<Void>) {
+        try await sandbox.writeDiary([Samples.first])
+        let diary = sandbox.diary()
+        try await diary.open()
+        return (diary, diary.fileChanges())
     }
 
     /// How many times `stream` yields before it ends.

@@ -55,19 +55,15 @@ final class DocumentPresenterRegistrationTests {
         let counting = Task {
             for await _ in changes { heard.add() }
         }
-        try await waitUntilIndexed(url, size: 5, on: device)  // the creation, seen once the document had it
+        try await device.waitUntilIndexed(url, size: 5)  // the creation, seen once the document had it
         try device.shell("echo 'another program' > doc.txt")
-        try await waitUntilIndexed(url, size: 16, on: device)
+        try await device.waitUntilIndexed(url, size: 16)
         let moves = document.moves()
         try device.shell("mv doc.txt moved.txt")
         #expect(await DocumentStream.yields(moves), "told of the move")
         try await document.close()
         await counting.value
         #expect(heard.count == 1, "told of the other program's change only: \(heard.count)")
-    }
-
-    private func waitUntilIndexed(_ url: URL, size: Int64, on device: DaemonHarness) async throws {
-        try await poll(until: "\(url.path) indexed at \(size) bytes") { try device.indexedItems()[url.path] == size }
     }
 
     /// Returns once `device`'s ubqd lists no presenter (the removal runs in a task of this

@@ -64,6 +64,12 @@ extension DaemonHarness {
         return document
     }
 
+    /// Returns once the index gives `url` that size (the watcher has seen the write that
+    /// left it so); throws after 30 s.
+    func waitUntilIndexed(_ url: URL, size: Int) async throws {
+        try await poll(until: "\(url.path) indexed at \(size) bytes") { try indexedItems()[url.path] == Int64(size) }
+    }
+
     /// Returns once ubqd lists `count` presenters of `url` (registered by tasks of this
     /// process); throws after 30 s.
     func waitUntilPresented(_ url: URL, count: Int = 1) async throws {

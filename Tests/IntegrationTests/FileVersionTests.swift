@@ -240,7 +240,7 @@ final class FileVersionTests {
         document.text = "saved by the document\n"
         document.updateChangeCount(.done)
         try await document.save(to: doc(device), for: .forOverwriting)
-        try await waitUntilIndexed(doc(device), size: document.text.utf8.count, on: device)  // the watcher has seen the save
+        try await device.waitUntilIndexed(doc(device), size: document.text.utf8.count)  // the watcher has seen the save
         let afterTheSave = document.fileChanges()
         try device.shell("echo 'another program' > doc.txt")
         #expect(await DocumentStream.yields(afterTheSave))
@@ -250,11 +250,6 @@ final class FileVersionTests {
         try await document.close()
         await counting.value
         #expect(heard.count == 1, "told of the other program's change only: \(heard.count)")
-    }
-
-    /// Returns once the index gives `url` that size; throws after 30 s.
-    private func waitUntilIndexed(_ url: URL, size: Int, on device: DaemonHarness) async throws {
-        try await poll(until: "\(url.path) indexed at \(size) bytes") { try device.indexedItems()[url.path] == Int64(size) }
     }
 
     /// `doc.txt` on `device`, opened as a document that asks that device's ubqd.
