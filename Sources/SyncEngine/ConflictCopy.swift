@@ -60,18 +60,3 @@ struct ConflictCopy {
         }
     }
 }
-
-extension MirrorLayout {
-    /// Device id → human name, from the mirror's `devices/` folder.
-    func deviceNames() -> [String: String] {
-        var names: [String: String] = [:]
-        for file in (try? FileManager.default.contentsOfDirectory(atPath: devices)) ?? [] where file.hasSuffix(".json") {
-            guard let bytes = Sys.readRegularFile(devices + "/" + file),
-                let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
-                let id = object["id"] as? String, let name = object["name"] as? String
-            else { continue }
-            names[id] = name
-        }
-        return names
-    }
-}

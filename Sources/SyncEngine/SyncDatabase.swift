@@ -71,13 +71,20 @@ public final class SyncDatabase: Sendable {
         }
     }
 
-    /// This device's id and name, made the first time (DESIGN: a stable device id).
-    public func deviceIdentity(defaultName: String) throws -> (id: String, name: String) {
+    /// This device's id and name, made the first time (DESIGN: a stable device id). The
+    /// name is `name` when given (the user named the device), else the one kept, else
+    /// `defaultName`; the id never changes.
+    public func deviceIdentity(name: String? = nil, defaultName: String) throws -> (id: String, name: String) {
         try queue.write { db in
-            if let row = try Row.fetchOne(db, sql: "SELECT id, name FROM device") { return (row["id"], row["name"]) }
+            if let row = try Row.fetchOne(db, sql: "SELECT id, name FROM device") {
+                let id: String = row["id"]
+                guard let name, name != row["name"] else { return (id, row["name"]) }
+                try db.execute(sql: "UPDATE device SET name = ?", arguments: [name])
+                return (id, name)
+            }
             let id = String(format: "%016llx", UInt64.random(in: 1...UInt64.max))
-            try db.execute(sql: "INSERT INTO device(id, name) VALUES (?, ?)", arguments: [id, defaultName])
-            return (id, defaultName)
+            try db.execute(sql: "INSERT INTO device(id, name) VALUES (?, ?)", arguments: [id, name ?? defaultName])
+            return (id, name ?? defaultName)
         }
     }
 

@@ -64,6 +64,8 @@ public final class SyncEngine: @unchecked Sendable {
     /// Why this device is not registered in the mirror, which it may only read (nil when
     /// it is): said among every container's problems while it holds.
     private var unregistered: String?
+    /// This device's record in the mirror was found (or written) under its current name.
+    private var isRegistered = false
     /// Why sync is paused for every container (the mirror cannot be used), as last logged:
     /// the daemon tries every poll, 10 times a second, and logs the pause once.
     private var pausedBy: String?
@@ -91,7 +93,7 @@ public final class SyncEngine: @unchecked Sendable {
     public init(
         mirror: String, root: RawPath, containers: [Container], database: SyncDatabase, ignore: IgnoreCatalog,
         coordinator: FileCoordinator?, deletionGuard: DeletionGuard = DeletionGuard(), quietMilliseconds: Int = 0,
-        retention: HistoryRetention = .days(30), logger: Logger
+        retention: HistoryRetention = .days(30), deviceName: String? = nil, logger: Logger
     ) throws {
         self.retention = retention
         quietNanoseconds = Int64(quietMilliseconds) * 1_000_000
@@ -101,7 +103,7 @@ public final class SyncEngine: @unchecked Sendable {
         self.coordinator = coordinator
         self.deletionGuard = deletionGuard
         self.logger = logger
-        device = try database.deviceIdentity(defaultName: ProcessInfo.processInfo.hostName)
+        device = try database.deviceIdentity(name: deviceName, defaultName: DeviceName.displayable(ProcessInfo.processInfo.hostName) ?? "unnamed")
         views = ViewLinker(layout: layout, device: device.id, faults: nil)
         knownMirror = try database.knownMirror()
         for container in containers {
@@ -407,12 +409,22 @@ public final class SyncEngine: @unchecked Sendable {
         }
     }
 
+    /// Writes this device's record in the mirror, if it lacks one or one under its current
+    /// name (the user renamed the device); its record is read once per run, and then only
+    /// looked for.
     private func registerDevice() throws {
         let path = layout.deviceFile(device.id)
-        guard Sys.lstat(path) == nil else { return }
+        if isRegistered, Sys.lstat(path) != nil { return }
+        let written = DeviceRecord(path: path)
+        if let written, written.id == device.id, written.name == device.name {
+            isRegistered = true
+            return
+        }
         try Sys.makeFolders(layout.devices)
-        let json = try JSONSerialization.data(withJSONObject: ["id": device.id, "name": device.name, "created": SyncClock.nowMilliseconds()], options: [.sortedKeys])
-        try DurableFile.replace(path, with: Array(json) + [UInt8(ascii: "\n")])
+        let record = DeviceRecord(id: device.id, name: device.name, created: written?.created ?? SyncClock.nowMilliseconds())
+        try DurableFile.replace(path, with: try record.encoded())
+        if let written, written.name != device.name { logger.notice("this device is now named \"\(device.name)\" in the mirror (was \"\(written.name)\")") }
+        isRegistered = true
     }
 
     // MARK: Status

@@ -160,7 +160,7 @@ public struct Daemon {
                 lockDirectory: lockDirectory, timeout: nil,
                 relay: DaemonPresenterRelay(socketPath: settings.socketPath, markerPath: settings.runtimeDirectory + "/" + DaemonPresenterRelay.markerName)),
             deletionGuard: DeletionGuard(settings.sync), quietMilliseconds: settings.settleMilliseconds,
-            retention: HistoryRetention(settings.sync), logger: logger)
+            retention: HistoryRetention(settings.sync), deviceName: settings.deviceName, logger: logger)
         engine.index = index
         engine.writesViewsInBackground = true
         let indexUpdates = InOrderPublisher()

@@ -10,6 +10,7 @@ struct ConfigFile: Sendable, Equatable {
         case runtimeDir = "runtime_dir"
         case logLevel = "log_level"
         case settleMs = "settle_ms"
+        case deviceName = "device_name"
     }
 
     /// The file these values came from (absolute).
@@ -20,6 +21,7 @@ struct ConfigFile: Sendable, Equatable {
     var runtimeDirectory: String?
     var logLevel: String?
     var settleMilliseconds: Int?
+    var deviceName: String?
     var ignorePatterns: [String] = []
     /// From the `[sync]` table; nil when the file has none.
     var sync: SyncSettings?
@@ -69,6 +71,7 @@ struct ConfigFile: Sendable, Equatable {
         case .ignore: ignorePatterns = try reader.stringArray(name)
         case .container: containerIDs = try reader.containers(name)
         case .sync: sync = try reader.sync(name)
+        case .deviceName: deviceName = try DeviceName.valid(try reader.string(name), from: source)
         }
     }
 }

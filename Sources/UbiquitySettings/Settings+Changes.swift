@@ -9,6 +9,7 @@ public struct SettingChange: Sendable, Equatable, CustomStringConvertible {
         case logLevel = "log_level"
         case settle = "settle_ms"
         case ignore
+        case deviceName = "device_name"
         case syncPoll = "sync.poll_interval_ms"
         case syncFullPass = "sync.full_pass_interval_s"
         case deletionGuardPercent = "sync.deletion_guard_percent"
@@ -52,6 +53,7 @@ extension Settings {
         case .logLevel: logLevel
         case .settle: "\(settleMilliseconds) ms"
         case .ignore: ignorePatterns.isEmpty ? "none" : ignorePatterns.map { "\"\($0)\"" }.joined(separator: ", ")
+        case .deviceName: deviceName.map { "\"\($0)\"" } ?? "none"
         case .syncPoll: "\(sync.pollMilliseconds) ms"
         case .syncFullPass: "\(sync.fullPassSeconds) s"
         case .deletionGuardPercent: "\(sync.deletionGuardPercent) %"

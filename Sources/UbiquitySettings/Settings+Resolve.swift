@@ -56,7 +56,8 @@ extension Settings {
             logLevel: flags.logLevel ?? env.logLevel ?? file?.logLevel ?? defaultLogLevel,
             settleMilliseconds: file?.settleMilliseconds ?? defaultSettleMilliseconds,
             ignorePatterns: file?.ignorePatterns ?? [],
-            sync: file?.sync ?? SyncSettings())
+            sync: file?.sync ?? SyncSettings(),
+            deviceName: env.deviceName ?? file?.deviceName)
     }
 
     /// The first value given, else `fallback()` (`??` would lose the error type).

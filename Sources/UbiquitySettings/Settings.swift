@@ -5,7 +5,7 @@
 ///
 /// 1. a flag (``SettingsOverrides``),
 /// 2. the environment: `UBQ_ROOT`, `UBQ_MIRROR`, `UBQ_STATE_DIR`, `UBQ_RUNTIME_DIR`,
-///    `UBQ_LOG_LEVEL` (`UBQ_CONFIG` names the configuration file),
+///    `UBQ_LOG_LEVEL`, `UBQ_DEVICE_NAME` (`UBQ_CONFIG` names the configuration file),
 /// 3. the configuration file: `--config`, else `UBQ_CONFIG`, else
 ///    `$XDG_CONFIG_HOME/ubiquity/config.toml` (`XDG_CONFIG_HOME` defaults to `~/.config`);
 ///    see `docs/config.sample.toml`,
@@ -42,6 +42,9 @@ public struct Settings: Sendable, Equatable {
     /// The pace of sync and the mass-deletion guard (the `[sync]` table). Defaults in
     /// ``SyncSettings``.
     public var sync: SyncSettings
+    /// The name other devices show this one by (``DeviceName``). Default none: the name the
+    /// device was first given is kept, the host name when it first synced.
+    public var deviceName: String?
 
     /// The log levels, least severe first (the names swift-log uses).
     public static let logLevels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
@@ -64,7 +67,8 @@ public struct Settings: Sendable, Equatable {
         logLevel: String = Settings.defaultLogLevel,
         settleMilliseconds: Int = Settings.defaultSettleMilliseconds,
         ignorePatterns: [String] = [],
-        sync: SyncSettings = SyncSettings()
+        sync: SyncSettings = SyncSettings(),
+        deviceName: String? = nil
     ) {
         self.root = root
         self.mirror = mirror
@@ -76,6 +80,7 @@ public struct Settings: Sendable, Equatable {
         self.settleMilliseconds = settleMilliseconds
         self.ignorePatterns = ignorePatterns
         self.sync = sync
+        self.deviceName = deviceName
     }
 
     /// The daemon's Unix socket: ``runtimeDirectory`` + `/ubqd.sock`.

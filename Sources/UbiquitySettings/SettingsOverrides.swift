@@ -39,6 +39,7 @@ struct SettingsLayer: Sendable {
     var configFile: (path: String, source: SettingSource)?
     var containerIDs: [ContainerID]?
     var logLevel: String?
+    var deviceName: String?
 
     init(flags: SettingsOverrides, paths: PathResolver) throws(SettingsError) {
         func path(_ value: String?, _ name: String) throws(SettingsError) -> String? {
@@ -68,6 +69,9 @@ struct SettingsLayer: Sendable {
         configFile = try path("UBQ_CONFIG").map { ($0, .environment("UBQ_CONFIG")) }
         logLevel = try environment["UBQ_LOG_LEVEL"].map { raw throws(SettingsError) in
             try Settings.validLogLevel(raw, from: .environment("UBQ_LOG_LEVEL"))
+        }
+        deviceName = try environment["UBQ_DEVICE_NAME"].map { raw throws(SettingsError) in
+            try DeviceName.valid(raw, from: .environment("UBQ_DEVICE_NAME"))
         }
     }
 

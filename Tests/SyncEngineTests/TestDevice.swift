@@ -40,6 +40,10 @@ final class TestDevice {
             root: root, state: state, mirror: mirror, retention: retention, quietMilliseconds: quietMilliseconds, log: log)
     }
 
+    /// The name the engine is given at its next restart (`device_name`); none by default:
+    /// the one it has keeps.
+    var deviceName: String?
+
     /// The coordinator the engine takes its claims with; none by default (no claims).
     private(set) var coordinator: FileCoordinator?
 
@@ -53,7 +57,7 @@ final class TestDevice {
     func restart() throws {
         engine = try Self.makeEngine(
             root: root, state: state, mirror: mirror, retention: retention, quietMilliseconds: quietMilliseconds, coordinator: coordinator,
-            log: log)
+            deviceName: deviceName, log: log)
         engine.batchCapacity = batchCapacity
     }
 
@@ -65,7 +69,7 @@ final class TestDevice {
 
     private static func makeEngine(
         root: String, state: String, mirror: String, retention: HistoryRetention, quietMilliseconds: Int,
-        coordinator: FileCoordinator? = nil, log: RecordingLogHandler.Messages
+        coordinator: FileCoordinator? = nil, deviceName: String? = nil, log: RecordingLogHandler.Messages
     ) throws -> SyncEngine {
         let settings = Settings(root: root, stateDirectory: state, runtimeDirectory: state + "/run", containerIDs: [containerID])
         let logger = Logger(label: "test") { _ in RecordingLogHandler(messages: log) }
@@ -73,7 +77,7 @@ final class TestDevice {
             mirror: mirror, root: RawPath(root), containers: [settings.container(containerID)],
             database: try SyncDatabase(path: state + "/sync.sqlite"),
             ignore: IgnoreCatalog(layout: ContainerLayout(root: RawPath(root)), extraPatterns: [], logger: logger),
-            coordinator: coordinator, quietMilliseconds: quietMilliseconds, retention: retention, logger: logger)
+            coordinator: coordinator, quietMilliseconds: quietMilliseconds, retention: retention, deviceName: deviceName, logger: logger)
     }
 
     var documents: String { root + "/" + Self.containerID.folderName + "/Documents" }

@@ -41,6 +41,7 @@ struct SampleConfigTests {
         #expect(settings.settleMilliseconds == 50)
         #expect(settings.ignorePatterns == ["*.bak", "build/"])
         #expect(settings.sync == SyncSettings())
+        #expect(settings.deviceName == "laptop")
         #expect(settings.containerIDs.map(\.identifier) == [
             "iCloud.com.example.Diary", "iCloud.com.example.Notes", "iCloud.org.ubiquity.Default",
         ])
