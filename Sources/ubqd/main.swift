@@ -11,7 +11,7 @@ struct UbqDaemonCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ubqd",
         abstract: "Watch the ubiquity containers, index their documents and serve the local API.",
-        discussion: "Settings resolve as flags > environment (UBQ_ROOT, UBQ_MIRROR, UBQ_STATE_DIR, UBQ_RUNTIME_DIR, UBQ_CONFIG, UBQ_LOG_LEVEL) > config file > XDG defaults.")
+        discussion: "Settings resolve as flags > environment (UBQ_ROOT, UBQ_MIRROR, UBQ_STATE_DIR, UBQ_RUNTIME_DIR, UBQ_CONFIG, UBQ_LOG_LEVEL, UBQ_DEVICE_NAME) > config file > XDG defaults. Every key of the config file: docs/config.sample.toml.")
 
     @OptionGroup var location: SettingsOptions
 
