@@ -16,16 +16,24 @@ extension VersionedItem {
         let root = RawPath(settings.root).lexicallyNormalized()
         let below = Self.relative(path, below: root) ?? Self.relative(Self.physical(path), below: Self.physical(root))
         guard let below else {
-            throw ItemLocationError("\(absolutePath) is not inside the Ubiquity root \(settings.root)")
+            throw ItemLocationError("\(path.readable) is not inside the Ubiquity root \(settings.root)")
         }
         guard let first = below.firstComponent, let id = ContainerID(folderName: String(decoding: first, as: UTF8.self)) else {
-            throw ItemLocationError("\(absolutePath) is not inside a container folder (\(settings.root)/iCloud~…)")
+            throw ItemLocationError("\(path.readable) is not inside a container folder (\(settings.root)/iCloud~…)")
         }
         let relative = below.droppingFirst(1).readable.precomposedStringWithCanonicalMapping
         guard !relative.isEmpty || allowingTheContainerFolder else {
-            throw ItemLocationError("\(absolutePath) is a container folder; name an item inside it")
+            throw ItemLocationError("\(path.readable) is a container folder; name an item inside it")
         }
         self.init(container: id.identifier, path: relative)
+    }
+
+    /// Whether `absolutePath` is the Ubiquity root itself (as written, or with symbolic
+    /// links resolved in both): the folder holding every container.
+    public static func isRoot(_ absolutePath: String, settings: Settings) -> Bool {
+        let path = RawPath(absolutePath).lexicallyNormalized()
+        let root = RawPath(settings.root).lexicallyNormalized()
+        return path == root || physical(path) == physical(root)
     }
 
     /// `path` relative to `root`, if it is strictly below it.

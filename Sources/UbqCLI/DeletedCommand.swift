@@ -2,6 +2,7 @@ import APIModel
 import ArgumentParser
 import CommandLineSettings
 import DaemonClient
+import Foundation
 import UbiquitySettings
 
 /// `ubq deleted`: what was deleted and can still be brought back. `ubq versions` needs
@@ -12,19 +13,44 @@ struct DeletedCommand: AsyncParsableCommand {
         discussion: "Bring one back with `ubq restore PATH --version VERSION` (the version listed).")
 
     @OptionGroup var options: SettingsOptions
-    @Argument(help: "The folder to look below (a container folder for all of it).") var folder = "."
+    @Argument(
+        help: "The folder to look below (a container folder for all of it, the root for every container). Default: the current folder when it is in a container, else every container."
+    ) var folder: String?
     @Flag(help: "Print JSON.") var json = false
 
     func run() async throws {
         let connection = try Connection(options)
-        let item = try ItemLocator.locate(folder, settings: connection.settings, allowingTheContainerFolder: true)
-        let deleted = try await Connection.reportingErrors { () async throws(DaemonClientError) in
-            try await connection.client.post(Route.deleted, body: item, as: [DeletedItemInfo].self)
+        let scopes = try await scopes(connection)
+        var deleted: [DeletedItemInfo] = []
+        for scope in scopes {
+            deleted += try await Connection.reportingErrors { () async throws(DaemonClientError) in
+                try await connection.client.post(Route.deleted, body: scope, as: [DeletedItemInfo].self)
+            }
         }
+        if scopes.count > 1 { deleted.sort { $0.deletion.date > $1.deletion.date } }  // each list is newest first already
         if json { return try Output.json(deleted) }
-        guard !deleted.isEmpty else { return Output.line(Table.terminalSafe("nothing deleted below \(folder) can be restored")) }
+        guard !deleted.isEmpty else {
+            return Output.line(Table.terminalSafe(folder.map { "nothing deleted below \($0) can be restored" } ?? "nothing deleted can be restored"))
+        }
         let rows = deleted.map { Self.row($0, root: connection.settings.root) }
         Output.line(Table.render(header: ["DELETED", "BY", "VERSION", "SIZE", "PATH"], rows: rows, rightAligned: [3]))
+    }
+
+    /// What to look below: the folder named (every container for the root), else the
+    /// current folder if it is in a container, else every container (as `ubq conflicts`
+    /// lists them from anywhere).
+    private func scopes(_ connection: Connection) async throws -> [VersionedItem] {
+        let settings = connection.settings
+        let typed = folder ?? "."
+        let absolute = typed.hasPrefix("/") ? typed : FileManager.default.currentDirectoryPath + "/" + typed
+        if folder != nil, !VersionedItem.isRoot(absolute, settings: settings) {
+            return [try ItemLocator.locate(typed, settings: settings, allowingTheContainerFolder: true)]
+        }
+        if folder == nil, let here = try? ItemLocator.locate(typed, settings: settings, allowingTheContainerFolder: true) { return [here] }
+        let containers = try await Connection.reportingErrors { () async throws(DaemonClientError) in
+            try await connection.client.get(Route.containers, as: [ContainerInfo].self)
+        }
+        return containers.map { VersionedItem(container: $0.id, path: "") }
     }
 
     /// The path in full, as `ubq conflicts` shows it: what `ubq restore` takes from anywhere.

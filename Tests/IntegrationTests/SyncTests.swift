@@ -57,6 +57,11 @@ final class SyncTests {
         #expect(rows.count == 2 && rows[1].hasSuffix("  " + a.documents + "/trip/journal.txt"), "\(listing.text)\(listing.errorText)")
         let json = try JSONSerialization.jsonObject(with: try a.ubq(["deleted", a.documents + "/trip", "--json"]).output) as? [[String: Any]]
         let version = try #require((json?.first?["lastVersion"] as? [String: Any])?["id"] as? String, "\(String(describing: json))")
+        // From outside every container, and for the root: every container's deletions.
+        for arguments in [["deleted"], ["deleted", a.root]] {
+            let everywhere = try a.ubq(arguments)
+            #expect(everywhere.text.split(separator: "\n").last?.hasSuffix("  " + a.documents + "/trip/journal.txt") == true, "\(arguments): \(everywhere.text)\(everywhere.errorText)")
+        }
         let nothing = try a.ubq(["deleted", a.containerFolder + "/Documents/trip/kept.txt"])
         #expect(nothing.text.hasPrefix("nothing deleted below"), "\(nothing.text)")
 
