@@ -40,12 +40,13 @@ struct DiaryCommand: AsyncParsableCommand {
         func run() async throws {
             try await DiaryStore.reportingErrors {
                 let document = try await options.store().read()
+                let entries = DiaryRendering.chronological(document.entries)
                 if json {
-                    try Output.json(document.entries.map(DiaryEntryJSON.init))
+                    try Output.json(entries.map(DiaryEntryJSON.init))
                 } else if document.entries.isEmpty {
                     Output.line(Table.terminalSafe("no entries in \(document.fileURL.path)"))
                 } else {
-                    Output.line(DiaryRendering.table(document.entries))
+                    Output.line(DiaryRendering.table(entries))
                 }
             }
         }
@@ -92,12 +93,13 @@ struct DiaryCommand: AsyncParsableCommand {
         func run() async throws {
             try await DiaryStore.reportingErrors {
                 let document = try await options.store().read()
+                let entries = DiaryRendering.chronological(document.entries)
                 if json {
-                    try Output.json(document.entries.map(DiaryEntryJSON.init))
+                    try Output.json(entries.map(DiaryEntryJSON.init))
                 } else {
                     // Raw into a file or a pipe, which is what an export is for; escaped on a
                     // terminal, as `show` does: an entry synced from elsewhere could act on it.
-                    let markdown = DiaryRendering.markdown(document.entries)
+                    let markdown = DiaryRendering.markdown(entries)
                     Output.line(isatty(STDOUT_FILENO) == 1 ? Table.terminalSafe(markdown, keepingLayout: true) : markdown)
                 }
             }

@@ -32,6 +32,14 @@ enum DiaryRendering {
         return formatter.string(from: date.date)
     }
 
+    /// `entries` oldest first, as `list` and `export` print them; entries created at the
+    /// same moment keep the file's order. The file's own order is the app's (new entries
+    /// at the end), which a merge of two devices' additions interleaves: both devices'
+    /// additions come after the entries they share, the winning device's first.
+    static func chronological(_ entries: [DiaryEntry]) -> [DiaryEntry] {
+        entries.enumerated().sorted { ($0.element.created, $0.offset) < ($1.element.created, $1.offset) }.map(\.element)
+    }
+
     /// `ID  CREATED  TITLE  TAGS`, ids cut to 8 characters (a prefix `show` accepts).
     static func table(_ entries: [DiaryEntry]) -> String {
         let rows = entries.map { entry in
