@@ -1,5 +1,7 @@
 import Foundation
-/// The one-line status systemd shows (`STATUS=`) and `/v1/status` reports.
+/// The one-line status systemd shows (`STATUS=`) and `/v1/status` reports: the index's
+/// state. Sync has its own per container (`ubq status` prints it below), so "up to date"
+/// says which it is about: a container whose sync is paused is not.
 enum StatusLine {
     /// `contentPending` nil: some items wait for their content, not counted (READY does not
     /// wait for counting them).
@@ -13,7 +15,7 @@ enum StatusLine {
         } else {
             work.append("reading content")
         }
-        return base + ", " + (work.isEmpty ? "up to date" : work.joined(separator: ", "))
+        return base + ", " + (work.isEmpty ? "index up to date" : work.joined(separator: ", "))
     }
 
     private static func count(_ n: Int, _ noun: String) -> String {

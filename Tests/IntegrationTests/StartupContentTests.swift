@@ -54,10 +54,10 @@ import Testing
         #expect(ready.contains("reading content"), "\(ready)")
         let deadline = ContinuousClock.now + .seconds(60)
         var latest = ready
-        while !latest.contains("up to date") && ContinuousClock.now < deadline {
+        while !latest.contains("index up to date") && ContinuousClock.now < deadline {
             latest = try notify.waitForNew("STATUS=", timeout: deadline - ContinuousClock.now)
         }
-        #expect(latest.contains("up to date"), "\(notify.messages)")
+        #expect(latest.contains("index up to date"), "\(notify.messages)")
         #expect(notify.messages.contains { $0.contains("reading content of 52 items") }, "\(notify.messages)")
         #expect(try daemon.log().contains("start-up reconciliation: 52 new or changed items,"))
     }
