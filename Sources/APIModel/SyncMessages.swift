@@ -206,6 +206,21 @@ public struct ResolveRequest: Sendable, Codable {
 }
 
 /// `POST /v1/restore`.
+/// What `restore` did: the items it brought back (the one asked for, or a deleted folder
+/// and what it held), and each one it could not, with why.
+public struct RestoreResult: Sendable, Codable, Equatable {
+    /// Container-relative paths.
+    public var restored: [String]
+    /// `path: reason`, for an item a folder restore left as it is (an edit not synced yet
+    /// is at its path, say).
+    public var problems: [String]
+
+    public init(restored: [String], problems: [String] = []) {
+        self.restored = restored
+        self.problems = problems
+    }
+}
+
 public struct RestoreRequest: Sendable, Codable {
     public var item: VersionedItem
     public var version: String

@@ -157,17 +157,27 @@ extension SyncEngine {
     /// downloaded yet. Left to the next pass, a file written a moment ago waited out the
     /// quiet period, and one this device was behind on was taken for a download made late
     /// and replaced by the current version again (`Planner`'s passed versions).
-    public func restore(container id: ContainerID, path: String, version: VersionID, now: Int64 = SyncClock.nowMilliseconds()) throws(SyncError) {
+    /// A folder's version brings the deleted folder back with what it held
+    /// (`restoreFolder`). Returns what was restored, and what could not be.
+    @discardableResult
+    public func restore(
+        container id: ContainerID, path: String, version: VersionID, now: Int64 = SyncClock.nowMilliseconds()
+    ) throws(SyncError) -> RestoreResult {
         try checkMirrorBeforeWriting()
         let history = try history(id, path)
         let record = try keptVersion(version, of: history, in: id, now: now)
-        guard record.state?.kind != .folder else {
-            throw SyncError(.unknownItem, "\(path) is a folder: the files in it have versions of their own (`ubq deleted \(path)` lists those deleted)")
-        }
-        guard let container = container(id) else { return }
+        guard let container = container(id) else { return RestoreResult(restored: []) }
         if let stopped = container.stopped { throw stopped }  // before anything is written here
-        let signature = try place(record, leavingTheFile: false, in: container)
         defer { passAll() }
+        if record.state?.kind == .folder { return try restoreFolder(history, in: id, container: container, now: now) }
+        try restoreItem(record, of: history, in: id, container: container)
+        return RestoreResult(restored: [path])
+    }
+
+    /// Puts `record` (a file's or a link's version) back on disk and publishes it over
+    /// `history`'s current version.
+    func restoreItem(_ record: VersionRecord, of history: PathHistory, in id: ContainerID, container: ContainerSync) throws(SyncError) {
+        let signature = try place(record, leavingTheFile: false, in: container)
         // The current content needs no new version: back on disk (its deletion held by the
         // guard, say), the file is in sync again.
         guard let current = history.winner, current.state != record.state else { return }
@@ -205,7 +215,7 @@ extension SyncEngine {
     }
 
     /// Version `version` of `history`, if it has content and the retention still keeps it.
-    private func keptVersion(_ version: VersionID, of history: PathHistory, in id: ContainerID, now: Int64) throws(SyncError) -> VersionRecord {
+    func keptVersion(_ version: VersionID, of history: PathHistory, in id: ContainerID, now: Int64) throws(SyncError) -> VersionRecord {
         guard let record = history.record(version), record.state != nil else {
             throw SyncError(.unknownItem, "\(history.path) has no version \(version) with content; see `ubq versions`")
         }
@@ -226,7 +236,7 @@ extension SyncEngine {
         container(id)?.retentionFloor ?? { _ in nil }
     }
 
-    private func history(_ id: ContainerID, _ path: String) throws(SyncError) -> PathHistory {
+    func history(_ id: ContainerID, _ path: String) throws(SyncError) -> PathHistory {
         guard let container = container(id) else { throw SyncError(.unknownItem, "no container \(id.identifier)") }
         _ = container.readLogs()
         guard let history = container.histories[path] else {

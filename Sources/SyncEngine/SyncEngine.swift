@@ -24,6 +24,9 @@ public final class SyncEngine: @unchecked Sendable {
     /// How close to a scan a file's change may be for its signature to be kept
     /// (`LocalSignature.racyWindowNanoseconds`; tests set it to make either side certain).
     var racyWindowNanoseconds = LocalSignature.racyWindowNanoseconds
+    /// How long before a folder's deletion an item below it may have gone and still come
+    /// back with it (`restoreFolder`; tests shorten it).
+    var deletedWithFolderMilliseconds = SyncEngine.deletedWithFolderMilliseconds
     /// How many changes a pass commits together (`ChangeBatch`; tests make it small, for
     /// several batches of a few files).
     var batchCapacity = ChangeBatch.defaultCapacity

@@ -128,7 +128,7 @@ extension FileVersion {
     @discardableResult
     public func replaceItem() async throws -> URL {
         let request = RestoreRequest(item: item, version: persistentIdentifier)
-        _ = try await DaemonClient(socketPath: socketPath).post(Route.restore, body: request, as: [String: Bool].self)
+        _ = try await DaemonClient(socketPath: socketPath).post(Route.restore, body: request, as: RestoreResult.self)
         return itemURL
     }
 

@@ -68,7 +68,6 @@ struct SyncRoutes: Sendable {
             return try await answering { worker in
                 try await worker.runForUser { engine in
                     try engine.restore(container: try Self.container(body.item), path: body.item.path, version: version)
-                    return ["restored": true]
                 }
             }
         }

@@ -31,6 +31,11 @@ struct RestoreCommand: AsyncParsableCommand {
             current version on every device. A file with changes not synced yet is left alone \
             (run `ubq sync`, then try again).
 
+            A deleted folder's version (from `ubq versions FOLDER` or `ubq deleted`) brings the \
+            folder back with what it held when it was deleted: every file, link and folder below \
+            it deleted with it (in the minute before), at its last version. What was deleted \
+            from it earlier stays deleted.
+
             Exit status: 0 when done; 75 when the mirror cannot be used now (not mounted, or not answering); 78 \
             when no mirror is configured; 1 otherwise (the message says why).
             """)
@@ -42,10 +47,17 @@ struct RestoreCommand: AsyncParsableCommand {
     func run() async throws {
         let connection = try Connection(options)
         let item = try ItemLocator.locate(path, settings: connection.settings)
-        _ = try await Connection.reportingErrors { () async throws(DaemonClientError) in
-            try await connection.client.post(Route.restore, body: RestoreRequest(item: item, version: version), as: [String: Bool].self)
+        let result = try await Connection.reportingErrors { () async throws(DaemonClientError) in
+            try await connection.client.post(Route.restore, body: RestoreRequest(item: item, version: version), as: RestoreResult.self)
         }
-        Output.line(Table.terminalSafe("restored \(path) to version \(version)"))
+        guard result.restored.count > 1 || !result.problems.isEmpty else {
+            return Output.line(Table.terminalSafe("restored \(path) to version \(version)"))
+        }
+        let below = result.restored.filter { $0 != item.path }.count
+        Output.line(Table.terminalSafe("restored \(result.restored.contains(item.path) ? path : "nothing at " + path) and \(below) item\(below == 1 ? "" : "s") below it"))
+        guard !result.problems.isEmpty else { return }
+        for problem in result.problems { Output.error(Table.terminalSafe("ubq: not restored: \(problem)")) }
+        throw ExitCode.failure
     }
 }
 

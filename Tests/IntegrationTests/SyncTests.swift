@@ -75,6 +75,30 @@ final class SyncTests {
         #expect(try a.ubq(["deleted", a.containerFolder]).text.hasPrefix("nothing deleted below"))
     }
 
+    /// A folder deleted elsewhere is listed by `ubq deleted` (not its subfolders), and
+    /// its version brings it back whole, on every device.
+    @Test func aDeletedFolderIsRestoredWhole() throws {
+        let all = try start(2)
+        let (a, b) = (all[0], all[1])
+        try a.shell("mkdir -p trip/photos && echo 'day one' > trip/journal.txt && echo jpeg > trip/photos/1.jpg")
+        try sync(a)
+        try sync(b)
+        try b.shell("rm -r trip")
+        try sync(b)
+        try sync(a)
+
+        let json = try JSONSerialization.jsonObject(with: try a.ubq(["deleted", a.documents, "--json"]).output) as? [[String: Any]]
+        let folder = try #require(json?.first { $0["path"] as? String == "Documents/trip" }, "\(String(describing: json))")
+        #expect(json?.contains { $0["path"] as? String == "Documents/trip/photos" } == false)
+        let version = try #require((folder["lastVersion"] as? [String: Any])?["id"] as? String)
+        let restored = try a.ubq(["restore", a.documents + "/trip", "--version", version])
+        #expect(restored.status == 0 && restored.text == "restored \(a.documents)/trip and 3 items below it\n", "\(restored.text)\(restored.errorText)")
+        try sync(a)
+        try sync(b)
+        #expect(b.documentsTree()["trip/photos/1.jpg"] == "jpeg\n" && b.documentsTree()["trip/journal.txt"] == "day one\n", "\(b.documentsTree())")
+        #expect(b.documentsTree() == a.documentsTree())
+    }
+
     @Test func createEditRenameDeleteConvergeOnThreeDevices() throws {
         let all = try start(3)
         let (a, b, c) = (all[0], all[1], all[2])

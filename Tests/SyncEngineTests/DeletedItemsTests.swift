@@ -11,7 +11,7 @@ import Testing
         try device.engine.deletedItems(container: TestDevice.containerID, under: folder, now: now)
     }
 
-    @Test func deletedFilesAndLinksAreListedWithTheirLastContentNotRenamesOrFolders() throws {
+    @Test func deletedFilesLinksAndFoldersAreListedWithTheirLastVersionNotRenames() throws {
         let scratch = Scratch()
         let (a, b) = try scratch.pair()
         try a.write("notes/a.txt", "first")
@@ -30,16 +30,30 @@ import Testing
         a.sync()
 
         let all = try Self.deleted(a)
-        #expect(Set(all.map(\.path)) == ["Documents/notes/a.txt", "Documents/notes/link"], "\(all.map(\.path))")
+        #expect(Set(all.map(\.path)) == ["Documents/notes", "Documents/notes/a.txt", "Documents/notes/link"], "\(all.map(\.path))")
+        #expect(all.first { $0.path == "Documents/notes" }?.lastVersion.kind == "folder")
         let file = try #require(all.first { $0.path == "Documents/notes/a.txt" })
         #expect(file.lastVersion.kind == "file" && file.lastVersion.size == 6, "the last content, \"second\"")
         #expect(file.deletion.device == b.engine.device.id)
-        #expect(try Self.deleted(a, under: "Documents/notes").count == 2)
+        #expect(try Self.deleted(a, under: "Documents/notes").count == 3)
         #expect(try Self.deleted(a, under: "Documents/not").isEmpty, "a folder is a whole name")
 
         try a.engine.restore(container: TestDevice.containerID, path: file.path, version: try #require(VersionID(file.lastVersion.id)))
         #expect(a.read("notes/a.txt") == "second")
-        #expect(try Self.deleted(a).map(\.path) == ["Documents/notes/link"], "restored: no longer deleted")
+        #expect(try Self.deleted(a).map(\.path) == ["Documents/notes/link"], "restored, with the folder it is in: no longer deleted")
+    }
+
+    /// A folder deleted with the folder it was in is not listed: restoring the outer one
+    /// brings it back.
+    @Test func onlyTheOutermostDeletedFolderIsListed() throws {
+        let scratch = Scratch()
+        let a = try scratch.devices("a")[0]
+        try FileManager.default.createDirectory(atPath: a.documents + "/outer/inner/deepest", withIntermediateDirectories: true)
+        a.sync()
+        try FileManager.default.removeItem(atPath: a.documents + "/outer")
+        a.sync()
+        #expect(try Self.deleted(a).map(\.path) == ["Documents/outer"])
+        #expect(try Self.deleted(a, under: "Documents/outer/inner").map(\.path) == ["Documents/outer/inner"], "the outermost below the folder asked for")
     }
 
     @Test func contentTheRetentionNoLongerKeepsIsNotListed() throws {

@@ -82,7 +82,7 @@ import Testing
         #expect(try a.versions("doc.txt").count == count)
     }
 
-    @Test func aFoldersVersionIsRefusedSayingWhereItsFilesAre() throws {
+    @Test func theVersionOfAFolderThatIsThereIsRefusedSayingWhereItsFilesAre() throws {
         let scratch = Scratch()
         let (a, _) = try scratch.pair()
         try a.write("notes/one.txt", "one")
@@ -91,7 +91,7 @@ import Testing
         #expect {
             try a.restore("notes", to: folder)
         } throws: { error in
-            "\(error)".contains("is a folder: the files in it have versions of their own")
+            "\(error)".contains("notes is a folder, and it is there: the files in it have versions of their own")
         }
     }
 
