@@ -23,7 +23,7 @@ extension SyncEngine {
         guard let deletion = history.winner, deletion.isDeletion else {
             throw SyncError(
                 .unknownItem,
-                "\(history.path) is a folder, and it is there: the files in it have versions of their own (`ubq versions \(history.path)/FILE`; `ubq deleted \(history.path)` lists those deleted)")
+                "\(history.path) is a folder, and not a deleted one: the files in it have versions of their own (`ubq versions \(history.path)/FILE`; `ubq deleted \(history.path)` lists those deleted)")
         }
         let since = deletion.time - deletedWithFolderMilliseconds
         let items = deletedItems(in: container, under: history.path, id: id, now: now).filter {

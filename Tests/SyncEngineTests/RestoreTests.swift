@@ -91,7 +91,7 @@ import Testing
         #expect {
             try a.restore("notes", to: folder)
         } throws: { error in
-            "\(error)".contains("notes is a folder, and it is there: the files in it have versions of their own")
+            "\(error)".contains("notes is a folder, and not a deleted one: the files in it have versions of their own")
         }
     }
 
