@@ -140,12 +140,17 @@ public struct VersionInfo: Sendable, Codable, Hashable {
     /// store (read-only; it may be gone once the version has expired). Absent for other
     /// kinds, and from a daemon older than the field.
     public var contentPath: String?
+    /// A file's or a folder's permission bits in that version, in octal (`"644"`): two
+    /// versions may differ by them alone (a `chmod +x`). Absent for other kinds, and from a
+    /// daemon older than the field.
+    public var mode: String?
 
     public init(
         id: String, device: String, deviceName: String, date: String, kind: String, sha256: String?, size: Int64?, current: Bool,
-        conflict: Bool, contentPath: String? = nil, modified: String? = nil
+        conflict: Bool, contentPath: String? = nil, modified: String? = nil, mode: String? = nil
     ) {
         self.modified = modified
+        self.mode = mode
         self.id = id
         self.device = device
         self.deviceName = deviceName

@@ -11,7 +11,8 @@ extension VersionInfo {
             kind: record.state?.kind.rawValue ?? "deleted", sha256: record.state?.sha256,
             size: isFile ? record.state?.size : nil, current: current, conflict: conflict,
             contentPath: isFile ? record.state?.sha256.map(layout.object) : nil,
-            modified: isFile ? record.state?.modified.map { ISO8601.format(unixNanoseconds: $0) } : nil)
+            modified: isFile ? record.state?.modified.map { ISO8601.format(unixNanoseconds: $0) } : nil,
+            mode: record.state.flatMap { $0.kind == .symlink ? nil : String($0.mode & 0o7777, radix: 8) })
     }
 }
 

@@ -37,6 +37,24 @@ enum VersionRow {
     static func text(_ version: VersionInfo) -> String {
         let mark = version.current ? "current " : version.conflict ? "conflict" : "        "
         let what = version.kind == "file" ? "\(version.size ?? 0) bytes" : version.kind
-        return Table.terminalSafe("\(mark)  \(version.id)  \(version.date)  \(version.deviceName)  \(what)")
+        let mode = version.mode.flatMap { UInt32($0, radix: 8) }.map { "  " + permissions($0, folder: version.kind == "folder") } ?? ""
+        return Table.terminalSafe("\(mark)  \(version.id)  \(version.date)  \(version.deviceName)  \(what)\(mode)")
+    }
+
+    /// `-rwxr-xr-x`, as `ls -l` shows a mode (setuid, setgid and sticky included).
+    static func permissions(_ mode: UInt32, folder: Bool) -> String {
+        let special: [(bit: UInt32, shift: UInt32, set: Character, setWithoutX: Character)] = [
+            (0o4000, 6, "s", "S"), (0o2000, 3, "s", "S"), (0o1000, 0, "t", "T"),
+        ]
+        var text = Array(folder ? "d" : "-")
+        for shift in [UInt32(6), 3, 0] {
+            let bits = (mode >> shift) & 7
+            var execute: Character = bits & 1 != 0 ? "x" : "-"
+            if let extra = special.first(where: { $0.shift == shift }), mode & extra.bit != 0 {
+                execute = bits & 1 != 0 ? extra.set : extra.setWithoutX
+            }
+            text += [bits & 4 != 0 ? "r" : "-", bits & 2 != 0 ? "w" : "-", execute]
+        }
+        return String(text)
     }
 }

@@ -28,6 +28,17 @@ import Testing
         #expect(a.sync().published == 0, "and does not publish them again")
     }
 
+    /// Versions that differ by their mode alone tell it (`ubq versions` showed them alike).
+    @Test func versionsTellTheirMode() throws {
+        let scratch = Scratch()
+        let a = try scratch.devices("a")[0]
+        try a.write("run.sh", "#!/bin/sh\n")
+        a.sync()
+        chmod(a.documents + "/run.sh", 0o755)
+        a.sync()
+        #expect(try a.versions("run.sh").map(\.mode) == ["755", "644"])
+    }
+
     /// A log that names set-ID bits anyway (written by another program, or by hand): they
     /// are not applied.
     @Test func aLogsSetIDBitsAreNotApplied() throws {
