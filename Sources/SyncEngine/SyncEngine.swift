@@ -141,6 +141,7 @@ public final class SyncEngine: @unchecked Sendable {
         let left = try database.remember(identity, forgettingBase: found.isAnother)
         let previous = knownMirror
         knownMirror = identity  // recorded: a start-over that fails below is tried again, not the change
+        isRegistered = false  // another mirror: this device's record there is read again
         // Another id, or a base taken up: what was read of the other mirror's logs is no guide.
         guard found.isAnother || previous?.isAnother(id: identity.id) == true || left != nil else { return }
         let leaving = "the mirror \(layout.root) is not the one this device synced with (\(previous?.path ?? "?"))"
@@ -414,7 +415,9 @@ public final class SyncEngine: @unchecked Sendable {
 
     /// Writes this device's record in the mirror, if it lacks one or one under its current
     /// name (the user renamed the device); its record is read once per run, and then only
-    /// looked for.
+    /// looked for. A record that is there but cannot be replaced (a read-only mirror, a
+    /// folder in its place) leaves this device registered under its old name: said once in
+    /// the log, and sync goes on.
     private func registerDevice() throws {
         let path = layout.deviceFile(device.id)
         if isRegistered, Sys.lstat(path) != nil { return }
@@ -425,8 +428,16 @@ public final class SyncEngine: @unchecked Sendable {
         }
         try Sys.makeFolders(layout.devices)
         let record = DeviceRecord(id: device.id, name: device.name, created: written?.created ?? SyncClock.nowMilliseconds())
-        try DurableFile.replace(path, with: try record.encoded())
-        if let written, written.name != device.name { logger.notice("this device is now named \"\(device.name)\" in the mirror (was \"\(written.name)\")") }
+        do {
+            try DurableFile.replace(path, with: try record.encoded())
+        } catch where Sys.lstat(path) != nil {
+            logger.warning("this device's record in the mirror (\(path)) cannot be replaced to name it \"\(device.name)\": \(error); other devices go on showing \(written.map { "\"\($0.name)\"" } ?? "its id")")
+            isRegistered = true
+            return
+        }
+        // A state folder copied to another machine with another name rewrites it too: the
+        // words fit both, and the copy is told apart by its log (`ownLogChanged`).
+        if let written, written.name != device.name { logger.notice("this device's record in the mirror named it \"\(written.name)\"; it is now \"\(device.name)\"") }
         isRegistered = true
     }
 

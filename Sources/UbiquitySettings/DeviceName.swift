@@ -28,7 +28,8 @@ public enum DeviceName {
 
     /// A name another device wrote in the mirror, made safe to show and to put in a file
     /// name: control characters (a newline, an escape sequence that would drive the
-    /// terminal) become `?`, and `/` becomes `-`. Nil when nothing readable is left.
+    /// terminal, a bidirectional override) become `?`, and `/` becomes `-`. Nil when
+    /// nothing readable is left.
     public static func displayable(_ raw: String) -> String? {
         var scalars = String.UnicodeScalarView()
         for scalar in raw.unicodeScalars {
@@ -38,9 +39,12 @@ public enum DeviceName {
         return name.isEmpty ? nil : name
     }
 
-    /// C0 and C1 controls, DEL, and the line and paragraph separators.
+    /// C0 and C1 controls, DEL, the line and paragraph separators, and the bidirectional
+    /// controls (U+202E would show `notes (conflict from \u{202E}txt.exe` as ending in
+    /// `exe.txt`).
     private static func isUnreadable(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}"
+        scalar.properties.generalCategory == .control || [0x2028, 0x2029, 0x061C, 0x200E, 0x200F].contains(scalar.value)
+            || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
     }
 }
 

@@ -42,8 +42,8 @@ public struct Settings: Sendable, Equatable {
     /// The pace of sync and the mass-deletion guard (the `[sync]` table). Defaults in
     /// ``SyncSettings``.
     public var sync: SyncSettings
-    /// The name other devices show this one by (``DeviceName``). Default none: the name the
-    /// device was first given is kept, the host name when it first synced.
+    /// The name other devices show this one by (``DeviceName``). Default none: the device
+    /// keeps the last name it had, at first its host name.
     public var deviceName: String?
 
     /// The log levels, least severe first (the names swift-log uses).

@@ -40,6 +40,28 @@ struct ReadOnlyMirrorTests {
         #expect(a.engine.status().first?.notSynced == nil)
     }
 
+    /// A device renamed while its mirror is read-only stays registered under its old name:
+    /// its record could not be replaced, and that is said once in the log, not as a
+    /// problem of every container ("cannot register": it is registered).
+    @Test func aDeviceRenamedOnAMirrorItMayOnlyReadKeepsItsOldNameThere() throws {
+        let scratch = Scratch()
+        let (a, b) = try scratch.pair()
+        a.sync()
+        try SmallDisk.makeReadOnly(a.mirror)
+        defer { SmallDisk.unmount(a.mirror) }
+        let record = MirrorLayout(root: a.mirror).deviceFile(a.engine.device.id)
+        let before = try #require(DeviceRecord(path: record))
+        a.deviceName = "laptop"
+        try a.restart()
+        a.sync()
+        a.sync()
+
+        #expect(a.status().problems.isEmpty, "\(a.status().problems)")
+        #expect(DeviceRecord(path: record) == before)
+        #expect(a.log.texts(at: .warning).count { $0.contains("cannot be replaced to name it \"laptop\"") } == 1, "\(a.log.texts(at: .warning))")
+        _ = b
+    }
+
     /// A device new to a mirror it may only read cannot write its name in `devices/`: it
     /// paused there, receiving nothing. It now receives, and says why it sends nothing.
     @Test func aNewDeviceReceivesFromAMirrorItMayOnlyRead() throws {

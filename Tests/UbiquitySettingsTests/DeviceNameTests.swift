@@ -49,6 +49,8 @@ struct DeviceNameTests {
         #expect(DeviceName.displayable("evil\u{1b}]0;pwned\u{7}\nname") == "evil?]0;pwned??name")
         #expect(DeviceName.displayable("home/office") == "home-office")
         #expect(DeviceName.displayable(" \u{2028} ") == "?")
+        #expect(DeviceName.displayable("x\u{202E}txt.exe") == "x?txt.exe", "a right-to-left override")
+        #expect(DeviceName.displayable("👩‍💻 desk") == "👩‍💻 desk", "a joiner in an emoji is no control")
         #expect(DeviceName.displayable("  ") == nil)
     }
 
