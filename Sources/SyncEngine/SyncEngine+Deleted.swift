@@ -6,36 +6,55 @@ import UbiquitySettings
 /// user finds what `restore` can bring back after the deletions went out (a path is needed
 /// to ask `versions`, and a deleted file is no longer there to be named from).
 extension SyncEngine {
-    /// An item whose current version is a deletion, with its last version the history keeps
-    /// with something in it (content, a link's target, a folder).
+    /// An item whose current version is a deletion.
     struct DeletedItem {
         var history: PathHistory
         var deletion: VersionRecord
-        var last: VersionRecord
-    }
+        /// Its last version the retention keeps with something in it (content, a link's
+        /// target, a folder); nil when none is kept any more.
+        var last: VersionRecord?
+        /// Where its content went on, if the deletion was a rename's departure
+        /// (`movedFrom`): then it was no deletion.
+        var movedTo: String?
 
-    /// The files and links deleted at or below `folder` (container-relative; "" for the
-    /// whole container), and the folders deleted there that were not in a folder deleted
-    /// too (restoring one brings back what it held), newest deletion first, each with its
-    /// last version. A rename's departure is no deletion: its content lives on under the
-    /// new name (`movedFrom`). Call on the sync thread (like `passAll`).
-    public func deletedItems(container id: ContainerID, under folder: String, now: Int64 = SyncClock.nowMilliseconds()) throws(SyncError) -> [DeletedItemInfo] {
-        guard let container = container(id) else { throw SyncError(.unknownItem, "no container \(id.identifier)") }
-        let deleted = deletedItems(in: container, under: folder, id: id, now: now)
-        let folders = Set(deleted.filter { $0.last.state?.kind == .folder }.map(\.history.path))
-        let shown = deleted.filter { $0.last.state?.kind != .folder || !folders.contains(Sys.parent(of: $0.history.path)) }
-        guard !shown.isEmpty else { return [] }
-        let names = deviceNames()
-        return shown.sorted { ($0.deletion.time, $1.history.path) > ($1.deletion.time, $0.history.path) }.map { item in
-            DeletedItemInfo(
-                container: id.identifier, path: item.history.path,
-                deletion: VersionInfo(item.deletion, deviceName: names[item.deletion.id.device] ?? item.deletion.id.device, current: true, conflict: false, layout: layout),
-                lastVersion: VersionInfo(item.last, deviceName: names[item.last.id.device] ?? item.last.id.device, current: false, conflict: false, layout: layout))
+        var path: String { history.path }
+        var isFolder: Bool { last?.state?.kind == .folder }
+
+        /// Whether it went with `folder` (deleted): by the device that deleted the folder,
+        /// at most `window` milliseconds before (`restoreFolder`).
+        func wentWith(_ folder: DeletedItem, window: Int64) -> Bool {
+            let (since, overflow) = folder.deletion.time.subtractingReportingOverflow(window)  // a log line's time is its writer's word
+            return deletion.id.device == folder.deletion.id.device && deletion.time >= (overflow ? .min : since)
         }
     }
 
-    /// Every item deleted at or below `folder` whose last version the retention keeps, in
-    /// no order; a file or link whose content went on under another name is left out.
+    /// The files and links deleted at or below `folder` (container-relative; "" for the
+    /// whole container), and the folders deleted there (restoring one brings back what went
+    /// with it: a folder that went with its deleted parent is not listed), newest deletion
+    /// first, each with its last version. A rename's departure is no deletion: its content
+    /// lives on under the new name (`movedFrom`), and so does a folder whose files went
+    /// that way. Call on the sync thread (like `passAll`).
+    public func deletedItems(container id: ContainerID, under folder: String, now: Int64 = SyncClock.nowMilliseconds()) throws(SyncError) -> [DeletedItemInfo] {
+        guard let container = container(id) else { throw SyncError(.unknownItem, "no container \(id.identifier)") }
+        let deleted = deletedItems(in: container, under: folder, id: id, now: now)
+        let byPath = Dictionary(deleted.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        let shown = deleted.filter { item in
+            guard item.last != nil, item.movedTo == nil else { return false }
+            guard item.isFolder else { return true }
+            if let parent = byPath[Sys.parent(of: item.path)], parent.isFolder, item.wentWith(parent, window: deletedWithFolderMilliseconds) { return false }
+            return renamedContent(of: item, among: deleted) == nil
+        }
+        guard !shown.isEmpty else { return [] }
+        let names = deviceNames()
+        let info = { (record: VersionRecord, current: Bool) in
+            VersionInfo(record, deviceName: names[record.id.device] ?? record.id.device, current: current, conflict: false, layout: self.layout)
+        }
+        return shown.sorted { ($0.deletion.time, $1.path) > ($1.deletion.time, $0.path) }.compactMap { item in
+            item.last.map { DeletedItemInfo(container: id.identifier, path: item.path, deletion: info(item.deletion, true), lastVersion: info($0, false)) }
+        }
+    }
+
+    /// Every item deleted at or below `folder` (itself included), in no order.
     func deletedItems(in container: ContainerSync, under folder: String, id: ContainerID, now: Int64) -> [DeletedItem] {
         _ = container.readLogs()
         let below = Subtrees([folder])
@@ -43,16 +62,31 @@ extension SyncEngine {
         let movedAway = Self.contentMovedAway(from: Set(histories.map(\.path)), in: container.histories.values)
         let floor = floor(in: id)
         return histories.compactMap { history in
-            guard let deletion = history.winner, deletion.isDeletion,
-                let last = retention.kept(history, now: now, floor: floor).first(where: { $0.state != nil })
-            else { return nil }
-            if let state = last.state, movedAway[history.path, default: []].contains(Self.contentKey(state)) { return nil }
-            return DeletedItem(history: history, deletion: deletion, last: last)
+            guard let deletion = history.winner, deletion.isDeletion else { return nil }
+            let last = retention.kept(history, now: now, floor: floor).first { $0.state != nil }
+            let movedTo = last?.state.flatMap { movedAway[history.path]?[Self.contentKey($0)] }
+            return DeletedItem(history: history, deletion: deletion, last: last, movedTo: movedTo)
         }
     }
 
-    /// What tells one content from another: a file's hash, a link's text. Folders are
-    /// all alike: a folder renamed away from a path took what it held with it.
+    /// A file below the deleted `folder` whose content went on under another name as the
+    /// folder went (`DeletedItem.wentWith`), in another folder under the same name below
+    /// it (`F/sub/x` now `G/sub/x`), with where it went: the folder was renamed or moved,
+    /// not deleted (a folder's own arrival names no origin; its files' do). A file moved up
+    /// out of it before the rest was deleted is no sign of that.
+    func renamedContent(of folder: DeletedItem, among deleted: [DeletedItem]) -> (from: String, to: String)? {
+        let below = Subtrees([folder.path])
+        for item in deleted where item.path != folder.path && below.contains(item.path) {
+            guard let movedTo = item.movedTo, item.wentWith(folder, window: deletedWithFolderMilliseconds) else { continue }
+            let name = item.path.dropFirst(folder.path.count)  // "/sub/x"
+            guard movedTo.hasSuffix(name) else { continue }
+            let newFolder = String(movedTo.dropLast(name.count))
+            if !newFolder.isEmpty, !Subtrees([newFolder]).contains(folder.path), !below.contains(newFolder) { return (item.path, movedTo) }
+        }
+        return nil
+    }
+
+    /// What tells one content from another: a file's hash, a link's text.
     private static func contentKey(_ state: EntryState) -> String {
         switch state.kind {
         case .folder: "/"
@@ -61,13 +95,14 @@ extension SyncEngine {
         }
     }
 
-    /// For each of `paths`, the contents that arrived elsewhere renamed from it.
-    private static func contentMovedAway(from paths: Set<String>, in histories: some Sequence<PathHistory>) -> [String: Set<String>] {
-        var moved: [String: Set<String>] = [:]
+    /// For each of `paths`, the contents that arrived elsewhere renamed from it, with the
+    /// path each arrived at.
+    private static func contentMovedAway(from paths: Set<String>, in histories: some Sequence<PathHistory>) -> [String: [String: String]] {
+        var moved: [String: [String: String]] = [:]
         for history in histories {
             for record in history.records {
                 guard let origin = record.movedFrom, paths.contains(origin), let state = record.state else { continue }
-                moved[origin, default: []].insert(contentKey(state))
+                moved[origin, default: [:]][contentKey(state)] = record.path
             }
         }
         return moved

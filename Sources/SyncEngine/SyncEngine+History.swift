@@ -168,16 +168,19 @@ extension SyncEngine {
         let record = try keptVersion(version, of: history, in: id, now: now)
         guard let container = container(id) else { return RestoreResult(restored: []) }
         if let stopped = container.stopped { throw stopped }  // before anything is written here
-        defer { passAll() }
-        if record.state?.kind == .folder { return try restoreFolder(history, in: id, container: container, now: now) }
-        try restoreItem(record, of: history, in: id, container: container)
+        // A pass follows what was written, even if publishing it failed: not a refusal.
+        var wrote = false
+        defer { if wrote { passAll() } }
+        if record.state?.kind == .folder { return try restoreFolder(history, in: id, container: container, now: now, wrote: &wrote) }
+        try restoreItem(record, of: history, in: id, container: container, wrote: &wrote)
         return RestoreResult(restored: [path])
     }
 
     /// Puts `record` (a file's or a link's version) back on disk and publishes it over
-    /// `history`'s current version.
-    func restoreItem(_ record: VersionRecord, of history: PathHistory, in id: ContainerID, container: ContainerSync) throws(SyncError) {
+    /// `history`'s current version. `wrote` is set once the disk was written.
+    func restoreItem(_ record: VersionRecord, of history: PathHistory, in id: ContainerID, container: ContainerSync, wrote: inout Bool) throws(SyncError) {
         let signature = try place(record, leavingTheFile: false, in: container)
+        wrote = true
         // The current content needs no new version: back on disk (its deletion held by the
         // guard, say), the file is in sync again.
         guard let current = history.winner, current.state != record.state else { return }

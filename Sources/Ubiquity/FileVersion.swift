@@ -125,10 +125,16 @@ extension FileVersion {
     /// device (NSFileVersion's `replaceItem(at:options:)`, for the item it is a version of).
     /// A conflict version stays one until marked resolved. Throws, changing nothing, when
     /// the item has changes not synced yet. Returns the item's URL.
+    /// A deleted folder's version brings the folder back with what went with it; an item
+    /// below it that could not come back makes this throw, naming each one (the others
+    /// are back).
     @discardableResult
     public func replaceItem() async throws -> URL {
         let request = RestoreRequest(item: item, version: persistentIdentifier)
-        _ = try await DaemonClient(socketPath: socketPath).post(Route.restore, body: request, as: RestoreResult.self)
+        let result = try await DaemonClient(socketPath: socketPath).post(Route.restore, body: request, as: RestoreResult.self)
+        guard result.problems.isEmpty else {
+            throw DaemonClientError(.rejected, "\(item.path) was restored but for: " + result.problems.joined(separator: "; "))
+        }
         return itemURL
     }
 

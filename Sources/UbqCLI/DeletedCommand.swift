@@ -20,17 +20,21 @@ struct DeletedCommand: AsyncParsableCommand {
 
     func run() async throws {
         let connection = try Connection(options)
-        let scopes = try await scopes(connection)
+        let (scopes, everywhere) = try await scopes(connection)
         var deleted: [DeletedItemInfo] = []
         for scope in scopes {
             deleted += try await Connection.reportingErrors { () async throws(DaemonClientError) in
-                try await connection.client.post(Route.deleted, body: scope, as: [DeletedItemInfo].self)
+                do throws(DaemonClientError) {
+                    return try await connection.client.post(Route.deleted, body: scope, as: [DeletedItemInfo].self)
+                } catch where everywhere && error.status == 404 {
+                    return []  // a container made since ubqd started: sync knows it after a restart, and nothing was deleted from it yet
+                }
             }
         }
         if scopes.count > 1 { deleted.sort { $0.deletion.date > $1.deletion.date } }  // each list is newest first already
         if json { return try Output.json(deleted) }
         guard !deleted.isEmpty else {
-            return Output.line(Table.terminalSafe(folder.map { "nothing deleted below \($0) can be restored" } ?? "nothing deleted can be restored"))
+            return Output.line(Table.terminalSafe(everywhere ? "nothing deleted can be restored" : "nothing deleted below \(folder ?? ".") can be restored"))
         }
         let rows = deleted.map { Self.row($0, root: connection.settings.root) }
         Output.line(Table.render(header: ["DELETED", "BY", "VERSION", "SIZE", "PATH"], rows: rows, rightAligned: [3]))
@@ -39,18 +43,18 @@ struct DeletedCommand: AsyncParsableCommand {
     /// What to look below: the folder named (every container for the root), else the
     /// current folder if it is in a container, else every container (as `ubq conflicts`
     /// lists them from anywhere).
-    private func scopes(_ connection: Connection) async throws -> [VersionedItem] {
+    private func scopes(_ connection: Connection) async throws -> (scopes: [VersionedItem], everywhere: Bool) {
         let settings = connection.settings
         let typed = folder ?? "."
         let absolute = typed.hasPrefix("/") ? typed : FileManager.default.currentDirectoryPath + "/" + typed
         if folder != nil, !VersionedItem.isRoot(absolute, settings: settings) {
-            return [try ItemLocator.locate(typed, settings: settings, allowingTheContainerFolder: true)]
+            return ([try ItemLocator.locate(typed, settings: settings, allowingTheContainerFolder: true)], false)
         }
-        if folder == nil, let here = try? ItemLocator.locate(typed, settings: settings, allowingTheContainerFolder: true) { return [here] }
+        if folder == nil, let here = try? ItemLocator.locate(typed, settings: settings, allowingTheContainerFolder: true) { return ([here], false) }
         let containers = try await Connection.reportingErrors { () async throws(DaemonClientError) in
             try await connection.client.get(Route.containers, as: [ContainerInfo].self)
         }
-        return containers.map { VersionedItem(container: $0.id, path: "") }
+        return (containers.map { VersionedItem(container: $0.id, path: "") }, true)
     }
 
     /// The path in full, as `ubq conflicts` shows it: what `ubq restore` takes from anywhere.

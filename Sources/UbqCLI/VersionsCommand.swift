@@ -33,8 +33,9 @@ struct RestoreCommand: AsyncParsableCommand {
 
             A deleted folder's version (from `ubq versions FOLDER` or `ubq deleted`) brings the \
             folder back with what it held when it was deleted: every file, link and folder below \
-            it deleted with it (in the minute before), at its last version. What was deleted \
-            from it earlier stays deleted.
+            it that the same device deleted with it (in the minute before), at its last version. \
+            What was deleted from it earlier, or on another device, stays deleted; an item that \
+            cannot come back is named (exit status 1), the others are restored.
 
             Exit status: 0 when done; 75 when the mirror cannot be used now (not mounted, or not answering); 78 \
             when no mirror is configured; 1 otherwise (the message says why).

@@ -83,4 +83,111 @@ import Testing
         #expect(a.read("proj/README") == "written here since" && a.read("proj/src") == "a file where the folder was")
         #expect(a.tree()["proj/link"] == "-> README" && a.tree()["proj/empty"] == "<folder>")
     }
+
+    /// A renamed folder is no deleted one: not listed, and not restored as a copy holding
+    /// its links and subfolders without its files (a folder's arrival names no origin;
+    /// its files' do).
+    @Test func aRenamedFolderIsNeitherListedNorRestored() throws {
+        let scratch = Scratch()
+        let (a, b) = try scratch.pair()
+        try a.write("notes/one.txt", "one")
+        try FileManager.default.createDirectory(atPath: a.documents + "/notes/sub", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: a.documents + "/notes/link", withDestinationPath: "one.txt")
+        a.sync()
+        b.sync()
+        try FileManager.default.moveItem(atPath: b.documents + "/notes", toPath: b.documents + "/archive")
+        b.sync()
+        a.sync()
+        #expect(a.tree()["archive/one.txt"] == "one" && a.tree()["notes"] == nil, "\(a.tree())")
+
+        let listed = try a.engine.deletedItems(container: TestDevice.containerID, under: "").map(\.path)
+        #expect(!listed.contains("Documents/notes") && !listed.contains("Documents/notes/sub"), "\(listed)")
+        let version = try Self.folderVersion(a, "notes")
+        let error = #expect(throws: SyncError.self) {
+            try a.engine.restore(container: TestDevice.containerID, path: "Documents/notes", version: version)
+        }
+        #expect(error?.message == "Documents/notes was renamed or moved, not deleted: Documents/notes/one.txt is now Documents/archive/one.txt", "\(String(describing: error))")
+        #expect(a.tree()["notes"] == nil)
+    }
+
+    /// A folder deleted before the folder it was in went is listed: restoring the outer one
+    /// does not bring it back.
+    @Test func aSubfolderDeletedEarlierIsListedOnItsOwn() throws {
+        let scratch = Scratch()
+        let a = try scratch.devices("a")[0]
+        a.engine.deletedWithFolderMilliseconds = 50
+        try FileManager.default.createDirectory(atPath: a.documents + "/outer/inner", withIntermediateDirectories: true)
+        a.sync()
+        try FileManager.default.removeItem(atPath: a.documents + "/outer/inner")
+        a.sync()
+        let deleted = SyncClock.nowMilliseconds()
+        while SyncClock.nowMilliseconds() <= deleted + 50 { usleep(1000) }  // the clock, not a guess: the window has passed
+        try FileManager.default.removeItem(atPath: a.documents + "/outer")
+        a.sync()
+        #expect(Set(try a.engine.deletedItems(container: TestDevice.containerID, under: "").map(\.path)) == ["Documents/outer", "Documents/outer/inner"])
+        let result = try a.engine.restore(container: TestDevice.containerID, path: "Documents/outer", version: try Self.folderVersion(a, "outer"))
+        #expect(result.restored == ["Documents/outer"] && a.tree() == ["outer": "<folder>"], "\(a.tree())")
+    }
+
+    /// What another device deleted from the folder just before this one deleted the folder
+    /// was its user's choice: it stays deleted.
+    @Test func whatAnotherDeviceDeletedFromItStaysDeleted() throws {
+        let scratch = Scratch()
+        let (a, b) = try scratch.pair()
+        try a.write("proj/README", "read me")
+        try a.write("proj/kept.txt", "kept")
+        a.sync()
+        b.sync()
+        try FileManager.default.removeItem(atPath: a.documents + "/proj/README")
+        a.sync()
+        b.sync()
+        try FileManager.default.removeItem(atPath: b.documents + "/proj")
+        b.sync()
+        a.sync()
+        let result = try a.engine.restore(container: TestDevice.containerID, path: "Documents/proj", version: try Self.folderVersion(a, "proj"))
+        #expect(result.restored.sorted() == ["Documents/proj", "Documents/proj/kept.txt"], "\(result)")
+        #expect(a.tree() == ["proj": "<folder>", "proj/kept.txt": "kept"])
+    }
+
+    /// Folders come back with their own modes, on every device: a private folder stays so.
+    @Test func foldersComeBackWithTheirModes() throws {
+        let scratch = Scratch()
+        let (a, b) = try scratch.pair()
+        try a.write("private/inner/secret.txt", "secret")
+        chmod(a.documents + "/private", 0o700)
+        chmod(a.documents + "/private/inner", 0o750)
+        a.sync()
+        b.sync()
+        try FileManager.default.removeItem(atPath: b.documents + "/private")
+        b.sync()
+        a.sync()
+        try a.engine.restore(container: TestDevice.containerID, path: "Documents/private", version: try Self.folderVersion(a, "private"))
+        #expect(ModeBitsTests.mode(a.documents + "/private") == 0o700 && ModeBitsTests.mode(a.documents + "/private/inner") == 0o750)
+        a.sync()
+        b.sync()
+        #expect(ModeBitsTests.mode(b.documents + "/private") == 0o700 && ModeBitsTests.mode(b.documents + "/private/inner") == 0o750)
+        #expect(b.read("private/inner/secret.txt") == "secret")
+    }
+
+    /// Times in the mirror are their writers' word: a folder deleted "at" the earliest time
+    /// there is must not trap the arithmetic of the window (a crash of ubqd).
+    @Test func aDeletionDatedAtTheStartOfTimeIsRestored() throws {
+        let scratch = Scratch()
+        let a = try scratch.devices("a", retention: .forever)[0]
+        a.sync()  // the mirror made
+        let writer = "w000000000000001"
+        let layout = MirrorLayout(root: a.mirror)
+        let log = layout.log(container: TestDevice.containerID.identifier, device: writer)
+        try FileManager.default.createDirectory(atPath: Sys.parent(of: log), withIntermediateDirectories: true)
+        let lines = [
+            #"{"seq":1,"time":-9223372036854775800,"path":"Documents/old","parents":[],"op":"put","kind":"folder","mode":493}"#,
+            #"{"seq":2,"time":-9223372036854775799,"path":"Documents/old/sub","parents":[],"op":"put","kind":"folder","mode":493}"#,
+            #"{"seq":3,"time":-9223372036854775791,"path":"Documents/old/sub","parents":["w000000000000001:2"],"op":"delete"}"#,
+            #"{"seq":4,"time":-9223372036854775790,"path":"Documents/old","parents":["w000000000000001:1"],"op":"delete"}"#,
+        ]
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: log))
+        a.sync()
+        let result = try a.engine.restore(container: TestDevice.containerID, path: "Documents/old", version: try #require(VersionID("w000000000000001:1")))
+        #expect(result.restored == ["Documents/old", "Documents/old/sub"] && a.tree() == ["old": "<folder>", "old/sub": "<folder>"], "\(result)")
+    }
 }
