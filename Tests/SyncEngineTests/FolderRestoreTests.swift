@@ -28,6 +28,16 @@ import Testing
         return (a, b)
     }
 
+    /// The window the tests restore with (`deletedWithFolderMilliseconds`), shortened.
+    static let window: Int64 = 50
+
+    /// Returns once what is deleted from now on is stamped past `window` after what was
+    /// deleted until now: it waits on the clock, not for a guessed time.
+    static func waitOutTheWindow() {
+        let until = SyncClock.nowMilliseconds() + window
+        while SyncClock.nowMilliseconds() <= until { usleep(1000) }
+    }
+
     static func folderVersion(_ device: TestDevice, _ path: String) throws -> VersionID {
         let versions = try device.versions(path)
         return try #require(versions.first { $0.kind == "folder" }.flatMap { VersionID($0.id) }, "\(versions)")
@@ -60,10 +70,9 @@ import Testing
         let (a, _) = try Self.projectDeletedOnB(in: scratch) { b in
             try FileManager.default.removeItem(atPath: b.documents + "/proj/README")
             b.sync()
-            let deleted = SyncClock.nowMilliseconds()
-            while SyncClock.nowMilliseconds() <= deleted + 50 { usleep(1000) }  // the clock, not a guess: the window has passed
+            Self.waitOutTheWindow()
         }
-        a.engine.deletedWithFolderMilliseconds = 50
+        a.engine.deletedWithFolderMilliseconds = Self.window
         let result = try a.engine.restore(container: TestDevice.containerID, path: "Documents/proj", version: try Self.folderVersion(a, "proj"))
         #expect(!result.restored.contains("Documents/proj/README") && result.restored.contains("Documents/proj/src/main.c"), "\(result.restored)")
         #expect(a.read("proj/README") == nil && a.read("proj/src/main.c") == "int main;")
@@ -115,13 +124,12 @@ import Testing
     @Test func aSubfolderDeletedEarlierIsListedOnItsOwn() throws {
         let scratch = Scratch()
         let a = try scratch.devices("a")[0]
-        a.engine.deletedWithFolderMilliseconds = 50
+        a.engine.deletedWithFolderMilliseconds = Self.window
         try FileManager.default.createDirectory(atPath: a.documents + "/outer/inner", withIntermediateDirectories: true)
         a.sync()
         try FileManager.default.removeItem(atPath: a.documents + "/outer/inner")
         a.sync()
-        let deleted = SyncClock.nowMilliseconds()
-        while SyncClock.nowMilliseconds() <= deleted + 50 { usleep(1000) }  // the clock, not a guess: the window has passed
+        Self.waitOutTheWindow()
         try FileManager.default.removeItem(atPath: a.documents + "/outer")
         a.sync()
         #expect(Set(try a.engine.deletedItems(container: TestDevice.containerID, under: "").map(\.path)) == ["Documents/outer", "Documents/outer/inner"])
