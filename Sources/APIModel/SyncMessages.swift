@@ -109,12 +109,17 @@ public struct DeletedItemInfo: Sendable, Codable, Hashable {
     public var deletion: VersionInfo
     /// The last version with content: `ubq restore PATH --version` brings it back.
     public var lastVersion: VersionInfo
+    /// The outermost deleted folder listed too that this item went with: restoring that
+    /// folder brings it back (`ubq deleted` shows it inside that folder's row). Absent for
+    /// an item deleted on its own, and from a daemon older than the field.
+    public var folder: String?
 
-    public init(container: String, path: String, deletion: VersionInfo, lastVersion: VersionInfo) {
+    public init(container: String, path: String, deletion: VersionInfo, lastVersion: VersionInfo, folder: String? = nil) {
         self.container = container
         self.path = path
         self.deletion = deletion
         self.lastVersion = lastVersion
+        self.folder = folder
     }
 }
 

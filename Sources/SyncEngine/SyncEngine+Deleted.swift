@@ -49,9 +49,26 @@ extension SyncEngine {
         let info = { (record: VersionRecord, current: Bool) in
             VersionInfo(record, deviceName: names[record.id.device] ?? record.id.device, current: current, conflict: false, layout: self.layout)
         }
+        let folders = Dictionary(shown.filter(\.isFolder).map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         return shown.sorted { ($0.deletion.time, $1.path) > ($1.deletion.time, $0.path) }.compactMap { item in
-            item.last.map { DeletedItemInfo(container: id.identifier, path: item.path, deletion: info(item.deletion, true), lastVersion: info($0, false)) }
+            item.last.map {
+                DeletedItemInfo(
+                    container: id.identifier, path: item.path, deletion: info(item.deletion, true), lastVersion: info($0, false),
+                    folder: outermostFolder(item, wentWith: folders))
+            }
         }
+    }
+
+    /// The outermost of `folders` (by path) strictly above `item` that it went with:
+    /// restoring that folder brings it back (`restoreFolder`).
+    private func outermostFolder(_ item: DeletedItem, wentWith folders: [String: DeletedItem]) -> String? {
+        var outermost: String?
+        var path = item.path
+        while path.contains("/") {
+            path = Sys.parent(of: path)
+            if let folder = folders[path], item.wentWith(folder, window: deletedWithFolderMilliseconds) { outermost = path }
+        }
+        return outermost
     }
 
     /// Every item deleted at or below `folder` (itself included), in no order.

@@ -36,8 +36,12 @@ struct DeletedCommand: AsyncParsableCommand {
         guard !deleted.isEmpty else {
             return Output.line(Table.terminalSafe(everywhere ? "nothing deleted can be restored" : "nothing deleted below \(folder ?? ".") can be restored"))
         }
-        let rows = deleted.map { Self.row($0, root: connection.settings.root) }
+        let listing = DeletedListing(deleted, below: scopes.count == 1 ? scopes[0].path : "")
+        let rows = listing.shown.map { Self.row($0, inside: listing.inside[$0.container + "/" + $0.path], root: connection.settings.root) }
         Output.line(Table.render(header: ["DELETED", "BY", "VERSION", "SIZE", "PATH"], rows: rows, rightAligned: [3]))
+        if listing.hidden > 0 {
+            Output.line("\(listing.hidden) item\(listing.hidden == 1 ? "" : "s") deleted with the folders listed, which restoring a folder brings back: `ubq deleted FOLDER` lists them")
+        }
     }
 
     /// What to look below: the folder named (every container for the root), else the
@@ -58,10 +62,34 @@ struct DeletedCommand: AsyncParsableCommand {
     }
 
     /// The path in full, as `ubq conflicts` shows it: what `ubq restore` takes from anywhere.
-    static func row(_ item: DeletedItemInfo, root: String) -> [String] {
+    /// A folder holding `inside` items not listed shows that count as its size.
+    static func row(_ item: DeletedItemInfo, inside: Int? = nil, root: String) -> [String] {
         let last = item.lastVersion
-        let size = last.kind == "file" ? "\(last.size ?? 0)" : last.kind
+        let size = last.kind == "file" ? "\(last.size ?? 0)" : inside.map { "\(last.kind), \($0) item\($0 == 1 ? "" : "s")" } ?? last.kind
         let folder = (try? ContainerID(item.container))?.folderName ?? item.container
         return [item.deletion.date, item.deletion.deviceName, last.id, size, "\(root)/\(folder)/\(item.path)"].map { Table.terminalSafe($0) }
+    }
+}
+
+/// What `ubq deleted` shows of a listing: an item that went with a deleted folder listed
+/// below the folder asked about is counted in that folder's row instead of listed (a
+/// folder of a thousand files is one row, as in iCloud Drive's Recently Deleted); the
+/// items of the folder asked about itself are listed.
+struct DeletedListing {
+    var shown: [DeletedItemInfo] = []
+    /// `container/path` of a folder → how many items went with it and are not listed.
+    var inside: [String: Int] = [:]
+    var hidden: Int { inside.values.reduce(0, +) }
+
+    /// `scope`: the container-relative folder asked about ("" for a whole container).
+    init(_ items: [DeletedItemInfo], below scope: String) {
+        let listedFolders = Set(items.filter { $0.lastVersion.kind == "folder" }.map { $0.container + "/" + $0.path })
+        for item in items {
+            if let folder = item.folder, folder != scope, listedFolders.contains(item.container + "/" + folder) {
+                inside[item.container + "/" + folder, default: 0] += 1
+            } else {
+                shown.append(item)
+            }
+        }
     }
 }

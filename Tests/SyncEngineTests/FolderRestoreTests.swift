@@ -46,9 +46,11 @@ import Testing
     @Test func aDeletedFolderComesBackWithWhatItHeldOnEveryDevice() throws {
         let scratch = Scratch()
         let (a, b) = try Self.projectDeletedOnB(in: scratch)
-        let listed = try a.engine.deletedItems(container: TestDevice.containerID, under: "").map { "\($0.path) \($0.lastVersion.kind)" }
-        #expect(Set(listed) == ["Documents/proj folder", "Documents/proj/README file", "Documents/proj/src/main.c file", "Documents/proj/link symlink"],
-            "the folder, and not its subfolders: restoring it brings them back")
+        let listed = try a.engine.deletedItems(container: TestDevice.containerID, under: "").map { "\($0.path) \($0.lastVersion.kind) in \($0.folder ?? "-")" }
+        #expect(Set(listed) == [
+            "Documents/proj folder in -", "Documents/proj/README file in Documents/proj", "Documents/proj/src/main.c file in Documents/proj",
+            "Documents/proj/link symlink in Documents/proj",
+        ], "the folder, and not its subfolders: restoring it brings them back, and what went with it")
 
         let result = try a.engine.restore(container: TestDevice.containerID, path: "Documents/proj", version: try Self.folderVersion(a, "proj"))
 
@@ -132,7 +134,9 @@ import Testing
         Self.waitOutTheWindow()
         try FileManager.default.removeItem(atPath: a.documents + "/outer")
         a.sync()
-        #expect(Set(try a.engine.deletedItems(container: TestDevice.containerID, under: "").map(\.path)) == ["Documents/outer", "Documents/outer/inner"])
+        #expect(Set(try a.engine.deletedItems(container: TestDevice.containerID, under: "").map { "\($0.path) in \($0.folder ?? "-")" }) == [
+            "Documents/outer in -", "Documents/outer/inner in -",
+        ], "inner did not go with outer")
         let result = try a.engine.restore(container: TestDevice.containerID, path: "Documents/outer", version: try Self.folderVersion(a, "outer"))
         #expect(result.restored == ["Documents/outer"] && a.tree() == ["outer": "<folder>"], "\(a.tree())")
     }
