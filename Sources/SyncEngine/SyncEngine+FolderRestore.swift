@@ -28,6 +28,12 @@ extension SyncEngine {
     ) throws(SyncError) -> RestoreResult {
         let deleted = deletedItems(in: container, under: history.path, id: id, now: now)
         guard let folder = deleted.first(where: { $0.path == history.path }), folder.isFolder else {
+            let absolute = container.folder.appending(LocalNames.relative(of: history.path, local: nil, in: container.folder)).readable
+            guard Sys.lstat(absolute) != nil else {
+                throw SyncError(
+                    .unknownItem,
+                    "\(history.path) is not deleted in the mirror, only missing here: its deletion waits for `ubq sync --confirm-deletes` (`ubq sync --restore-deletes` brings it back), or it was not downloaded yet (`ubq sync`)")
+            }
             throw SyncError(
                 .unknownItem,
                 "\(history.path) is a folder, and not a deleted one: the files in it have versions of their own (`ubq versions \(history.path)/FILE`; `ubq deleted \(history.path)` lists those deleted)")

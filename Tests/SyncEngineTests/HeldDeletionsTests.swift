@@ -34,6 +34,18 @@ import Testing
         #expect(b.tree() == a.tree(), "nothing was deleted anywhere")
     }
 
+    /// A folder whose deletion the guard holds is no deleted folder yet: restoring its
+    /// version says how to bring it back, instead of that it is there.
+    @Test func aFolderRestoreOfAHeldDeletionSaysHowToBringItBack() throws {
+        let scratch = Scratch()
+        let (a, _, _) = try Self.treeDeletedByMistake(scratch)
+        let version = try #require(try a.versions("folder").first.flatMap { VersionID($0.id) })
+        let error = #expect(throws: SyncError.self) {
+            try a.engine.restore(container: TestDevice.containerID, path: "Documents/folder", version: version)
+        }
+        #expect(error?.message.contains("waits for `ubq sync --confirm-deletes` (`ubq sync --restore-deletes` brings it back)") == true, "\(String(describing: error))")
+    }
+
     /// The whole container folder deleted: it is made again for its items.
     @Test func theContainerFolderItselfComesBack() throws {
         let scratch = Scratch()
