@@ -216,17 +216,22 @@ public struct ResolveRequest: Sendable, Codable {
 }
 
 /// `POST /v1/restore`.
-/// What `restore` did: the items it brought back (the one asked for, or a deleted folder
-/// and what it held), and each one it could not, with why.
+/// What `restore` did (`POST /v1/restore`). A single item's restore answers
+/// `{"restored": true}`, as daemons always did; a deleted folder's also lists the items it
+/// brought back and those it could not.
 public struct RestoreResult: Sendable, Codable, Equatable {
-    /// Container-relative paths.
-    public var restored: [String]
-    /// `path: reason`, for an item a folder restore left as it is (an edit not synced yet
-    /// is at its path, say).
-    public var problems: [String]
+    /// Always true: an answer is given only once the restore was done.
+    public var restored: Bool
+    /// A folder restore's items brought back (container-relative paths, the folder first);
+    /// absent for a single item.
+    public var items: [String]?
+    /// A folder restore's items left as they are, as `path: reason` (an edit not synced yet
+    /// is at the path, say); absent for a single item.
+    public var problems: [String]?
 
-    public init(restored: [String], problems: [String] = []) {
-        self.restored = restored
+    public init(items: [String]? = nil, problems: [String]? = nil) {
+        restored = true
+        self.items = items
         self.problems = problems
     }
 }

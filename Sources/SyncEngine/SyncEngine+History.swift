@@ -166,14 +166,14 @@ extension SyncEngine {
         try checkMirrorBeforeWriting()
         let history = try history(id, path)
         let record = try keptVersion(version, of: history, in: id, now: now)
-        guard let container = container(id) else { return RestoreResult(restored: []) }
+        guard let container = container(id) else { return RestoreResult() }
         if let stopped = container.stopped { throw stopped }  // before anything is written here
         // A pass follows what was written, even if publishing it failed: not a refusal.
         var wrote = false
         defer { if wrote { passAll() } }
         if record.state?.kind == .folder { return try restoreFolder(history, in: id, container: container, now: now, wrote: &wrote) }
         try restoreItem(record, of: history, in: id, container: container, wrote: &wrote)
-        return RestoreResult(restored: [path])
+        return RestoreResult()
     }
 
     /// Puts `record` (a file's or a link's version) back on disk and publishes it over
@@ -192,7 +192,7 @@ extension SyncEngine {
     /// The check a pass makes first (`checkMirror`), for a call that writes between passes:
     /// an unmounted mirror is said as such (not as a path with no versions), and another
     /// mirror found meanwhile is started over with before its histories are used.
-    private func checkMirrorBeforeWriting() throws(SyncError) {
+    func checkMirrorBeforeWriting() throws(SyncError) {
         do {
             try checkMirror()
         } catch let error as SyncError {

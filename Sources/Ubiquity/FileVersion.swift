@@ -132,8 +132,8 @@ extension FileVersion {
     public func replaceItem() async throws -> URL {
         let request = RestoreRequest(item: item, version: persistentIdentifier)
         let result = try await DaemonClient(socketPath: socketPath).post(Route.restore, body: request, as: RestoreResult.self)
-        guard result.problems.isEmpty else {
-            throw DaemonClientError(.rejected, "\(item.path) was restored but for: " + result.problems.joined(separator: "; "))
+        if let problems = result.problems, !problems.isEmpty {
+            throw DaemonClientError(.rejected, "not restored: " + problems.joined(separator: "; "))
         }
         return itemURL
     }

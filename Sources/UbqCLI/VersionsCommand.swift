@@ -51,13 +51,12 @@ struct RestoreCommand: AsyncParsableCommand {
         let result = try await Connection.reportingErrors { () async throws(DaemonClientError) in
             try await connection.client.post(Route.restore, body: RestoreRequest(item: item, version: version), as: RestoreResult.self)
         }
-        guard result.restored.count > 1 || !result.problems.isEmpty else {
-            return Output.line(Table.terminalSafe("restored \(path) to version \(version)"))
-        }
-        let below = result.restored.filter { $0 != item.path }.count
-        Output.line(Table.terminalSafe("restored \(result.restored.contains(item.path) ? path : "nothing at " + path) and \(below) item\(below == 1 ? "" : "s") below it"))
-        guard !result.problems.isEmpty else { return }
-        for problem in result.problems { Output.error(Table.terminalSafe("ubq: not restored: \(problem)")) }
+        guard let items = result.items else { return Output.line(Table.terminalSafe("restored \(path) to version \(version)")) }
+        let below = items.filter { $0 != item.path }.count
+        Output.line(Table.terminalSafe("restored \(items.contains(item.path) ? path : "nothing at " + path) and \(below) item\(below == 1 ? "" : "s") below it"))
+        let problems = result.problems ?? []
+        guard !problems.isEmpty else { return }
+        for problem in problems { Output.error(Table.terminalSafe("ubq: not restored: \(problem)")) }
         throw ExitCode.failure
     }
 }
