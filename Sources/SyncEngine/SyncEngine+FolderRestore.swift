@@ -27,7 +27,10 @@ extension SyncEngine {
         _ history: PathHistory, in id: ContainerID, container: ContainerSync, now: Int64, wrote: inout Bool
     ) throws(SyncError) -> RestoreResult {
         let tree = DeletedTree(deletedItems(in: container, under: history.path, id: id, now: now), window: deletedWithFolderMilliseconds)
-        guard let folder = tree.items[history.path], folder.isFolder else { throw notDeleted(history.path, in: container) }
+        guard let folder = tree.items[history.path] else { throw notDeleted(history.path, in: container) }
+        guard folder.isFolder else {
+            throw SyncError(.unknownItem, "\(history.path) was a file or a link when it was deleted, not a folder: restore one of its versions of that kind (`ubq versions`)")
+        }
         if let renamed = tree.rename(of: folder) {
             throw SyncError(.unknownItem, "\(history.path) was renamed or moved, not deleted: \(renamed.from) is now \(renamed.to)")
         }

@@ -284,4 +284,23 @@ import Testing
         #expect(result.problems?.count == 1 && result.problems?.first?.hasPrefix("Documents/proj/README: ") == true, "\(result)")
         #expect(a.read("proj/src/main.c") == "int main;" && a.read("proj/README") == nil)
     }
+
+    /// A path that was a folder, then a file, then deleted: its old folder version is no
+    /// deleted folder's, and the message says what it was.
+    @Test func theFolderVersionOfAPathDeletedAsAFileIsRefusedSayingSo() throws {
+        let scratch = Scratch()
+        let a = try scratch.devices("a")[0]
+        try FileManager.default.createDirectory(atPath: a.documents + "/thing", withIntermediateDirectories: true)
+        a.sync()
+        try FileManager.default.removeItem(atPath: a.documents + "/thing")
+        try a.write("thing", "now a file")
+        a.sync()
+        try FileManager.default.removeItem(atPath: a.documents + "/thing")
+        a.sync()
+        let version = try Self.folderVersion(a, "thing")
+        let error = #expect(throws: SyncError.self) {
+            try a.engine.restore(container: TestDevice.containerID, path: "Documents/thing", version: version)
+        }
+        #expect(error?.message.hasPrefix("Documents/thing was a file or a link when it was deleted") == true, "\(String(describing: error))")
+    }
 }
