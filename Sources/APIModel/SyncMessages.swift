@@ -215,7 +215,6 @@ public struct ResolveRequest: Sendable, Codable {
     }
 }
 
-/// `POST /v1/restore`.
 /// What `restore` did (`POST /v1/restore`). A single item's restore answers
 /// `{"restored": true}`, as daemons always did; a deleted folder's also lists the items it
 /// brought back and those it could not.
@@ -236,6 +235,7 @@ public struct RestoreResult: Sendable, Codable, Equatable {
     }
 }
 
+/// `POST /v1/restore`.
 public struct RestoreRequest: Sendable, Codable {
     public var item: VersionedItem
     public var version: String

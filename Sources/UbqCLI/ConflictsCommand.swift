@@ -43,16 +43,13 @@ enum VersionRow {
 
     /// `-rwxr-xr-x`, as `ls -l` shows a mode (setuid, setgid and sticky included).
     static func permissions(_ mode: UInt32, folder: Bool) -> String {
-        let special: [(bit: UInt32, shift: UInt32, set: Character, setWithoutX: Character)] = [
-            (0o4000, 6, "s", "S"), (0o2000, 3, "s", "S"), (0o1000, 0, "t", "T"),
-        ]
-        var text = Array(folder ? "d" : "-")
-        for shift in [UInt32(6), 3, 0] {
+        // Owner, group, others: where their bits are, and the special bit shown in place of x.
+        let classes: [(shift: UInt32, special: UInt32, letter: Character)] = [(6, 0o4000, "s"), (3, 0o2000, "s"), (0, 0o1000, "t")]
+        var text: [Character] = [folder ? "d" : "-"]
+        for (shift, special, letter) in classes {
             let bits = (mode >> shift) & 7
-            var execute: Character = bits & 1 != 0 ? "x" : "-"
-            if let extra = special.first(where: { $0.shift == shift }), mode & extra.bit != 0 {
-                execute = bits & 1 != 0 ? extra.set : extra.setWithoutX
-            }
+            let executable = bits & 1 != 0
+            let execute: Character = mode & special == 0 ? (executable ? "x" : "-") : executable ? letter : Character(letter.uppercased())
             text += [bits & 4 != 0 ? "r" : "-", bits & 2 != 0 ? "w" : "-", execute]
         }
         return String(text)

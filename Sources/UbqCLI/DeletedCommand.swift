@@ -36,8 +36,8 @@ struct DeletedCommand: AsyncParsableCommand {
         guard !deleted.isEmpty else {
             return Output.line(Table.terminalSafe(everywhere ? "nothing deleted can be restored" : "nothing deleted below \(folder ?? ".") can be restored"))
         }
-        let listing = DeletedListing(deleted, below: scopes.count == 1 ? scopes[0].path : "")
-        let rows = listing.shown.map { Self.row($0, inside: listing.inside[$0.container + "/" + $0.path], root: connection.settings.root) }
+        let listing = DeletedListing(deleted, below: everywhere ? "" : scopes[0].path)
+        let rows = listing.shown.map { Self.row($0, inside: listing.inside[DeletedListing.key($0.container, $0.path)], root: connection.settings.root) }
         Output.line(Table.render(header: ["DELETED", "BY", "VERSION", "SIZE", "PATH"], rows: rows, rightAligned: [3]))
         if listing.hidden > 0 {
             Output.line("\(listing.hidden) item\(listing.hidden == 1 ? "" : "s") deleted with the folders listed, which restoring a folder brings back: `ubq deleted FOLDER` lists them")
@@ -49,12 +49,14 @@ struct DeletedCommand: AsyncParsableCommand {
     /// lists them from anywhere).
     private func scopes(_ connection: Connection) async throws -> (scopes: [VersionedItem], everywhere: Bool) {
         let settings = connection.settings
-        let typed = folder ?? "."
-        let absolute = typed.hasPrefix("/") ? typed : FileManager.default.currentDirectoryPath + "/" + typed
-        if folder != nil, !VersionedItem.isRoot(absolute, settings: settings) {
-            return ([try ItemLocator.locate(typed, settings: settings, allowingTheContainerFolder: true)], false)
+        if let folder {
+            let absolute = folder.hasPrefix("/") ? folder : FileManager.default.currentDirectoryPath + "/" + folder
+            if !VersionedItem.isRoot(absolute, settings: settings) {
+                return ([try ItemLocator.locate(folder, settings: settings, allowingTheContainerFolder: true)], false)
+            }
+        } else if let here = try? ItemLocator.locate(".", settings: settings, allowingTheContainerFolder: true) {
+            return ([here], false)
         }
-        if folder == nil, let here = try? ItemLocator.locate(typed, settings: settings, allowingTheContainerFolder: true) { return ([here], false) }
         let containers = try await Connection.reportingErrors { () async throws(DaemonClientError) in
             try await connection.client.get(Route.containers, as: [ContainerInfo].self)
         }
@@ -83,13 +85,16 @@ struct DeletedListing {
 
     /// `scope`: the container-relative folder asked about ("" for a whole container).
     init(_ items: [DeletedItemInfo], below scope: String) {
-        let listedFolders = Set(items.filter { $0.lastVersion.kind == "folder" }.map { $0.container + "/" + $0.path })
+        let listedFolders = Set(items.filter { $0.lastVersion.kind == "folder" }.map { Self.key($0.container, $0.path) })
         for item in items {
-            if let folder = item.folder, folder != scope, listedFolders.contains(item.container + "/" + folder) {
-                inside[item.container + "/" + folder, default: 0] += 1
+            if let folder = item.folder.map({ Self.key(item.container, $0) }), item.folder != scope, listedFolders.contains(folder) {
+                inside[folder, default: 0] += 1
             } else {
                 shown.append(item)
             }
         }
     }
+
+    /// How a folder is named across containers: `container/path`.
+    static func key(_ container: String, _ path: String) -> String { container + "/" + path }
 }
